@@ -1,0 +1,6 @@
+"""numba kernels: dice, attack resolution, movement, spawning, power-ups and the turn loop.
+
+This package imports numpy and numba only, never anything of Shamble's above it
+(kernels <- sim <- experiments). Rules reach the kernels as integer arrays built by
+`sim.tables`; every kernel takes them as arguments.
+"""

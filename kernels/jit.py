@@ -1,0 +1,59 @@
+"""The one place that sets the jit options (house style: numba-stats' ``_util``).
+
+- ``njit``: every kernel helper; cached on disk, ``nogil``, no fastmath (bit-identical results).
+- ``njit_parallel``: only the drivers that loop over games with ``prange``.
+
+The on-disk cache lives in a directory keyed by a hash of every source file in ``kernels/``
+(design.md pitfall: numba's cache does not notice edits in another file's jitted callee), so an
+edited kernel always recompiles. ``SHAMBLE_NUMBA_CACHE`` moves the root; ``NUMBA_CACHE_DIR`` set
+by the user wins.
+
+With ``NUMBA_DISABLE_JIT=1`` the kernels run as plain Python on numpy scalars, where unsigned
+overflow is the intended wrap-around of the random generator: numpy's overflow warning is
+switched off in that mode only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+_KERNELS_DIR = Path(__file__).resolve().parent
+
+
+def kernels_source_hash() -> str:
+    """Hash of every ``kernels/*.py`` source: the key of the compiled-code cache."""
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(_KERNELS_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_dir() -> str:
+    root = os.environ.get("SHAMBLE_NUMBA_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "shamble", "numba"
+    )
+    return os.path.join(root, kernels_source_hash())
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    os.environ["NUMBA_CACHE_DIR"] = _cache_dir()
+
+import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
+
+if not numba.config.CACHE_DIR:
+    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+JIT_DISABLED = bool(numba.config.DISABLE_JIT)
+if JIT_DISABLED:
+    np.seterr(over="ignore")
+
+_OPTIONS = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+njit = numba.njit(**_OPTIONS)
+njit_parallel = numba.njit(parallel=True, **_OPTIONS)
+prange = numba.prange
