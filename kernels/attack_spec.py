@@ -36,12 +36,10 @@ from kernels.layout import (
     RR_FAILED,
     RR_NONE,
     RR_ONES,
-    S,
     S_FIXED,
     S_NONE,
     S_PLUS,
     S_TIMES,
-    S_USER,
     SP_AP,
     SP_AP_ON_6,
     SP_AUTO_WOUND,
@@ -97,6 +95,7 @@ from kernels.layout import (
     WR_TESLA,
     WR_TWIN_LINKED,
     WS,
+    S,
 )
 
 
