@@ -194,13 +194,14 @@ def count_alive(wounds):
 @njit
 def _blast_marker_hits(rng, g, spec, alive):
     """Hits of one blast marker: scatter die and 2D6 minus BS; twin-linked (or Chuck Norris)
-    re-rolls both when the die shows no HIT (core-7th-edition §6.4)."""
-    rerolls = (spec[SP_TWIN_LINKED] != 0) + (spec[SP_CHUCK] != 0)
+    re-rolls both when the scatter would take models out from under the marker
+    (core-7th-edition §6.4)."""
+    rerolls = int(spec[SP_TWIN_LINKED] != 0) + int(spec[SP_CHUCK] != 0)
     while True:
         hit = d6(rng, g) <= 2
         distance = 0 if hit else max(0, sum_d6(rng, g, 2) - spec[SP_SCATTER_MINUS])
-        if hit or rerolls == 0:
-            break
+        if distance <= spec[SP_BLAST_RADIUS] or rerolls == 0:
+            break  # a scatter that still covers every model is kept (the re-roll is a "may")
         rerolls -= 1
     return blast_hits(alive, spec[SP_BLAST_MODELS], spec[SP_BLAST_RADIUS], distance)
 
@@ -214,7 +215,7 @@ def _hits_of_die(rng, g, spec, wounds, out):
     if mode == HM_TEMPLATE:
         return min(count_alive(wounds), spec[SP_TEMPLATE_MODELS])
     if mode == HM_D3_HITS:  # a template fired in Overwatch: D3 automatic hits (§7.2)
-        return min(count_alive(wounds), d3(rng, g))
+        return d3(rng, g)
     if mode == HM_BLAST:
         if spec[SP_GETS_HOT] != 0 and d6(rng, g) == 1:  # Blast Gets Hot: roll before firing
             out[OUT_ONES] += 1
@@ -308,17 +309,20 @@ def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, d
     out : int64[N_OUT] -- counters, incremented.
     """
     m = first_alive(wounds, 0)
+    counts_ones = spec[SP_GETS_HOT] != 0 or spec[SP_AUTO_WOUND] != 0
     for _ in range(n_dice):
-        if m < 0:
-            return
+        if m < 0 and not counts_ones:
+            return  # the unit is gone: the remaining dice cannot hurt it
         hits = _hits_of_die(rng, g, spec, wounds, out)
         for _h in range(hits):
-            m = first_alive(wounds, m)
+            m = first_alive(wounds, max(m, 0)) if m >= 0 else -1
             if m < 0:
-                return
+                break  # excess hits are lost
             out[OUT_HITS] += 1
             out[OUT_BLIND_HITS] += spec[SP_BLIND] != 0
             _resolve_hit(rng, g, spec, m, wounds, stats, flags, status, cover, defender_chuck, medpacks, out)
+        if m >= 0:
+            m = first_alive(wounds, m)
 
 
 def empty_medpacks() -> np.ndarray:

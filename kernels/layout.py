@@ -119,3 +119,7 @@ N_OUT = 9
 # (docs/space.md; zombie-independent [C] numbers of the simulator, swept like any other)
 G_BLAST_SMALL_MODELS, G_BLAST_LARGE_MODELS, G_BLAST_SMALL_RADIUS, G_BLAST_LARGE_RADIUS, G_TEMPLATE_MODELS = range(5)
 N_GEOM = 5
+
+# zombie40k §9 "Unit Rules": one model carries it, the whole unit benefits while it lives.
+MR_UNIT_RULES = (MR_ATSKNF | MR_COUNTER_ATTACK | MR_CRUSADER | MR_MOVE_THROUGH_COVER | MR_PREFERRED_ENEMY
+                 | MR_SHROUDED | MR_SLOW_AND_PURPOSEFUL | MR_SPLIT_FIRE | MR_STEALTH | MR_STUBBORN | MR_FEARLESS)

@@ -341,7 +341,7 @@ class _Chain:
         if rules.hit_kind == "template":
             return {min(alive, self.x.geometry.template_models): one}
         if rules.hit_kind == "d3":
-            return _add([(min(alive, (f + 1) // 2), one / 6) for f in FACES], one)
+            return _add([((f + 1) // 2, one / 6) for f in FACES], one)
         return _blast_hits(self.x, alive, one)
 
     def attack_die(self, states):
@@ -380,7 +380,7 @@ def _blast_hits(exchange: Exchange, alive: int, one) -> dict:
     under = g.blast_large_models if large else g.blast_small_models
     radius = g.blast_large_radius if large else g.blast_small_radius
     rerolls = int("twin_linked" in exchange.weapon.rules) + int(exchange.attacker_chuck)
-    distance = _scatter_distance(exchange.attacker.bs, rerolls, one)
+    distance = _scatter_distance(exchange.attacker.bs, rerolls, radius, one)
     out: dict = defaultdict(lambda: 0 * one)
     if "gets_hot" in exchange.weapon.rules:
         out[0] += one / 6
@@ -390,21 +390,21 @@ def _blast_hits(exchange: Exchange, alive: int, one) -> dict:
     return dict(out)
 
 
-def _scatter_distance(bs: int, rerolls: int, one) -> dict:
-    """{inches: p}: HIT (1/3) is 0, else 2D6 - BS (at least 0); a miss may be re-rolled."""
-    miss: dict = defaultdict(lambda: 0 * one)
+def _scatter_distance(bs: int, rerolls: int, radius: int, one) -> dict:
+    """{inches: p}: HIT (1/3) is 0, else 2D6 - BS (at least 0); a scatter beyond the marker's
+    radius is re-rolled while re-rolls last (twin-linked, Chuck Norris)."""
+    attempt: dict = defaultdict(lambda: 0 * one)
+    attempt[0] += one / 3
     for a in FACES:
         for b in FACES:
-            miss[max(0, a + b - bs)] += one / 36
-    p_hit = one / 3
+            attempt[max(0, a + b - bs)] += one * 2 / 3 / 36
     result: dict = defaultdict(lambda: 0 * one)
     carry = one
-    for attempt in range(rerolls + 1):
-        result[0] += carry * p_hit
-        if attempt == rerolls:
-            for d, p in miss.items():
-                result[d] += carry * (1 - p_hit) * p
-        carry *= 1 - p_hit
+    for k in range(rerolls + 1):
+        for d, p in attempt.items():
+            if d <= radius or k == rerolls:
+                result[d] += carry * p
+        carry *= sum((p for d, p in attempt.items() if d > radius), 0 * one)
     return dict(result)
 
 

@@ -129,24 +129,7 @@ MODEL_RULE_BITS = {
     "dodge": L.MR_DODGE,
 }
 
-# zombie40k §9: "Unit Rules" benefit the whole unit while their carrier lives.
-UNIT_RULES = frozenset(
-    {
-        "and_they_shall_know_no_fear",
-        "counter_attack",
-        "crusader",
-        "move_through_cover",
-        "night_vision",
-        "preferred_enemy",
-        "shrouded",
-        "slow_and_purposeful",
-        "split_fire",
-        "stealth",
-        "stubborn",
-        "fearless",
-    }
-)
-UNIT_RULE_MASK = int(np.bitwise_or.reduce([MODEL_RULE_BITS[r] for r in UNIT_RULES if r in MODEL_RULE_BITS]))
+UNIT_RULE_MASK = L.MR_UNIT_RULES  # zombie40k §9: rules that benefit the whole unit
 
 
 def weapon_row(weapon: Weapon) -> np.ndarray:

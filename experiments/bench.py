@@ -1,0 +1,364 @@
+"""Benchmarks of the kernels: ``shamble bench``.
+
+Every figure comes from one run on this machine and is returned in one flat dict (printed as a
+rich table, or as JSON). The benchmarks are a list of ``(name, function)`` pairs; a function
+takes the `BenchSettings` and the results measured so far (so a ratio can use an earlier figure)
+and returns new entries of the dict. Another benchmark (whole games) plugs in as one more pair.
+
+- ``compile``: the first call of each kernel (a compile, or a load from numba's disk cache),
+  kept out of every timing below;
+- ``dice``: the dice ceiling, bare D6 per second over all threads (`kernels.batch.d6_ceiling`);
+- ``attacks``: attack dice resolved per second by `kernels.batch.attack_group_batch` (ten
+  boltgun shots at ten zombies per game), and their ratio to the dice ceiling;
+- ``jit_off``: the same attacks with ``NUMBA_DISABLE_JIT=1`` in a subprocess on a small sample
+  (the JIT speed-up), which also counts the dice an attack rolls: attacks/s x dice per attack /
+  D6/s is the share of the dice ceiling the attack kernel reaches.
+
+Each timing is the best of three runs sized to a few hundred milliseconds. Speed is never
+asserted in the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from kernels import layout as L
+from kernels.batch import attack_group_batch, d6_ceiling
+from kernels.jit import JIT_DISABLED
+from kernels.rng import new_streams
+from sim.exchange import Exchange
+from sim.odds import build_exchange
+
+SEED = 20_240_601
+REPEATS = 3
+MAX_GAMES = 2_000_000
+JIT_OFF_GAMES = 200
+WORKLOAD = dict(attacker="Tactical Marine", weapon="Boltgun", target="Zombie", models=5, half_range=True,
+                target_models=10)
+WORKLOAD_WORDS = "10 Boltgun shots (5 Tactical Marines at half range) at 10 Zombies per game"
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    """``games``: games of the attack benchmark (None: sized to ``target_s``); ``quick``: tiny
+    sizes, for the tests."""
+
+    games: int | None = None
+    quick: bool = False
+
+    @property
+    def target_s(self) -> float:
+        """Length of one timed run."""
+        return 0.005 if self.quick else 0.25
+
+    @property
+    def jit_off_games(self) -> int:
+        return 10 if self.quick else JIT_OFF_GAMES
+
+
+Benchmark = Callable[[BenchSettings, dict], dict]
+
+
+# ----------------------------------------------------------------------------------------------
+# Timing
+# ----------------------------------------------------------------------------------------------
+
+
+def _best_time(run: Callable[[], object], repeats: int = REPEATS) -> float:
+    """Shortest wall time of ``repeats`` calls, seconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _sized(make_run: Callable[[int], Callable[[], object]], start: int, target_s: float, cap: int) -> int:
+    """The smallest size (``start`` doubled) whose run takes at least ``target_s`` (at most ``cap``)."""
+    size = start
+    while size < cap:
+        run = make_run(size)
+        if _best_time(run, 1) >= target_s:
+            break
+        size *= 2
+    return min(size, cap)
+
+
+# ----------------------------------------------------------------------------------------------
+# The attack workload
+# ----------------------------------------------------------------------------------------------
+
+
+def workload_exchange() -> Exchange:
+    """The attack benchmark's exchange: ten boltgun shots at ten zombies."""
+    return build_exchange(**WORKLOAD)
+
+
+def _attack_run(exchange: Exchange, n_games: int) -> Callable[[], object]:
+    """One call of the attack kernel over ``n_games`` games (inputs prepared outside the timing)."""
+    rng = new_streams(SEED, n_games)
+    wounds, stats, flags = exchange.target_arrays()
+    spec = exchange.spec()
+    medpacks = np.zeros(1, dtype=np.int64)
+    out = np.zeros((n_games, L.N_OUT), dtype=np.int64)
+
+    def run():
+        attack_group_batch(rng, exchange.n_dice, spec, wounds, stats, flags, L.NONE, 0, medpacks, out)
+
+    return run
+
+
+def _dice_run(n_streams: int, n_per_game: int) -> Callable[[], object]:
+    rng = new_streams(SEED, n_streams)
+    out = np.zeros(n_streams, dtype=np.int64)
+
+    def run():
+        d6_ceiling(rng, n_per_game, out)
+
+    return run
+
+
+# ----------------------------------------------------------------------------------------------
+# Benchmarks: (settings, results so far) -> new entries
+# ----------------------------------------------------------------------------------------------
+
+
+def bench_compile(settings: BenchSettings, results: dict) -> dict:
+    """First call of the kernels on tiny inputs: compile time, or the disk cache's load time."""
+    kernels = (d6_ceiling, attack_group_batch)
+    loaded = not JIT_DISABLED and all(k.signatures for k in kernels)
+    start = time.perf_counter()
+    _dice_run(2, 2)()
+    _attack_run(workload_exchange(), 2)()
+    elapsed = time.perf_counter() - start
+    if JIT_DISABLED:
+        source = "JIT disabled (NUMBA_DISABLE_JIT=1)"
+    elif loaded:
+        source = "already loaded"
+    elif any(sum(k.stats.cache_hits.values()) for k in kernels):
+        source = "disk cache"
+    else:
+        source = "compiled"
+    return {"compile_s": elapsed, "compile_source": source, "threading_layer": _threading_layer()}
+
+
+def _threading_layer() -> str:
+    try:
+        return numba.threading_layer()
+    except ValueError:  # no parallel kernel has run (NUMBA_DISABLE_JIT)
+        return "none"
+
+
+def bench_dice(settings: BenchSettings, results: dict) -> dict:
+    """The dice ceiling: D6 per second, every thread rolling its streams."""
+    n_streams = 64 * numba.get_num_threads()
+    per_game = _sized(lambda n: _dice_run(n_streams, n), 256, settings.target_s, 1 << 24)
+    seconds = _best_time(_dice_run(n_streams, per_game))
+    return {"d6_per_s": n_streams * per_game / seconds, "d6_per_run": n_streams * per_game}
+
+
+def bench_attacks(settings: BenchSettings, results: dict) -> dict:
+    """Attack dice resolved per second (the workload), and their ratio to the dice ceiling."""
+    exchange = workload_exchange()
+    if settings.games is None:
+        games = _sized(lambda n: _attack_run(exchange, n), 1024, settings.target_s, MAX_GAMES)
+    else:
+        games = settings.games
+    seconds = _best_time(_attack_run(exchange, games))
+    attacks_per_s = games * exchange.n_dice / seconds
+    entries = {"attack_workload": WORKLOAD_WORDS, "attack_games": games, "attacks_per_s": attacks_per_s}
+    if "d6_per_s" in results:
+        entries["attacks_per_d6"] = attacks_per_s / results["d6_per_s"]
+    return entries
+
+
+def bench_jit_off(settings: BenchSettings, results: dict) -> dict:
+    """The workload with NUMBA_DISABLE_JIT=1 in a subprocess: JIT speed-up and dice per attack."""
+    probe = _run_jit_off_probe(settings.jit_off_games)
+    entries = {"jit_off_games": probe["games"], "jit_off_attacks_per_s": probe["attacks_per_s"],
+               "dice_per_attack": probe["dice_per_attack"]}
+    if "attacks_per_s" in results:
+        entries["jit_speedup"] = results["attacks_per_s"] / probe["attacks_per_s"]
+        if "d6_per_s" in results:
+            entries["ceiling_share"] = results["attacks_per_s"] * probe["dice_per_attack"] / results["d6_per_s"]
+    return entries
+
+
+BENCHMARKS: list[tuple[str, Benchmark]] = [
+    ("compile", bench_compile),
+    ("dice", bench_dice),
+    ("attacks", bench_attacks),
+    ("jit_off", bench_jit_off),
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# The JIT-off subprocess
+# ----------------------------------------------------------------------------------------------
+
+
+def _run_jit_off_probe(games: int) -> dict:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = f"from experiments.bench import jit_off_probe; jit_off_probe({games})"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the NUMBA_DISABLE_JIT=1 benchmark failed: {last}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _count_dice(run: Callable[[], object]) -> int:
+    """Dice (D6 and uniforms) rolled by ``run``, counted by wrapping the draws of the kernel
+    modules already imported (JIT off: the kernels are plain Python reading module globals)."""
+    count = [0]
+    swapped = []
+    loaded = [m for n, m in list(sys.modules.items()) if n.startswith("kernels.") and n != "kernels.rng"]
+    for module in loaded:
+        for name in ("d6", "uniform"):
+            draw = getattr(module, name, None)
+            if draw is not None:
+                swapped.append((module, name, draw))
+                setattr(module, name, _counted(draw, count))
+    try:
+        run()
+    finally:
+        for module, name, draw in swapped:
+            setattr(module, name, draw)
+    return count[0]
+
+
+def _counted(draw, count):
+    def counted(rng, g):
+        count[0] += 1
+        return draw(rng, g)
+
+    return counted
+
+
+def jit_off_probe(games: int) -> None:
+    """Subprocess entry (run with NUMBA_DISABLE_JIT=1): print the workload's attacks per second
+    without the JIT and its dice per attack, as one JSON line."""
+    if not JIT_DISABLED:
+        raise RuntimeError("jit_off_probe needs NUMBA_DISABLE_JIT=1")
+    exchange = workload_exchange()
+    seconds = _best_time(_attack_run(exchange, games))
+    dice = _count_dice(_attack_run(exchange, games))
+    attacks = games * exchange.n_dice
+    print(json.dumps({"games": games, "attacks_per_s": attacks / seconds, "dice_per_attack": dice / attacks}))
+
+
+# ----------------------------------------------------------------------------------------------
+# Running and printing
+# ----------------------------------------------------------------------------------------------
+
+
+def machine_info() -> dict:
+    """Where the figures were measured."""
+    return {
+        "machine": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+    }
+
+
+def _check_threads(threads: int | None) -> None:
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= most):
+        raise ValueError(f"threads = {threads!r}; allowed: an integer 1-{most} (NUMBA_NUM_THREADS)")
+
+
+def run_bench(*, games: int | None = None, quick: bool = False, threads: int | None = None,
+              benchmarks: list[tuple[str, Benchmark]] | None = None) -> dict:
+    """Run the benchmarks once and return every figure in one flat dict.
+
+    Parameters
+    ----------
+    games : int or None
+        Games of the attack benchmark (None: sized to a few hundred milliseconds).
+    quick : bool
+        Tiny sizes (tests).
+    threads : int or None
+        numba threads (None: numba's default, NUMBA_NUM_THREADS); restored afterwards.
+    benchmarks : list of (name, function) or None
+        Defaults to `BENCHMARKS`.
+    """
+    _check_threads(threads)
+    if games is not None and (not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES):
+        raise ValueError(f"games = {games!r}; allowed: an integer 1-{MAX_GAMES}")
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        settings = BenchSettings(games=games, quick=quick)
+        results: dict = {**machine_info(), "threads": numba.get_num_threads(), "quick": quick}
+        for _name, benchmark in BENCHMARKS if benchmarks is None else benchmarks:
+            results.update(benchmark(settings, results))
+    finally:
+        numba.set_num_threads(before)
+    return results
+
+
+MEANINGS = {
+    "machine": "platform",
+    "processor": "processor",
+    "cpu_count": "logical CPUs",
+    "python": "Python version",
+    "numpy": "numpy version",
+    "numba": "numba version",
+    "quick": "tiny sizes (--quick)",
+    "threads": "numba threads used",
+    "threading_layer": "numba threading layer",
+    "compile_s": "first call of the kernels, s (excluded from the timings)",
+    "compile_source": "what the first call did",
+    "d6_per_s": "dice ceiling: bare D6 per second, all threads",
+    "d6_per_run": "D6 per timed run",
+    "attack_workload": "attack benchmark",
+    "attack_games": "games per timed run",
+    "attacks_per_s": "attack dice resolved per second",
+    "attacks_per_d6": "attacks/s divided by D6/s",
+    "jit_off_games": "games per timed run with NUMBA_DISABLE_JIT=1",
+    "jit_off_attacks_per_s": "attacks per second with NUMBA_DISABLE_JIT=1",
+    "jit_speedup": "attacks/s JIT on / JIT off",
+    "dice_per_attack": "dice rolled per attack (counted, JIT off)",
+    "ceiling_share": "attacks/s x dice per attack / D6/s",
+}
+
+
+def _shown(value) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def render_bench(results: dict, console: Console) -> None:
+    """Print the figures as a rich table (name, value, meaning)."""
+    table = Table(title="shamble bench", title_justify="left")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("meaning")
+    for key, value in results.items():
+        table.add_row(key, _shown(value), MEANINGS.get(key, ""))
+    console.print(table)
+
+
+def bench_json(results: dict) -> str:
+    return json.dumps(results, indent=2)

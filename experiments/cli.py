@@ -1,0 +1,144 @@
+"""The ``shamble`` command line (typer): parse, call one function, print.
+
+Bad input (a value out of range, an unknown name, a missing folder) ends the command with one
+line on stderr starting with ``error:`` and exit code 2; the errors are caught here, at the
+edge, and nowhere below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from experiments.bench import bench_json, render_bench, run_bench
+from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
+from sim.odds import unit_rows, weapon_rows
+
+app = typer.Typer(
+    name="shamble",
+    help="Shamble: Monte Carlo balance simulator for zombie-survival wargames (Zombie 40,000).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+USAGE_ERROR = 2
+
+
+def _package_version() -> str:
+    try:
+        return version("shamble")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"shamble {_package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Shamble: Monte Carlo balance simulator for zombie-survival wargames (Zombie 40,000)."""
+
+
+@contextlib.contextmanager
+def _user_errors():
+    """Bad input -> 'error: ...' on one line of stderr, exit code 2, no traceback."""
+    try:
+        yield
+    except (ValueError, FileNotFoundError) as err:  # UnknownNameError and CatalogueError are ValueErrors
+        message = " ".join(str(err).split()) or type(err).__name__
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(USAGE_ERROR) from None
+
+
+Int = int | None
+
+
+@app.command()
+def odds(
+    attacker: Annotated[str, typer.Argument(help="Attacking unit (see `shamble units`).")],
+    target: Annotated[str, typer.Option(help="Target unit.")] = "Zombie",
+    weapon: Annotated[str | None, typer.Option(help="Weapon profile (default: the first ranged weapon).")] = None,
+    models: Annotated[int, typer.Option(help="Attacking models.")] = 1,
+    dice: Annotated[Int, typer.Option(help="Attack dice in total (default: from the rules).")] = None,
+    target_models: Annotated[int, typer.Option(help="Target models.")] = 10,
+    leader: Annotated[str | None, typer.Option(help="Attack with this leader upgrade's profile.")] = None,
+    melee: Annotated[bool, typer.Option("--melee", help="Close combat.")] = False,
+    charge: Annotated[bool, typer.Option("--charge", help="The attacker charged (close combat).")] = False,
+    first_round: Annotated[bool, typer.Option("--first-round/--later-round", help="Round of the combat.")] = True,
+    half_range: Annotated[bool, typer.Option("--half-range", help="Within half range (Rapid Fire).")] = False,
+    moved: Annotated[bool, typer.Option("--moved", help="The attacker moved (Heavy, Salvo).")] = False,
+    snap: Annotated[bool, typer.Option("--snap", help="Snap Shots.")] = False,
+    overwatch: Annotated[bool, typer.Option("--overwatch", help="Overwatch.")] = False,
+    cover: Annotated[Int, typer.Option(help="Target's cover save (2-6).")] = None,
+    t: Annotated[Int, typer.Option("--t", help="Target Toughness.")] = None,
+    sv: Annotated[Int, typer.Option("--sv", help="Target armour save (2-6, 7 = none).")] = None,
+    inv: Annotated[Int, typer.Option("--inv", help="Target invulnerable save (2-6, 7 = none).")] = None,
+    fnp: Annotated[Int, typer.Option("--fnp", help="Target Feel No Pain (2-6, 7 = none).")] = None,
+    w: Annotated[Int, typer.Option("--w", help="Target Wounds.")] = None,
+    chuck: Annotated[bool, typer.Option("--chuck", help="Blessing of Chuck Norris on the attacker.")] = False,
+    defender_chuck: Annotated[bool, typer.Option("--defender-chuck", help="... on the target.")] = False,
+    medpacks: Annotated[int, typer.Option(help="Medpacks the target holds.")] = 0,
+    simulate: Annotated[int, typer.Option(help="Also play N games in the kernels.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of --simulate.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Draw the distributions to FILE.png.")] = None,
+) -> None:
+    """Exact odds of one shooting or close combat exchange (unsaved wounds, models removed)."""
+    with _user_errors():
+        result = odds_report(
+            attacker, weapon, target, simulate=simulate, seed=seed, models=models, dice=dice,
+            target_models=target_models, melee=melee, charge=charge, first_round=first_round,
+            half_range=half_range, moved=moved, snap=snap, overwatch=overwatch, cover=cover, t=t, sv=sv,
+            inv=inv, fnp=fnp, w=w, chuck=chuck, defender_chuck=defender_chuck, medpacks=medpacks, leader=leader,
+        )
+        if plot is not None:
+            plot_odds(result, plot)
+    if as_json:
+        typer.echo(odds_json(result))
+    else:
+        render_odds(result, Console())
+
+
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Tiny sizes (tests).")] = False,
+    games: Annotated[Int, typer.Option(help="Games of the attack benchmark (default: sized to ~0.25 s).")] = None,
+    threads: Annotated[Int, typer.Option(help="numba threads.")] = None,
+) -> None:
+    """Kernel speed on this machine: dice ceiling, attacks/s, JIT speed-up."""
+    with _user_errors():
+        results = run_bench(games=games, quick=quick, threads=threads)
+    if as_json:
+        typer.echo(bench_json(results))
+    else:
+        render_bench(results, Console())
+
+
+@app.command()
+def units() -> None:
+    """List the catalogue's units: faction, points per model, profile, wargear."""
+    with _user_errors():
+        rows = unit_rows()
+    render_rows(rows, "Units", Console())
+
+
+@app.command()
+def weapons() -> None:
+    """List the catalogue's weapon profiles (and the items that stand for several)."""
+    with _user_errors():
+        rows = weapon_rows()
+    render_rows(rows, "Weapons", Console())

@@ -1,0 +1,101 @@
+"""Indices of the whole-game arrays: unit state, parameters, policies, power-ups, results.
+
+Units of a game: squads ``0 .. P-1`` (one per player), hordes ``P .. P+H-1``, the Zombie
+Boss ``P+H``. Coordinates are inches: x across the table (0 .. width), y along it from the
+player starting edge (y = 0) to the Escape Vehicle edge (y = length); zombie40k §3.
+"""
+
+from __future__ import annotations
+
+# ---- unit state: int32[n, U, N_US] -------------------------------------------------------
+(US_ON_TABLE,  # 1 while the unit is on the table (not destroyed, not embarked)
+ US_FALLING_BACK,  # 1 while falling back (core §9.3)
+ US_CHARGED,  # 1 if the unit charged (or shambled into contact) this turn, not disordered
+ US_ROUNDS,  # combat rounds fought in the current combat (Hatred: first round = 0)
+ US_MOVED,  # 1 if it moved this turn (Heavy weapons fire Snap Shots)
+ US_RAN,  # 1 if it ran this turn (no charge)
+ US_NO_CHARGE,  # 1 if it fired a weapon that forbids charging, or may not charge for another reason
+ US_SHOT_AT,  # unit it shot at this turn + 1 (0 = none): it may charge only that unit
+ US_RESPAWNS,  # times the unit has come back
+ US_OUT,  # 1 when the unit may never come back (mods; Boss by default)
+ US_OVERWATCHED,  # 1 once it has fired Overwatch this phase
+ US_BLINDED,  # game turn until which it is WS1/BS1 (Blind), 0 = not
+ US_PINNED,  # 1: Gone to Ground until the end of its next turn (Pinning)
+ US_EMBARKED,  # 1 when embarked on the Escape Vehicle
+ US_START_MODELS,  # models at full strength (Morale, Rampage)
+ US_PHASE_MODELS,  # models at the start of the current phase (25% casualties)
+ US_DK_LEVEL,  # Death Korps escalation steps taken (zombie40k §10.4)
+ US_WIPED_BY,  # unit whose attack removed its last model + 1 (0 = not wiped)
+ US_CONSOLIDATE,  # 1 if its combat ended this phase: it may consolidate
+ US_KF_POINTS,  # Killing Floor points (squads)
+ ) = range(20)
+N_US = 20
+
+# ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
+G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
+N_GEAR = 6
+
+# ---- model power-ups: int8 bits ---------------------------------------------------------
+MP_DUCT_ATTACK = 1  # Duct Tape +1 Attack
+MP_DUCT_SHOT = 2  # Duct Tape +1 shot
+MP_CHAINSAW = 4
+MP_SHOTGUN = 8
+
+# ---- squad power-ups held: int32[n, P, N_PU] ---------------------------------------------
+(PU_BILE,  # Zombie Bile: 1 until the next Shamble phase ends
+ PU_BANANA,  # Banana Peel: game turn in which the squad moves as through difficult terrain
+ PU_MEDPACKS,  # Medpacks held
+ PU_DEFIBS,  # Defibrillators held
+ PU_MUSHROOM,  # Super Mushroom Speed Pack held (at most one)
+ PU_MUSHROOM_ON,  # game turn in which the Speed Pack is active
+ PU_SHADES,  # Sweet Aviator Shades: 1 until the next Shamble phase ends
+ PU_CHUCK,  # the Blessing of Chuck Norris lasts until the end of the squad's turn in this game turn
+ ) = range(8)
+N_PU = 8
+
+# power-up table results 2..12 (zombie40k §8)
+BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, SHADES, CHUCK = range(2, 13)
+
+# ---- scalar parameters: float64[N_PRM] ---------------------------------------------------
+(P_TABLE_W, P_TABLE_L, P_EV_W, P_EV_D, P_DEPLOY_DEPTH, P_DEPLOY_SEP, P_RESPAWN_MARGIN, P_PVP_ZONE,
+ P_CONSOL_N, P_CONSOL_KEEP, P_CONSOL_D3, P_SHAMBLE_N, P_SHAMBLE_KEEP, P_SHAMBLE_D3, P_CSCATTER_N,
+ P_PUSH_N, P_PUSH_KEEP, P_PUSH_D3, P_CHAINSAW_HIT_ON, P_SHOTGUN_RANGE, P_SHOTGUN_HIT_ON, P_SHOTGUN_SHOTS,
+ P_MUSH_MOVE, P_MUSH_INIT, P_BOSS_RESPAWNS, P_BOSS_KILL_POWERUP, P_MAX_TURNS, P_SURROUNDED_RATIO,
+ P_ZOMBIE_BAND, P_EMBARK_ANY, P_EMBARK_ON_RUN, P_ORDER, P_SHAMBLE_PREFERS_UNENGAGED, P_GRUDGE,
+ P_FREE_FIRE, P_EDGE_ARRIVAL, P_RESULT6, P_CATCHUP, P_BOSS_GUARD, P_SPACING, P_BASE_R, P_RESULT6_GAP,
+ P_MAX_RESPAWNS, P_POWERUPS, P_PVP, P_DMW, P_DK, P_DK_START_T, P_DK_START_FNP, P_DK_MAX_T, P_DK_MAX_FNP,
+ P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
+ P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP,
+ ) = range(64)
+N_PRM = 64
+
+# ---- player policies: float64[P, N_POL] (docs/policies.md) -------------------------------
+(POL_HUNT_RADIUS,  # chase a horde within this many inches for its power-up (0 = never)
+ POL_RUN,  # 0 never run, 1 run when nothing is in range to shoot, 2 always run (dash)
+ POL_TARGET,  # 0 shoot the nearest zombies, 1 the horde closest to being wiped out
+ POL_PVP,  # 0 leave rivals alone, 1 shoot rivals when allowed, 2 shoot and charge them
+ POL_CHARGE,  # 0 never charge zombies, 1 charge hordes of at most POL_CHARGE_MAX models, 2 any
+ POL_CHARGE_MAX,
+ POL_DUCT,  # Duct Tape: 0 +1 shot, 1 +1 Attack
+ POL_MUSHROOM,  # Speed Pack: 0 use at once, 1 keep it for the turn it lets the squad embark
+ ) = range(8)
+N_POL = 8
+
+# ---- results: int32[n, N_RES] and float64[n, P, N_PRES] ----------------------------------
+R_WINNER, R_REASON, R_TURNS, R_DICE = range(4)
+N_RES = 4
+REASON_ESCAPE, REASON_TIMEOUT, REASON_ALL_DEAD, REASON_COOP_WIN = range(4)
+(PR_WIPES, PR_RESPAWNS, PR_ZOMBIES_KILLED, PR_HORDES_KILLED, PR_BOSS_KILLED, PR_MODELS_LOST,
+ PR_MODELS_LEFT, PR_EV_DISTANCE, PR_EMBARKED, PR_RIVALS_KILLED) = range(10)
+PR_POWERUP0 = 10  # + result 2..12 -> columns 12..22
+N_PRES = 23
+
+# ---- trace events: float32[n, E, N_EV] ---------------------------------------------------
+EV_TURN, EV_PHASE, EV_KIND, EV_UNIT, EV_OTHER, EV_A, EV_B, EV_C = range(8)
+N_EV = 8
+(PH_SETUP, PH_ROLLOFF, PH_RESPAWN, PH_MOVEMENT, PH_PSYCHIC, PH_SHOOTING, PH_ASSAULT,
+ PH_Z_RESPAWN, PH_SHAMBLE, PH_Z_SHOOTING, PH_Z_ASSAULT, PH_END) = range(12)
+(EK_DEPLOY, EK_ORDER, EK_RESPAWN, EK_MOVE, EK_RUN, EK_EMBARK, EK_SHOOT, EK_KILL, EK_WIPE, EK_CHARGE,
+ EK_CHARGE_FAIL, EK_FIGHT, EK_OVERWATCH, EK_MORALE, EK_FALL_BACK, EK_SWEEP, EK_POWERUP, EK_ZOMBIE_ARRIVE,
+ EK_SHAMBLE, EK_CONSOLIDATE, EK_REGROUP, EK_PUSHBACK, EK_SNAPSHOT, EK_GETS_HOT, EK_PSYCHIC, EK_MEDPACK,
+ EK_DEFIB, EK_END) = range(28)

@@ -1,0 +1,111 @@
+"""Play many games of a configuration and return tidy results (design.md decision 6).
+
+``play(config, n_games, seed)`` plays games ``0 .. n_games-1`` of stream ``seed`` in batches
+(bounded memory: one batch of state at a time) and returns one row per (game, player).
+Game i depends only on (seed, i): batch size and thread count never change a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from kernels import game_layout as GL
+from kernels.state import GameState, Tables, new_state
+from kernels.turn import play_batch
+from sim.config import GameConfig
+from sim.rulesets.zombie40k import compile_tables, max_models, n_units
+
+REASONS = {GL.REASON_ESCAPE: "escape", GL.REASON_TIMEOUT: "timeout", GL.REASON_ALL_DEAD: "all_dead",
+           GL.REASON_COOP_WIN: "coop_win"}
+POWERUP_NAMES = {2: "zombie_bile", 3: "banana_peel", 4: "ork_boy", 5: "duct_tape", 6: "chainsaw", 7: "medpack",
+                 8: "shotgun", 9: "mushroom", 10: "defibrillator", 11: "shades", 12: "chuck_norris"}
+PLAYER_COLUMNS = {
+    GL.PR_WIPES: "wipes", GL.PR_RESPAWNS: "respawns", GL.PR_ZOMBIES_KILLED: "zombies_killed",
+    GL.PR_HORDES_KILLED: "hordes_killed", GL.PR_BOSS_KILLED: "boss_killed", GL.PR_MODELS_LOST: "models_lost",
+    GL.PR_MODELS_LEFT: "models_left", GL.PR_EV_DISTANCE: "ev_distance_in", GL.PR_RIVALS_KILLED: "rivals_killed",
+}
+DEFAULT_BATCH = 2048
+
+
+def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH,
+                first_game: int = 0, check: bool = False, tables: Tables | None = None,
+                progress: Callable[[int], None] | None = None):
+    """Yield (first game, GameState) for each batch played."""
+    if n_games < 0:
+        raise ValueError(f"n_games = {n_games}; allowed: 0 or more")
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed = {seed}; allowed: an integer 0 <= seed < 2**63")
+    tables = tables or compile_tables(config)
+    size = max(1, min(batch_size, n_games)) if n_games else 0
+    state = new_state(size, config.n_players, n_units(config), max_models(config, _cat())) if size else None
+    done = 0
+    while done < n_games:
+        count = min(size, n_games - done)
+        st = state if count == size else _head(state, count)
+        play_batch(st, tables, np.uint64(seed), np.int64(first_game + done), check)
+        yield first_game + done, st
+        done += count
+        if progress is not None:
+            progress(count)
+
+
+def _cat():
+    from sim.catalogue import load_catalogue
+
+    return load_catalogue()
+
+
+def _head(state: GameState, count: int) -> GameState:
+    return GameState(*(a[:count] if a.shape[0] == state.pos.shape[0] else a for a in state))
+
+
+def play(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, first_game: int = 0,
+         check: bool = False, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Play ``n_games`` games; one row per (game, player).
+
+    Columns: game, player, name, team, winner (this player escaped), game_winner (name or ""),
+    reason (escape / timeout / all_dead), turns, dice (dice rolled in the game), escaped,
+    the tallies of PLAYER_COLUMNS and ``pu_<power-up>`` counts of power-ups drawn.
+    ``df.attrs`` holds the seed and, with ``check``, the invariant violations found.
+    """
+    frames, violations = [], 0
+    for start, st in run_batches(config, n_games, seed, batch_size, first_game, check, progress=progress):
+        frames.append(results_frame(config, st, start))
+        violations += int(st.viol.sum())
+    df = pd.concat(frames, ignore_index=True) if frames else results_frame(config, None, 0)
+    df.attrs.update(seed=seed, n_games=n_games, first_game=first_game, violations=violations)
+    return df
+
+
+def results_frame(config: GameConfig, st: GameState | None, first_game: int) -> pd.DataFrame:
+    """The tidy (game, player) rows of one played batch."""
+    n_p = config.n_players
+    n = 0 if st is None else st.res.shape[0]
+    res = np.zeros((0, GL.N_RES), np.int32) if st is None else st.res
+    pres = np.zeros((0, n_p, GL.N_PRES)) if st is None else st.pres
+    names = np.array([p.name for p in config.players], dtype=object)
+    winner = res[:, GL.R_WINNER]
+    cols = {
+        "game": np.repeat(np.arange(first_game, first_game + n), n_p),
+        "player": np.tile(np.arange(n_p), n),
+        "name": np.tile(names, n),
+        "team": np.tile(np.array([p.team.name for p in config.players], dtype=object), n),
+        "game_winner": np.repeat(np.where(winner >= 0, names[np.maximum(winner, 0)], ""), n_p),
+        "reason": np.repeat(np.array([REASONS.get(int(r), "?") for r in res[:, GL.R_REASON]], dtype=object), n_p),
+        "turns": np.repeat(res[:, GL.R_TURNS], n_p),
+        "dice": np.repeat(res[:, GL.R_DICE].astype(np.int64) & 0xFFFFFFFF, n_p),
+    }
+    cols["winner"] = np.repeat(winner, n_p) == cols["player"]
+    for k, name in PLAYER_COLUMNS.items():
+        cols[name] = pres[:, :, k].ravel()
+    for r, name in POWERUP_NAMES.items():
+        cols[f"pu_{name}"] = pres[:, :, GL.PR_POWERUP0 + r].ravel().astype(np.int64)
+    return pd.DataFrame(cols)
+
+
+def games(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (winner, reason, turns, dice)."""
+    return df.groupby("game", sort=True).first()[["game_winner", "reason", "turns", "dice"]].reset_index()

@@ -1,0 +1,177 @@
+"""Zombie 40,000 (zombie40k.md): compile a GameConfig into the kernels' Tables.
+
+A new rule system adds a module beside this one (``sim/rulesets/<id>.py``) with its own
+``compile_tables`` and kernels; nothing here is shared state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from kernels import game_layout as GL
+from kernels import layout as L
+from kernels.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
+from sim.catalogue import Catalogue, load_catalogue
+from sim.config import GameConfig, parse_dice
+from sim.profiles import Profile
+from sim.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
+from sim.teams import BuiltModel, build_team
+
+RULESET = "zombie40k"
+EXTRA_SLOTS = 3  # Ork Boy Tag-Along models a squad may gain (zombie40k §8 result 4)
+DMW_SLOTS = 6  # survivors a horde may absorb under Dead Men Walking (zombie40k §10.3)
+VEHICLE_ONLY = frozenset({"Melta bomb"})  # wargear that only matters against vehicles (core §8)
+
+
+def weapon_index(cat: Catalogue) -> dict[str, int]:
+    return {name: k for k, name in enumerate(cat.weapons)}
+
+
+def zombie_profile(config: GameConfig, cat: Catalogue) -> Profile:
+    """The Zombie of zombie40k §11.1 with the config's rule options applied (A4)."""
+    zombie = cat.unit("Zombie").profile
+    rules = set(zombie.rules)
+    if config.rending_owner != "zombies":
+        rules.discard("rending")
+    return replace(zombie, rules=frozenset(rules))
+
+
+def boss_profile(config: GameConfig, cat: Catalogue) -> Profile:
+    boss = cat.unit("Zombie Boss").profile
+    rules = set(boss.rules)
+    if config.rending_owner != "zombies":
+        rules.discard("rending")
+    return replace(boss, rules=frozenset(rules))
+
+
+def _gear_row(weapon_names: tuple[str, ...], cat: Catalogue, index: dict[str, int]) -> np.ndarray:
+    """Weapon-table rows per gear slot: up to three ranged, two melee, one grenade."""
+    row = np.full(GL.N_GEAR, -1, np.int16)
+    ranged, melee, grenades = [], [], []
+    for name in weapon_names:
+        w = cat.weapon(name)
+        (melee if w.kind == "melee" else grenades if w.kind == "grenade" else ranged).append(w)
+    grenades.sort(key=lambda w: (w.blast == "", -_grenade_strength(w)))
+    for slot, w in zip((GL.G_RANGED0, GL.G_RANGED1, GL.G_RANGED2), ranged):
+        row[slot] = index[w.name]
+    melee = [w for w in melee if w.name not in VEHICLE_ONLY]
+    for slot, w in zip((GL.G_MELEE0, GL.G_MELEE1), melee):
+        row[slot] = index[w.name]
+    if grenades:
+        row[GL.G_GRENADE] = index[grenades[0].name]
+    return row
+
+
+def _grenade_strength(w) -> int:
+    return int(w.strength) if w.strength.isdigit() else 0
+
+
+def _model_row(model: BuiltModel, cat, index, extra_flags: int = 0):
+    stats = model_stats(model.profile)
+    flags = model_flags(model.profile) | extra_flags | (L.MR_LEADER if model.is_leader else 0)
+    return stats, flags, _gear_row(model.weapons, cat, index)
+
+
+def max_models(config: GameConfig, cat: Catalogue) -> int:
+    squads = max(len(p.team.models) for p in config.players) + EXTRA_SLOTS
+    return max(squads, config.horde_size + DMW_SLOTS)
+
+
+def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
+    """Everything the kernels need to play this configuration."""
+    cat = cat or load_catalogue(RULESET)
+    index = weapon_index(cat)
+    n_p, mm = config.n_players, max_models(config, cat)
+    squad_stats = np.zeros((n_p, mm, L.N_STATS), np.int16)
+    squad_wounds = np.zeros((n_p, mm), np.int16)
+    squad_flags = np.zeros((n_p, mm), np.int64)
+    squad_gear = np.full((n_p, mm, GL.N_GEAR), -1, np.int16)
+    for p, player in enumerate(config.players):
+        for m, model in enumerate(build_team(player.team, cat, allow_usr="hardcore" not in config.mods)):
+            squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index)
+            squad_wounds[p, m] = model.profile.w
+    extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
+    ids = np.zeros(N_IDS, np.int64)
+    ids[ID_AUTOGUN], ids[ID_CCW] = index["Autogun"], index["Close combat weapon"]
+    return Tables(
+        weapons=weapon_table(cat.weapons.values()), wound_chart=wound_chart(), ws_chart=ws_chart(),
+        geom=config.geometry.array(), prm=parameters(config), policy=policies(config),
+        squad_stats=squad_stats, squad_wounds=squad_wounds, squad_flags=squad_flags, squad_gear=squad_gear,
+        extra_stats=extra_stats, extra_flags=extra_flags, extra_gear=extra_gear, ids=ids,
+        pu_value=np.array((0.0, 0.0) + tuple(config.powerup_values)), horde_size=np.array([config.horde_size]),
+    )
+
+
+def _extras(config, cat, index):
+    stats = np.zeros((3, L.N_STATS), np.int16)
+    flags = np.zeros(3, np.int64)
+    gear = np.full((3, GL.N_GEAR), -1, np.int16)
+    rows = {
+        X_ZOMBIE: (zombie_profile(config, cat), ("Close combat weapon",), L.MR_ZOMBIE),
+        X_BOSS: (boss_profile(config, cat), cat.unit("Zombie Boss").wargear, L.MR_ZOMBIE),
+        X_ORK_BOY: (cat.unit("Ork Boy (power-up)").profile, cat.unit("Ork Boy (power-up)").wargear, 0),
+    }
+    for k, (profile, wargear, extra) in rows.items():
+        weapons = tuple(w.name for item in wargear for w in cat.profiles_of(item))
+        stats[k], flags[k], gear[k] = _model_row(BuiltModel(profile, weapons), cat, index, extra)
+    return stats, flags, gear
+
+
+def _dice(prm: np.ndarray, base: int, text: str, name: str) -> None:
+    prm[base: base + 3] = parse_dice(text, name)
+
+
+def parameters(config: GameConfig) -> np.ndarray:
+    """float64[N_PRM]: the scalar parameters (kernels.game_layout P_*)."""
+    prm = np.zeros(GL.N_PRM)
+    c = config
+    scalars = {
+        GL.P_TABLE_W: c.width, GL.P_TABLE_L: c.table_length_in, GL.P_EV_W: c.ev_width_in,
+        GL.P_EV_D: c.ev_depth_in, GL.P_DEPLOY_DEPTH: c.deploy_depth_in, GL.P_DEPLOY_SEP: c.deploy_separation_in,
+        GL.P_RESPAWN_MARGIN: c.respawn_margin_in, GL.P_PVP_ZONE: c.pvp_zone_in,
+        GL.P_CHAINSAW_HIT_ON: c.chainsaw_hit_on, GL.P_SHOTGUN_RANGE: c.shotgun_powerup_range_in,
+        GL.P_SHOTGUN_HIT_ON: c.shotgun_powerup_hit_on, GL.P_SHOTGUN_SHOTS: c.shotgun_powerup_shots,
+        GL.P_MUSH_MOVE: c.mushroom_move_bonus_in, GL.P_MUSH_INIT: c.mushroom_init_bonus,
+        GL.P_BOSS_RESPAWNS: c.boss_respawns, GL.P_BOSS_KILL_POWERUP: c.boss_kill_gives_powerup,
+        GL.P_MAX_TURNS: c.max_game_turns, GL.P_SURROUNDED_RATIO: c.surrounded_ratio,
+        GL.P_ZOMBIE_BAND: c.zombie_deploy_band_in, GL.P_EMBARK_ANY: c.embark_any_model,
+        GL.P_EMBARK_ON_RUN: c.embark_on_run, GL.P_ORDER: ("rolloff", "fixed", "rotate").index(c.order),
+        GL.P_SHAMBLE_PREFERS_UNENGAGED: c.shamble_prefers_unengaged,
+        GL.P_GRUDGE: ("until_death", "game", "one_turn").index(c.grudge_persistence),
+        GL.P_FREE_FIRE: c.free_fire_into_zombie_combats,
+        GL.P_EDGE_ARRIVAL: ("place_then_shamble", "move_on_from_edge").index(c.edge_arrival),
+        GL.P_RESULT6: ("in_front_of_leader", "random", "block_ev").index(c.result6_policy),
+        GL.P_CATCHUP: ("push_if_leader_in_zone", "roll_twice", "push").index(c.catchup_policy),
+        GL.P_BOSS_GUARD: c.boss_guard_radius_in, GL.P_SPACING: c.model_spacing_in, GL.P_BASE_R: c.base_radius_in,
+        GL.P_RESULT6_GAP: c.result6_gap_in, GL.P_MAX_RESPAWNS: -1, GL.P_POWERUPS: 1, GL.P_PVP: 1,
+        GL.P_DK_START_T: c.dk_start_t, GL.P_DK_START_FNP: c.dk_start_fnp, GL.P_DK_MAX_T: c.dk_max_t,
+        GL.P_DK_MAX_FNP: c.dk_max_fnp, GL.P_DK_GLOBAL: c.dk_scope == "global", GL.P_EMFH_RADIUS: c.emfh_radius_in,
+        GL.P_EMFH_FAIL_ON: c.emfh_fail_on, GL.P_EMFH_ALL: c.emfh_scope == "all",
+        GL.P_COOP_NO_RESPAWN_RADIUS: c.coop_no_respawn_radius_in, GL.P_KF_PER_KILL: c.kf_points_per_kill,
+        GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: 5,
+    }
+    for key, value in scalars.items():
+        prm[key] = float(value)
+    _dice(prm, GL.P_CONSOL_N, c.consolidate_dice, "consolidate_dice")
+    _dice(prm, GL.P_SHAMBLE_N, c.shamble_dice, "shamble_dice")
+    prm[GL.P_CSCATTER_N] = parse_dice(c.centre_scatter_dice, "centre_scatter_dice")[0]
+    _dice(prm, GL.P_PUSH_N, c.pushback_dice, "pushback_dice")
+    return prm
+
+
+def policies(config: GameConfig) -> np.ndarray:
+    """float64[P, N_POL] (kernels.game_layout POL_*)."""
+    out = np.zeros((config.n_players, GL.N_POL))
+    for p, player in enumerate(config.players):
+        pol = player.policy
+        out[p] = (pol.hunt_radius_in, pol.run, pol.target, pol.pvp, pol.charge, pol.charge_max, pol.duct_tape,
+                  pol.mushroom)
+    return out
+
+
+def n_units(config: GameConfig) -> int:
+    """Squads, hordes and the Boss."""
+    return config.n_players * (1 + config.hordes_per_player) + 1
+

@@ -1,0 +1,61 @@
+"""``shamble bench`` runs end to end on tiny sizes and reports every figure (speed is never
+asserted: only that the figures exist and are positive)."""
+
+from __future__ import annotations
+
+import json
+
+import numba
+import pytest
+from typer.testing import CliRunner
+
+from experiments.bench import BENCHMARKS, bench_dice, run_bench
+from experiments.cli import app
+
+RUNNER = CliRunner()
+POSITIVE = ("compile_s", "d6_per_s", "attacks_per_s", "attacks_per_d6", "jit_off_attacks_per_s", "jit_speedup",
+            "dice_per_attack", "ceiling_share", "threads", "cpu_count", "attack_games", "jit_off_games")
+TEXT = ("machine", "python", "numpy", "numba", "compile_source", "threading_layer", "attack_workload")
+
+
+def test_bench_quick_json_has_every_figure():
+    result = RUNNER.invoke(app, ["bench", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in POSITIVE:
+        assert isinstance(data[key], int | float) and data[key] > 0, key
+    for key in TEXT:
+        assert isinstance(data[key], str) and data[key], key
+    assert data["numba"] == numba.__version__
+    assert data["quick"] is True
+    # ten boltgun shots at zombies: 1 to-hit die, 2/3 to-wound, 4/9 FNP per shot = 19/9 on average
+    assert 1 <= data["dice_per_attack"] <= 3
+
+
+def test_bench_table():
+    result = RUNNER.invoke(app, ["bench", "--quick", "--games", "500", "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    assert "d6_per_s" in result.stdout and "jit_speedup" in result.stdout
+
+
+def test_threads_and_games_are_used_and_restored():
+    before = numba.get_num_threads()
+    data = run_bench(quick=True, games=300, threads=1, benchmarks=BENCHMARKS[:3])
+    assert data["threads"] == 1 and data["attack_games"] == 300
+    assert numba.get_num_threads() == before
+
+
+def test_more_benchmarks_plug_in_as_entries():
+    def whole_games(settings, results):
+        return {"games_per_s": 2 * results["d6_per_s"]}
+
+    data = run_bench(quick=True, benchmarks=[("dice", bench_dice), ("games", whole_games)])
+    assert data["games_per_s"] == 2 * data["d6_per_s"] > 0
+    assert "attacks_per_s" not in data
+
+
+@pytest.mark.parametrize(("args", "words"), [(["--threads", "0"], "threads = 0"), (["--games", "0"], "games = 0")])
+def test_bad_bench_option_is_one_line(args, words):
+    result = RUNNER.invoke(app, ["bench", "--quick", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and words in result.stderr and len(result.stderr.splitlines()) == 1
