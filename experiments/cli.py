@@ -17,6 +17,14 @@ from rich.console import Console
 
 from experiments.bench import bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
+from experiments.roster import (
+    params_json,
+    policies_json,
+    render_params,
+    render_policies,
+    render_roster,
+    roster_report,
+)
 from sim.odds import unit_rows, weapon_rows
 
 app = typer.Typer(
@@ -28,6 +36,10 @@ app = typer.Typer(
 )
 
 USAGE_ERROR = 2
+BROKEN_RULES = 1  # `roster check`: the team was read but breaks zombie40k §2
+
+roster_app = typer.Typer(help="Team files (zombie40k §2): check a team before it plays.", no_args_is_help=True)
+app.add_typer(roster_app, name="roster")
 
 
 def _package_version() -> str:
@@ -142,3 +154,35 @@ def weapons() -> None:
     with _user_errors():
         rows = weapon_rows()
     render_rows(rows, "Weapons", Console())
+
+
+@roster_app.command("check")
+def roster_check(
+    file: Annotated[Path, typer.Argument(help="Team file (TOML; see examples/teams).")],
+    budget: Annotated[int, typer.Option(help="Points the team may cost (zombie40k §2).")] = 75,
+    hardcore: Annotated[bool, typer.Option("--hardcore", help="Hardcore Mode: no USR (zombie40k §10.6).")] = False,
+) -> None:
+    """Show a team (models, profiles, weapons, cost) and every team-building rule it breaks (exit 1)."""
+    with _user_errors():
+        report = roster_report(file, budget=budget, hardcore=hardcore)
+    render_roster(report, Console())
+    if not report.is_legal:
+        raise typer.Exit(BROKEN_RULES)
+
+
+@app.command()
+def params(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List every game parameter a config may set: default, confidence tag, spec section, choices."""
+    if as_json:
+        typer.echo(params_json())
+    else:
+        render_params(Console())
+
+
+@app.command()
+def policies(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the policy presets (how a player plays) and their fields."""
+    if as_json:
+        typer.echo(policies_json())
+    else:
+        render_policies(Console())

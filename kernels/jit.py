@@ -48,12 +48,38 @@ import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
 if not numba.config.CACHE_DIR:
     numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
+from numba.core import types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)
 if JIT_DISABLED:
     np.seterr(over="ignore")
 
-_OPTIONS = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+_OPTIONS = dict(nogil=True, fastmath=False, error_model="numpy", nopython=True, boundscheck=None)
 
-njit = numba.njit(**_OPTIONS)
-njit_parallel = numba.njit(parallel=True, **_OPTIONS)
+
+class _TypeDispatcher(CPUDispatcher):
+    """A dispatcher that compiles one version per argument *types*: a call from a kernel with a
+    constant (``log_event(..., PH_SHOOTING, ...)``) would otherwise compile a new version for
+    each literal value, which multiplied the compile time of the whole game several times."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def _decorator(**extra):
+    def wrap(func):
+        if JIT_DISABLED:
+            return func
+        dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions={**_OPTIONS, **extra})
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return wrap
+
+
+njit = _decorator()
+njit_parallel = _decorator(parallel=True)
 prange = numba.prange

@@ -95,9 +95,9 @@ def policy_from(value: Any, where: str) -> Policy:
             raise ConfigError(f"{where}: policy = {value!r}; allowed: {', '.join(POLICY_PRESETS)} or a table")
         return POLICY_PRESETS[value.lower()]
     if isinstance(value, dict):
-        base = POLICY_PRESETS.get(str(value.get("preset", "advance")).lower(), Policy())
-        known = {f.name for f in fields(Policy)}
-        unknown = set(value) - known - {"preset"}
+        base = policy_from(value.get("preset", "advance"), where)
+        known = [f.name for f in fields(Policy)]
+        unknown = set(value) - set(known) - {"preset"}
         if unknown:
             raise ConfigError(f"{where}: unknown policy field {sorted(unknown)[0]!r}; allowed: {', '.join(known)}")
         try:
@@ -260,7 +260,10 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
     if not isinstance(players, list) or not players:
         raise ConfigError(f"{source}: field 'players' must be a non-empty list of [[players]] tables")
     built = tuple(_player(row, f"{source}: players[{k}]", base_dir) for k, row in enumerate(players))
-    params = dict(data.get("params", {}))
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise ConfigError(f"{source}: field 'params' must be a table of parameters (see `shamble params`)")
+    params = dict(params)
     if "max_game_turns" in data:
         params["max_game_turns"] = data["max_game_turns"]
     mods = data.get("mods", [])
@@ -276,7 +279,7 @@ def make_config(players, params: dict, mods=(), source: str = "config") -> GameC
         if key not in known or key in ("players", "mods"):
             from difflib import get_close_matches
 
-            close = get_close_matches(key, known, n=1)
+            close = get_close_matches(str(key), [k for k in known if k not in ("players", "mods")], n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params`")
         kwargs[key] = _coerce(known[key], value, source)
@@ -299,10 +302,16 @@ def _coerce(f, value: Any, source: str) -> Any:
         except (TypeError, ValueError) as err:
             raise ConfigError(f"{source}: geometry: {err}") from None
     if f.name == "powerup_values":
+        if not isinstance(value, list | tuple) or not all(_is_number(v) for v in value):
+            raise ConfigError(f"{source}: powerup_values = {value!r}; allowed: a list of 11 numbers, for results 2-12")
         return tuple(float(v) for v in value)
     if isinstance(f.default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+        return float(value) if abs(value) <= 1e300 else value  # a huge int fails the range check, not float()
     return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) <= 1e300
 
 
 def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:
@@ -321,7 +330,7 @@ def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:
         else:
             raise ConfigError(f"{where}: field 'team' must be a team file path or an inline team table")
     except TeamError as err:
-        raise ConfigError(str(err)) from None
+        raise ConfigError(str(err) if isinstance(team, dict) else f"{where}: {err}") from None
     name = str(row.get("name", team_obj.name))
     return PlayerConfig(name, team_obj, policy_from(row.get("policy", "advance"), where))
 

@@ -144,10 +144,17 @@ def build_model(choice: ModelChoice, cat: Catalogue) -> BuiltModel:
 
 
 def build_team(team: Team, cat: Catalogue | None = None, allow_usr: bool = True) -> tuple[BuiltModel, ...]:
-    """Every model of the team as it takes the table, the USR given to its model."""
+    """Every model of the team as it takes the table, the USR given to its model.
+
+    A USR outside zombie40k §9, or a ``usr_model`` that is not a model of the team, is a
+    TeamError (not a rule silently given to another model, or to the last one for -1).
+    """
     cat = cat or load_catalogue()
     built = [build_model(m, cat) for m in team.models]
     if team.usr and allow_usr:
+        problems = _usr_problems(team, allow_usr)
+        if problems:
+            raise TeamError(f"{team.source or team.name}: {problems[0]}")
         m = built[team.usr_model]
         rules = m.profile.rules | {team.usr}
         profile = replace(m.profile, rules=rules, fnp=5 if team.usr == "feel_no_pain" and m.profile.fnp == 7
@@ -227,7 +234,8 @@ def team_from_dict(data: dict, source: str = "team") -> Team:
         raise TeamError(f"{source}: a team must be a table")
     unknown = set(data) - {"name", "usr", "usr_model", "models"}
     if unknown:
-        raise TeamError(f"{source}: unknown field {sorted(unknown)[0]!r}; allowed: name, usr, usr_model, models")
+        first = sorted(unknown, key=str)[0]
+        raise TeamError(f"{source}: unknown field {first!r}; allowed: name, usr, usr_model, models")
     models = data.get("models")
     if not isinstance(models, list) or not models:
         raise TeamError(f"{source}: field 'models' must be a non-empty list of [[models]] tables")
@@ -248,7 +256,8 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
         raise TeamError(f"{where}: must be a table with a 'unit'")
     unknown = set(row) - {"unit", "count", "leader", "options", "swap"}
     if unknown:
-        raise TeamError(f"{where}: unknown field {sorted(unknown)[0]!r}; allowed: unit, count, leader, options, swap")
+        first = sorted(unknown, key=str)[0]
+        raise TeamError(f"{where}: unknown field {first!r}; allowed: unit, count, leader, options, swap")
     unit, count = row.get("unit"), row.get("count", 1)
     if not isinstance(unit, str) or not unit:
         raise TeamError(f"{where}: field 'unit' is missing (a catalogue unit name)")
@@ -271,6 +280,10 @@ def load_team(path: str | Path) -> Team:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise TeamError(f"{path}: no such team file") from None
+    except IsADirectoryError:
+        raise TeamError(f"{path}: is a folder, not a team file") from None
+    except OSError as err:
+        raise TeamError(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise TeamError(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
     return team_from_dict(data, str(path))

@@ -1,0 +1,246 @@
+"""What `shamble roster check`, `shamble params` and `shamble policies` show.
+
+``roster_report`` reads a team file and checks it against zombie40k §2 (``sim.teams``);
+``param_rows`` and ``policy_rows`` list the tunable ``GameConfig`` fields (zombie40k §12) and
+the policy presets. The ``render_*`` functions print them; the CLI only parses and calls.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
+from fractions import Fraction
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sim.catalogue import Catalogue, UnknownNameError, load_catalogue
+from sim.config import POLICY_PRESETS, Policy, tunable_fields
+from sim.odds import points_text, profile_line
+from sim.teams import DEFAULT_BUDGET, ModelChoice, Team, TeamError, build_model, check_team, load_team, model_cost
+
+USR_WORDS = {"counter_attack": "Counter-Attack"}  # spellings title-casing does not give
+POLICY_HELP = {  # what each sim.config.Policy field means (docs/policies.md)
+    "hunt_radius_in": "chase hordes within this many inches for their power-ups (0 = never)",
+    "run": "0 never Run, 1 Run when nothing is in range to shoot, 2 always Run",
+    "target": "0 shoot the nearest zombies, 1 the horde closest to being wiped out",
+    "pvp": "0 leave rivals alone, 1 shoot rivals when the rules allow, 2 shoot and charge them",
+    "charge": "0 never charge zombies, 1 hordes of at most charge_max models, 2 any",
+    "charge_max": "largest horde that charge = 1 takes on",
+    "duct_tape": "Duct Tape power-up: 0 +1 shot, 1 +1 Attack",
+    "mushroom": "Speed Pack power-up: 0 use at once, 1 keep it for the turn it lets the squad embark",
+}
+
+
+@dataclass(frozen=True)
+class RosterReport:
+    """A team file as read, the rows that show its models, its cost and the rules it breaks."""
+
+    team: Team
+    rows: tuple[dict, ...]  # one per run of identical models: the strings `render_roster` prints
+    cost: Fraction | None  # None when a model cannot be priced (unknown unit or option)
+    budget: Fraction
+    problems: tuple[str, ...]  # every zombie40k §2 rule broken; empty = legal
+    hardcore: bool = False
+
+    @property
+    def is_legal(self) -> bool:
+        return not self.problems
+
+
+def roster_report(path: str | Path, budget: Fraction | int = DEFAULT_BUDGET, hardcore: bool = False,
+                  cat: Catalogue | None = None) -> RosterReport:
+    """Read and check one team file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A team file (TOML, ``sim.teams`` layout).
+    budget : Fraction or int
+        Points the team may cost (zombie40k §2: 75).
+    hardcore : bool
+        Hardcore Mode (zombie40k §10.6): no USR may be given.
+
+    Raises
+    ------
+    TeamError
+        The file cannot be read (missing, not TOML, a bad field): one line.
+    """
+    cat = cat or load_catalogue()
+    team = load_team(path)
+    budget = Fraction(budget)
+    if budget <= 0:
+        raise TeamError(f"budget = {budget}; allowed: more than 0 points")
+    problems = tuple(check_team(team, budget, cat, allow_usr=not hardcore))
+    costs = [_cost(m, cat) for m in team.models]
+    cost = None if any(c is None for c in costs) else sum(costs, Fraction(0))
+    return RosterReport(team, tuple(_rows(team, cat, hardcore)), cost, budget, problems, hardcore)
+
+
+def _cost(m: ModelChoice, cat: Catalogue) -> Fraction | None:
+    try:
+        return model_cost(m, cat)
+    except (TeamError, UnknownNameError):
+        return None
+
+
+def _rows(team: Team, cat: Catalogue, hardcore: bool) -> list[dict]:
+    """Runs of identical models share a row; the model carrying the USR has its own."""
+    usr_model = team.usr_model if team.usr and not hardcore else -1
+    runs = groupby(enumerate(team.models), key=lambda km: (km[1], km[0] == usr_model))
+    out = []
+    for (choice, has_usr), members in runs:
+        first = [k for k, _ in members]
+        out.append(_row(choice, first[0], len(first), cat, team.usr if has_usr else ""))
+    return out
+
+
+def _row(m: ModelChoice, k: int, n: int, cat: Catalogue, usr: str) -> dict:
+    try:
+        built = build_model(m, cat)
+        profile, weapons = profile_line(built.profile), ", ".join(dict.fromkeys(built.weapons))
+    except (TeamError, UnknownNameError):
+        profile, weapons = "?", "?"
+    cost = _cost(m, cat)
+    return {
+        "models": str(k) if n == 1 else f"{k}-{k + n - 1}",
+        "unit": m.unit if n == 1 else f"{n} x {m.unit}",
+        "leader/swap": _upgrade(m),
+        "profile": profile,
+        "weapons": weapons,
+        "USR": usr_text(usr),
+        "pts": "?" if cost is None else points_text(cost * n),
+    }
+
+
+def _upgrade(m: ModelChoice) -> str:
+    parts = []
+    if m.leader:
+        parts.append(f"leader: {m.leader}" + (f" ({', '.join(m.options)})" if m.options else ""))
+    elif m.options:
+        parts.append(f"options: {', '.join(m.options)}")
+    if m.swap:
+        parts.append(f"swap: {m.swap}")
+    return "; ".join(parts)
+
+
+def usr_text(key: str) -> str:
+    """'feel_no_pain' -> 'Feel No Pain' (zombie40k §9 spelling)."""
+    return USR_WORDS.get(key, " ".join(w.capitalize() for w in key.split("_")))
+
+
+def render_roster(report: RosterReport, console: Console) -> None:
+    """The team's models (a block each: unit and upgrade, profile, weapons), its cost, then
+    'legal' or every rule it breaks. Lines are printed as they are: no markup, no wrapping."""
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+    team = report.team
+    cost = "?" if report.cost is None else points_text(report.cost)
+    say(f"{team.name} ({team.source}): {len(team.models)} models, {cost} of {points_text(report.budget)} points")
+    for row in report.rows:
+        upgrade = f", {row['leader/swap']}" if row["leader/swap"] else ""
+        say(f"  {row['models']:>5}  {row['unit']}{upgrade}  [{row['pts']} pts]")
+        say(f"         {row['profile']}")
+        say(f"         {row['weapons']}")
+        if row["USR"]:
+            say(f"         USR: {row['USR']}")
+    if report.is_legal:
+        say("legal: keeps every zombie40k §2 rule")
+        return
+    say(f"illegal: breaks {len(report.problems)} rule(s):")
+    for problem in report.problems:
+        say(f"  - {problem}")
+
+
+# ---------------------------------------------------------------------------- parameters
+
+
+def _default(f) -> Any:
+    return f.default_factory() if f.default is MISSING else f.default
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-able form of a default: dataclasses as tables, sets as sorted lists."""
+    if is_dataclass(value):
+        return asdict(value)
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def tag_text(tag: str) -> str:
+    """'V' -> '[V]' (zombie40k §0 confidence tags); 'A12' (a §15 ambiguity) as is."""
+    return f"[{tag}]" if tag in ("V", "I", "C") else tag
+
+
+def param_rows() -> list[dict]:
+    """One row per tunable GameConfig field: name, default, tag, spec section, help and choices."""
+    rows = []
+    for f in tunable_fields():
+        meta = f.metadata
+        rows.append({
+            "name": f.name,
+            "default": _plain(_default(f)),
+            "tag": tag_text(meta.get("tag", "")),
+            "spec": meta.get("spec", ""),
+            "help": meta.get("help", ""),
+            "choices": list(meta.get("choices", ())),
+        })
+    return rows
+
+
+def params_json() -> str:
+    return json.dumps(param_rows(), indent=2, ensure_ascii=False)
+
+
+def render_params(console: Console) -> None:
+    table = Table(title="GameConfig parameters (zombie40k §12; set them under \\[params])", title_justify="left")
+    table.add_column("name", no_wrap=True)
+    for column in ("default", "tag", "spec", "help / choices"):
+        table.add_column(column)
+    for row in param_rows():
+        choices = "choices: " + ", ".join(row["choices"]) if row["choices"] else ""
+        text = "; ".join(t for t in (row["help"], choices) if t)
+        table.add_row(row["name"], _default_text(row["default"]), row["tag"], row["spec"], text)
+    console.print(table, markup=False)
+
+
+def _default_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# ---------------------------------------------------------------------------- policies
+
+
+def policy_rows() -> list[dict]:
+    """One row per policy preset (sim.config.POLICY_PRESETS): its name and every Policy field."""
+    return [{"preset": name, **asdict(policy)} for name, policy in POLICY_PRESETS.items()]
+
+
+def policies_json() -> str:
+    return json.dumps(policy_rows(), indent=2, ensure_ascii=False)
+
+
+def render_policies(console: Console) -> None:
+    """One column per preset, one row per Policy field with what it means."""
+    presets = list(POLICY_PRESETS)
+    table = Table(title="Policy presets (a player's `policy`: a preset, or a table of fields that may start "
+                  "from one with `preset`)", title_justify="left")
+    table.add_column("field", no_wrap=True)
+    for name in presets:
+        table.add_column(name, justify="right")
+    table.add_column("meaning")
+    for f in fields(Policy):
+        values = (str(getattr(POLICY_PRESETS[name], f.name)) for name in presets)
+        table.add_row(f.name, *values, POLICY_HELP.get(f.name, ""))
+    console.print(table)
