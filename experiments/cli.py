@@ -186,3 +186,56 @@ def policies(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")
         typer.echo(policies_json())
     else:
         render_policies(Console())
+
+
+def _config(path: Path):
+    from sim.config import load_config
+
+    return load_config(path)
+
+
+@app.command()
+def play(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML), e.g. examples/configs/four_players.toml.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Random seed: game i depends only on (seed, i).")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write one row per (game, player): .parquet or .csv.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    batch_size: Annotated[int, typer.Option(help="Games per batch (memory), never changes results.")] = 2048,
+) -> None:
+    """Play a configuration: escape rate per player with 95% Wilson intervals, game length, end reasons."""
+    from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
+
+    with _user_errors():
+        if games < 1:
+            raise ValueError(f"--games {games}; allowed: 1 or more")
+        cfg = _config(config)
+        if out is not None and out.suffix not in (".parquet", ".csv"):
+            raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
+        df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
+        summary = summarise(cfg, df)
+        if out is not None:
+            write_atomic(df, out)
+    if as_json:
+        typer.echo(summary_json(summary))
+    else:
+        render_summary(summary, Console())
+
+
+@app.command()
+def trace(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
+    seed: Annotated[int, typer.Option(help="Random seed of the run.")] = 1,
+    game: Annotated[int, typer.Option(help="Which game of the run (0-based).")] = 0,
+    png: Annotated[Path | None, typer.Option(help="Folder for one PNG of the table per game turn.")] = None,
+) -> None:
+    """Tell one game turn by turn (moves, shots, charges, kills, power-ups) and draw the table."""
+    from experiments.trace import trace as trace_one
+
+    with _user_errors():
+        if game < 0:
+            raise ValueError(f"--game {game}; allowed: 0 or more")
+        lines, pictures = trace_one(_config(config), seed, game, png)
+    typer.echo("\n".join(lines))
+    for path in pictures:
+        typer.echo(f"wrote {path}")

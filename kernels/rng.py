@@ -17,6 +17,7 @@ import numpy as np
 from kernels.jit import njit, njit_parallel, prange
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN_INVERSE = np.uint64(0xF1DE83E19937733D)  # GOLDEN * GOLDEN_INVERSE = 1 (mod 2**64)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GAME_MUL = np.uint64(0xD1B54A32D192ED03)
@@ -78,3 +79,10 @@ def new_streams(seed: int, n_games: int, first_game: int = 0) -> np.ndarray:
     out = np.empty(n_games, dtype=np.uint64)
     start_streams(np.uint64(seed), np.uint64(first_game), out)
     return out
+
+
+def draws_between(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """How many 64-bit draws took each stream from ``start`` to ``end`` (the counter advances
+    by GOLDEN per draw, and GOLDEN is invertible mod 2**64)."""
+    with np.errstate(over="ignore"):
+        return ((end - start) * GOLDEN_INVERSE).astype(np.int64)

@@ -60,6 +60,7 @@ from kernels.layout import (
     OUT_UNSAVED,
     SP_AP,
     SP_CHUCK,
+    SP_GETS_HOT,
     SP_HIT_MODE,
     SP_HIT_ON,
     SP_HIT_ON2,
@@ -227,7 +228,8 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
         _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out)
     else:
         _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out)
-    _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
+    if spec[SP_GETS_HOT] != 0:
+        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
     if is_squad(v, tb) and is_squad(u, tb):
         st.grudge[g, v, u] = 1  # A19: v may now shoot u
     return out[OUT_UNSAVED]

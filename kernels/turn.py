@@ -62,7 +62,6 @@ from kernels.game_layout import (
     PU_DEFIBS,
     PU_MUSHROOM,
     PU_MUSHROOM_ON,
-    R_DICE,
     R_REASON,
     R_TURNS,
     R_WINNER,
@@ -109,9 +108,6 @@ from kernels.units import (
     on_table,
     refresh_radius,
 )
-
-GOLDEN_INVERSE = np.uint64(0xF1DE83E19937733D)  # GOLDEN * GOLDEN_INVERSE = 1 (mod 2**64)
-
 
 # ------------------------------------------------------------------------ player turn
 
@@ -485,6 +481,7 @@ def play_game(st, g, tb, rng, check):
         log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
         for k in range(order.shape[0]):
             if player_turn(st, g, order[k], tb, rng, check):
+                _snapshot(st, g)  # the table as the squad escapes
                 _finish(st, g, tb, order[k], REASON_ESCAPE)
                 return
         zombie_turn(st, g, tb, rng, check)
@@ -554,12 +551,9 @@ def _check(st, g, tb, check):
 
 
 @njit_parallel
-def play_batch(st, tb, seed, first_game, check):
-    """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``."""
-    rng = np.empty(st.pos.shape[0], np.uint64)
+def play_batch(st, tb, seed, first_game, check, rng):
+    """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``.
+    ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled)."""
     for g in prange(st.pos.shape[0]):
-        start = stream_start(np.uint64(seed), np.uint64(first_game + g))
-        rng[g] = start
+        rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
         play_game(st, g, tb, rng, check)
-        st.res[g, R_DICE] = np.int32((rng[g] - start) * GOLDEN_INVERSE)
-

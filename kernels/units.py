@@ -3,8 +3,6 @@ trace events. Units: squads 0..P-1, hordes P..U-2, the Zombie Boss U-1."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from kernels.game_layout import (
     EV_A,
     EV_B,
@@ -102,14 +100,16 @@ def best_stat(st, g, u, col):
 @njit
 def majority_stat(st, g, u, col):
     """The value most living models share; ties go to the highest (core-7th-edition §3)."""
-    counts = np.zeros(11, np.int64)
+    best, best_count = 0, 0
     for m in range(st.wounds.shape[2]):
-        if st.wounds[g, u, m] > 0:
-            counts[min(10, max(0, st.stats[g, u, m, col]))] += 1
-    best = 0
-    for v in range(11):
-        if counts[v] > 0 and counts[v] >= counts[best]:
-            best = v
+        if st.wounds[g, u, m] <= 0:
+            continue
+        v = st.stats[g, u, m, col]
+        count = 0
+        for k in range(st.wounds.shape[2]):
+            count += st.wounds[g, u, k] > 0 and st.stats[g, u, k, col] == v
+        if count > best_count or (count == best_count and v > best):
+            best, best_count = v, count
     return best
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import game_layout as GL
+from kernels.rng import draws_between, new_streams
 from kernels.state import GameState, Tables, new_state
 from kernels.turn import play_batch
 from sim.config import GameConfig
@@ -32,7 +33,7 @@ DEFAULT_BATCH = 2048
 
 def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH,
                 first_game: int = 0, check: bool = False, tables: Tables | None = None,
-                progress: Callable[[int], None] | None = None):
+                progress: Callable[[int], None] | None = None, trace_events: int = 0):
     """Yield (first game, GameState) for each batch played."""
     if n_games < 0:
         raise ValueError(f"n_games = {n_games}; allowed: 0 or more")
@@ -40,12 +41,17 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
         raise ValueError(f"seed = {seed}; allowed: an integer 0 <= seed < 2**63")
     tables = tables or compile_tables(config)
     size = max(1, min(batch_size, n_games)) if n_games else 0
-    state = new_state(size, config.n_players, n_units(config), max_models(config, _cat())) if size else None
+    if not 1 <= batch_size <= 1_000_000:
+        raise ValueError(f"batch_size = {batch_size}; allowed: 1-1000000")
+    state = new_state(size, config.n_players, n_units(config), max_models(config, _cat()), trace_events) \
+        if size else None
     done = 0
     while done < n_games:
         count = min(size, n_games - done)
         st = state if count == size else _head(state, count)
-        play_batch(st, tables, np.uint64(seed), np.int64(first_game + done), check)
+        rng = np.empty(count, np.uint64)
+        play_batch(st, tables, np.uint64(seed), np.int64(first_game + done), check, rng)
+        st.res[:, GL.R_DICE] = draws_between(new_streams(seed, count, first_game + done), rng)
         yield first_game + done, st
         done += count
         if progress is not None:
@@ -109,3 +115,15 @@ def results_frame(config: GameConfig, st: GameState | None, first_game: int) -> 
 def games(df: pd.DataFrame) -> pd.DataFrame:
     """One row per game (winner, reason, turns, dice)."""
     return df.groupby("game", sort=True).first()[["game_winner", "reason", "turns", "dice"]].reset_index()
+
+
+TRACE_EVENTS = 20_000
+
+
+def trace_game(config: GameConfig, seed: int, game: int) -> tuple[np.ndarray, pd.DataFrame]:
+    """Play game ``game`` of stream ``seed`` alone, recording every event (kernels.game_layout
+    EV_* columns). The game is the same as in any batch: its dice depend on (seed, game) only."""
+    for _, st in run_batches(config, 1, seed, 1, game, False, trace_events=TRACE_EVENTS):
+        events = st.events[0, : st.n_events[0]].copy()
+        return events, results_frame(config, st, game)
+    raise AssertionError("unreachable")

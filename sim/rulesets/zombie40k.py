@@ -14,7 +14,7 @@ from kernels import game_layout as GL
 from kernels import layout as L
 from kernels.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
 from sim.catalogue import Catalogue, load_catalogue
-from sim.config import GameConfig, parse_dice
+from sim.config import ConfigError, GameConfig, parse_dice
 from sim.profiles import Profile
 from sim.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
 from sim.teams import BuiltModel, build_team
@@ -81,6 +81,8 @@ def max_models(config: GameConfig, cat: Catalogue) -> int:
 
 def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     """Everything the kernels need to play this configuration."""
+    if config.mods:
+        raise ConfigError(f"mods {sorted(config.mods)}: the mods of zombie40k §10 are not playable yet (issue 4)")
     cat = cat or load_catalogue(RULESET)
     index = weapon_index(cat)
     n_p, mm = config.n_players, max_models(config, cat)

@@ -1,0 +1,101 @@
+"""`shamble play`: run a configuration and summarise it (win rates with Wilson intervals)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from scipy import stats
+
+from sim.config import GameConfig
+from sim.play import games, play
+
+Z95 = 0.95
+
+
+def wilson(successes: int, trials: int, confidence: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (scipy's binomtest)."""
+    if trials == 0:
+        return 0.0, 1.0
+    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def summarise(config: GameConfig, df: pd.DataFrame) -> dict:
+    """Win rate (escape rate) per player with 95% Wilson intervals, game length and end reasons."""
+    per_game = games(df)
+    n = len(per_game)
+    players = []
+    for p, player in enumerate(config.players):
+        rows = df[df.player == p]
+        wins = int(rows.winner.sum())
+        low, high = wilson(wins, n)
+        players.append({
+            "player": player.name, "team": player.team.name, "wins": wins, "win_rate": wins / n if n else 0.0,
+            "ci95_low": low, "ci95_high": high, "wipes_per_game": float(rows.wipes.mean()) if n else 0.0,
+            "hordes_killed_per_game": float(rows.hordes_killed.mean()) if n else 0.0,
+        })
+    reasons = per_game.reason.value_counts().to_dict()
+    return {
+        "games": n, "seed": df.attrs.get("seed"), "players": players,
+        "mean_turns": float(per_game.turns.mean()) if n else 0.0,
+        "reasons": {k: int(v) for k, v in reasons.items()},
+        "mean_dice_per_game": float(per_game.dice.mean()) if n else 0.0,
+    }
+
+
+def run_play(config: GameConfig, n_games: int, seed: int, show_progress: bool = True,
+             batch_size: int = 2048) -> pd.DataFrame:
+    """Play with a progress bar on stderr (rich) for long runs."""
+    if not show_progress or n_games < 2 * batch_size:
+        return play(config, n_games, seed, batch_size=batch_size)
+    columns = (TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=n_games)
+        return play(config, n_games, seed, batch_size=batch_size, progress=lambda k: bar.advance(task, k))
+
+
+def render_summary(summary: dict, console: Console) -> None:
+    table = Table(title=f"{summary['games']} games, seed {summary['seed']}")
+    for col in ("player", "team", "escape rate", "95% CI", "wipes/game", "hordes killed/game"):
+        table.add_column(col, justify="left" if col in ("player", "team") else "right")
+    for p in summary["players"]:
+        table.add_row(p["player"], p["team"], f"{p['win_rate']:.1%}",
+                      f"{p['ci95_low']:.1%} - {p['ci95_high']:.1%}", f"{p['wipes_per_game']:.2f}",
+                      f"{p['hordes_killed_per_game']:.2f}")
+    console.print(table)
+    reasons = ", ".join(f"{k} {v / summary['games']:.1%}" for k, v in summary["reasons"].items())
+    console.print(f"mean game length {summary['mean_turns']:.2f} turns; ends: {reasons}; "
+                  f"{summary['mean_dice_per_game']:.0f} dice per game")
+
+
+def write_atomic(df: pd.DataFrame, path: Path) -> None:
+    """Write parquet or CSV (by suffix) to a temp file in the same folder, then rename."""
+    path = Path(path)
+    if path.suffix not in (".parquet", ".csv"):
+        raise ValueError(f"--out {path}: allowed suffixes: .parquet, .csv")
+    if not path.parent.exists():
+        raise ValueError(f"--out {path}: folder {path.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        frame = df.copy()
+        frame.attrs = {}
+        if path.suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def summary_json(summary: dict) -> str:
+    return json.dumps(summary, indent=2)

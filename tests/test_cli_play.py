@@ -1,0 +1,73 @@
+"""`shamble play` and `shamble trace` end to end, on tiny sizes.
+
+They run in a subprocess with NUMBA_DISABLE_JIT=1: the same code as plain Python (game i depends
+only on (seed, i), JIT or not), so these tests need no whole-game compile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO = ROOT / "examples" / "configs" / "two_players.toml"
+FOUR = ROOT / "examples" / "configs" / "four_players.toml"
+
+
+def shamble(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    code = "from experiments.cli import app; app()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_play_json_summary_has_wilson_intervals_per_player():
+    result = shamble("play", str(FOUR), "--games", "12", "--seed", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 12 and len(summary["players"]) == 4
+    assert sum(summary["reasons"].values()) == 12
+    for p in summary["players"]:
+        assert 0.0 <= p["ci95_low"] <= p["win_rate"] <= p["ci95_high"] <= 1.0
+    assert sum(p["wins"] for p in summary["players"]) == summary["reasons"].get("escape", 0)
+
+
+def test_play_writes_parquet_atomically(tmp_path):
+    out = tmp_path / "results.parquet"
+    result = shamble("play", str(TWO), "--games", "6", "--seed", "2", "--out", str(out), "--json")
+    assert result.returncode == 0, result.stderr
+    df = pd.read_parquet(out)
+    assert len(df) == 12 and set(df.game) == set(range(6))
+    assert [p.name for p in tmp_path.iterdir()] == ["results.parquet"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "nope.toml"], "no such config file"),
+        (["play", str(TWO), "--games", "0"], "--games"),
+        (["play", str(TWO), "--games", "2", "--out", "x.txt"], "allowed suffixes"),
+        (["trace", str(TWO), "--game", "-1"], "--game"),
+    ],
+)
+def test_bad_input_is_one_line(args, needle):
+    result = shamble(*args)
+    assert result.returncode == 2
+    assert needle in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_trace_tells_the_game_and_draws_each_turn(tmp_path):
+    result = shamble("trace", str(TWO), "--seed", "3", "--game", "1", "--png", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if not line.startswith("wrote ")]
+    assert lines[0] == "== setup ==" and lines[-1].startswith("== result:")
+    turns = [line for line in lines if line.startswith("== game turn")]
+    pictures = sorted(tmp_path.glob("turn_*.png"))
+    assert len(pictures) == len(turns) >= 1
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pictures)
