@@ -43,10 +43,12 @@ from kernels.game_layout import (
     PU_MEDPACKS,
     PU_MUSHROOM_ON,
     R_TURNS,
+    US_BLIND_HIT,
     US_BLINDED,
     US_CHARGED,
     US_CONSOLIDATE,
     US_FALLING_BACK,
+    US_FORCE,
     US_NO_CHARGE,
     US_OVERWATCHED,
     US_RAN,
@@ -70,8 +72,10 @@ from kernels.layout import (
     MR_ZOMBIE,
     N_OUT,
     N_SPEC,
+    OUT_BLIND_HITS,
     OUT_ONES,
     OUT_UNSAVED,
+    SP_INSTANT_DEATH,
     ST_CONCUSSED,
     SV,
     W_AP,
@@ -79,6 +83,7 @@ from kernels.layout import (
     W_KIND,
     W_SMODE,
     WR_DEFENSIVE_GRENADE,
+    WR_FORCE,
     WR_SPECIALIST,
     WR_TWO_HANDED,
     WR_UNWIELDY,
@@ -87,7 +92,7 @@ from kernels.layout import (
     I,
     T,
 )
-from kernels.morale import fall_back, leadership_test
+from kernels.morale import blind_tests, fall_back, leadership_test
 from kernels.powerups import chuck_active
 from kernels.rng import d6
 from kernels.shooting import shoot, unit_gap
@@ -127,7 +132,7 @@ def overwatch(st, g, v, u, tb, rng, phase):
     if not can_overwatch(st, g, v):
         return
     st.ustate[g, v, US_OVERWATCHED] = 1
-    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, phase, True, True)
+    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, phase, True, True, -1)
     log_event(st, g, phase, EK_OVERWATCH, v, u, fired, unsaved, 0)
 
 
@@ -362,6 +367,7 @@ def fight(st, g, seed, tb, rng, phase):
     for step in range(10, 0, -1):
         _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase)
     _discard_empty_chainsaws(st, g, fuel_out)
+    blind_tests(st, g, rng)
     for u in range(n):
         if member[u]:
             st.ustate[g, u, US_ROUNDS] += 1
@@ -395,6 +401,8 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
                     7, defender_chuck, medpacks, out)
     inflicted[u] += out[OUT_UNSAVED]
     suffered[v] += out[OUT_UNSAVED]
+    if out[OUT_BLIND_HITS] > 0:
+        st.ustate[g, v, US_BLIND_HIT] = 1
     after_attack(st, g, v, u, before, tb, rng, phase)
 
 
@@ -450,6 +458,15 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
     melee_spec(spec, tb.weapons[w], attacker, unit_flags(st, g, u, m), majority_stat(st, g, v, WS),
                majority_stat(st, g, v, T), majority_stat(st, g, v, SV), charged, st.ustate[g, u, US_ROUNDS] == 0,
                chuck, tb.ws_chart, tb.wound_chart)
+    if tb.weapons[w, W_FLAGS] & WR_FORCE and _force_active(st, g, u):
+        spec[SP_INSTANT_DEATH] = 1  # a manifested Force weapon (core §12, §13)
+
+
+@njit
+def _force_active(st, g, u):
+    """Force lasts from the psychic phase it was manifested in until the unit's next one."""
+    turn = st.res[g, R_TURNS]
+    return st.ustate[g, u, US_FORCE] > 0 and turn - 1 <= st.ustate[g, u, US_FORCE] <= turn
 
 
 @njit

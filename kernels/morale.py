@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from kernels.casualties import after_attack
 from kernels.dice import sum_d6
-from kernels.game_layout import EK_FALL_BACK, PH_SHOOTING, US_FALLING_BACK, US_PINNED
+from kernels.game_layout import (
+    EK_FALL_BACK,
+    PH_SHOOTING,
+    R_TURNS,
+    US_BLIND_HIT,
+    US_BLINDED,
+    US_FALLING_BACK,
+    US_PINNED,
+)
 from kernels.geometry import move_towards
 from kernels.jit import njit
-from kernels.layout import MR_FEARLESS, MR_STUBBORN
+from kernels.layout import MR_FEARLESS, MR_STUBBORN, I
 from kernels.powerups import chuck_active
 from kernels.rng import d6
-from kernels.units import alive, any_has, is_squad, leadership, log_event, on_table
+from kernels.units import alive, any_has, is_squad, leadership, log_event, majority_stat, on_table
 
 
 @njit
@@ -51,3 +59,18 @@ def leadership_after_shooting(st, g, v, before, pinning, tb, rng):
         fall_back(st, g, v, tb, rng, PH_SHOOTING)
     elif pinning and on_table(st, g, v) and not leadership_test(st, g, v, 0, tb, rng):
         st.ustate[g, v, US_PINNED] = 1
+
+
+@njit
+def blind_tests(st, g, rng):
+    """Blind (core §12): each unit hit by it this phase takes an Initiative test (D6 <= I; a 6
+    fails, a 1 passes); a fail makes it WS 1 and BS 1 until the end of its next turn."""
+    for u in range(st.pos.shape[1]):
+        if st.ustate[g, u, US_BLIND_HIT] == 0:
+            continue
+        st.ustate[g, u, US_BLIND_HIT] = 0
+        if not on_table(st, g, u):
+            continue
+        die = d6(rng, g)
+        if die == 6 or (die > 1 and die > majority_stat(st, g, u, I)):
+            st.ustate[g, u, US_BLINDED] = st.res[g, R_TURNS] + 1

@@ -22,6 +22,7 @@ from kernels.game_layout import (
     EK_SHAMBLE,
     P_BOSS_BLOCKS_EV,
     P_BOSS_GUARD,
+    P_EDGE_ARRIVAL,
     P_EMBARK_ANY,
     P_MUSH_MOVE,
     P_SHAMBLE_N,
@@ -36,6 +37,7 @@ from kernels.game_layout import (
     PU_MUSHROOM_ON,
     PU_SHADES,
     R_TURNS,
+    US_ARRIVED_EDGE,
     US_CHARGED,
     US_EMBARKED,
     US_FALLING_BACK,
@@ -334,6 +336,8 @@ def shamble_phase(st, g, tb, rng):
     for p in range(n_players(tb)):
         st.pu[g, p, PU_BILE] = 0
         st.pu[g, p, PU_SHADES] = 0
+    for z in range(n_players(tb), st.pos.shape[1]):
+        st.ustate[g, z, US_ARRIVED_EDGE] = 0
 
 
 @njit
@@ -347,6 +351,10 @@ def _boss_may_go(st, g, z, p, tb):
 
 @njit
 def _shamble_unit(st, g, z, p, roll, tb, rng):
+    if st.ustate[g, z, US_ARRIVED_EDGE] != 0:
+        st.ustate[g, z, US_ARRIVED_EDGE] = 0
+        if tb.prm[P_EDGE_ARRIVAL] != 0:  # A23: moving on from the edge, not placed on the table
+            roll = max(0.0, roll - 2.0 * st.radius[g, z])
     if _gap(st, g, z, p) <= roll:
         overwatch(st, g, p, z, tb, rng, PH_SHAMBLE)  # once per phase per squad (§6.2 step 4)
         if not on_table(st, g, z) or not on_table(st, g, p):

@@ -32,6 +32,7 @@ from kernels.game_layout import (
     P_SHOTGUN_SHOTS,
     PU_MEDPACKS,
     R_TURNS,
+    US_BLIND_HIT,
     US_BLINDED,
     US_MOVED,
     US_NO_CHARGE,
@@ -56,6 +57,7 @@ from kernels.layout import (
     N_OUT,
     N_SPEC,
     NONE,
+    OUT_BLIND_HITS,
     OUT_ONES,
     OUT_UNSAVED,
     SP_AP,
@@ -81,6 +83,7 @@ from kernels.layout import (
     A,
     T,
 )
+from kernels.morale import blind_tests
 from kernels.powerups import chuck_active
 from kernels.rng import uniform
 from kernels.units import (
@@ -230,6 +233,8 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
         _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out)
     if spec[SP_GETS_HOT] != 0:
         _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
+    if out[OUT_BLIND_HITS] > 0:
+        st.ustate[g, v, US_BLIND_HIT] = 1
     if is_squad(v, tb) and is_squad(u, tb):
         st.grudge[g, v, u] = 1  # A19: v may now shoot u
     return out[OUT_UNSAVED]
@@ -329,17 +334,17 @@ def _uses_shotgun(st, g, u, m, v, tb):
 
 
 @njit
-def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch):
-    """Every living model of unit u fires at unit v; one may throw a grenade instead.
-    Returns the number of models that fired."""
+def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+    """Every living model of unit u (but model ``skip``, -1 for none) fires at unit v; one may
+    throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
     spec = np.empty(N_SPEC, np.int64)
     out = np.zeros(N_OUT, np.int64)
     st.ustate[g, v, US_PHASE_MODELS] = alive(st, g, v) if st.ustate[g, v, US_PHASE_MODELS] == 0 \
         else st.ustate[g, v, US_PHASE_MODELS]
-    thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec)
+    thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
     fired, unsaved, pinning = 0, 0, False
     for m in range(st.wounds.shape[2]):
-        if st.wounds[g, u, m] <= 0 or not on_table(st, g, v):
+        if st.wounds[g, u, m] <= 0 or not on_table(st, g, v) or m == skip:
             continue
         if m == thrower:
             w = st.gear[g, u, m, G_GRENADE]
@@ -358,6 +363,7 @@ def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch):
         pinning = pinning or (tb.weapons[w, W_FLAGS] & WR_PINNING) != 0
         fired += 1
         _mark_no_charge(st, g, u, m, tb.weapons[w])
+    blind_tests(st, g, rng)
     if fired > 0:
         log_event(st, g, phase, EK_SHOOT, u, v, fired, unsaved, overwatch)
         st.ustate[g, u, US_SHOT_AT] = v + 1
@@ -374,14 +380,14 @@ def _mark_no_charge(st, g, u, m, row):
 
 
 @njit
-def _grenadier(st, g, u, v, tb, spec):
+def _grenadier(st, g, u, v, tb, spec, skip):
     """The model whose thrown grenade beats its own best shot by the most; -1 for none."""
     best, gain = -1, 0.0
     if unit_gap(st, g, u, v) > TEMPLATE_RANGE:
         return -1
     for m in range(st.wounds.shape[2]):
         w = st.gear[g, u, m, G_GRENADE]
-        if st.wounds[g, u, m] <= 0 or w < 0:
+        if st.wounds[g, u, m] <= 0 or w < 0 or m == skip:
             continue
         own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
         thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
@@ -404,3 +410,23 @@ def max_reach(st, g, u, tb):
         if st.mpow[g, u, m] & MP_SHOTGUN:
             reach = max(reach, tb.prm[P_SHOTGUN_RANGE])
     return reach
+
+
+@njit
+def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
+    """Split Fire (core §12): the model that does best against ``second`` shoots it before the
+    rest of the unit fires at v. Returns that model (-1: nobody had a shot)."""
+    spec = np.empty(N_SPEC, np.int64)
+    out = np.zeros(N_OUT, np.int64)
+    best, best_value = -1, 0.0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            value = best_weapon(st, g, u, m, second, tb, spec, False)[3]
+            if value > best_value:
+                best, best_value = m, value
+    if best < 0:
+        return -1
+    w, dice, snap, _ = best_weapon(st, g, u, best, second, tb, spec, False)
+    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, phase, spec, out)
+    _mark_no_charge(st, g, u, best, tb.weapons[w])
+    return best

@@ -38,6 +38,7 @@ from kernels.game_layout import (
     P_ZOMBIE_BAND,
     PH_SETUP,
     PH_Z_RESPAWN,
+    US_ARRIVED_EDGE,
     US_DK_LEVEL,
     US_ON_TABLE,
     US_START_MODELS,
@@ -153,11 +154,21 @@ def _start_edge_spot(st, g, p, tb, rng, separation):
 
 
 @njit
-def deploy_at_start_edge(st, g, p, tb, rng):
-    """Deploy squad p at the player edge: spaced as the rules ask when possible, else as far
-    from the others as a few random tries find (many squads on a narrow table)."""
+def deploy_at_start_edge(st, g, p, tb, rng, slot):
+    """Deploy squad p at the player edge (zombie40k §3.3): ``deploy_separation_in`` from the
+    others when the table allows it; else, at setup, in the ``slot``-th of P equal sections of
+    the edge (many squads on a narrow table), or as far apart as random tries find."""
     st.radius[g, p] = unit_radius(alive(st, g, p), tb.prm)
-    for separation in (tb.prm[P_DEPLOY_SEP], 6.0, 1.0, 0.0):
+    x, y, ok = _start_edge_spot(st, g, p, tb, rng, tb.prm[P_DEPLOY_SEP])
+    if ok:
+        _place(st, g, p, x, y, tb)
+        return
+    if slot >= 0:
+        x = (slot + 0.5) * tb.prm[P_TABLE_W] / n_players(tb)
+        if is_legal_spot(st.pos, st.radius[g], st.ustate, g, p, x, y, tb.prm):
+            _place(st, g, p, x, y, tb)
+            return
+    for separation in (6.0, 1.0, 0.0):
         x, y, ok = _start_edge_spot(st, g, p, tb, rng, separation)
         if ok:
             _place(st, g, p, x, y, tb)
@@ -189,7 +200,7 @@ def respawn_squad(st, g, p, tb, rng):
     y0 = ev_rect(prm)[2]
     y = y0 - (furthest + prm[P_RESPAWN_MARGIN]) - r
     if furthest < 0.0 or y < r or not _respawn_on_band(st, g, p, y, tb):
-        deploy_at_start_edge(st, g, p, tb, rng)  # A15: no legal spot on the band
+        deploy_at_start_edge(st, g, p, tb, rng, -1)  # A15: no legal spot on the band
     log_event(st, g, PH_SETUP, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
 
 
@@ -233,9 +244,9 @@ def setup_game(st, g, tb, rng):
     n_p = n_players(tb)
     for p in range(n_p):
         build_squad(st, g, p, tb)
-    order = _random_order(n_p, rng, g)
+    order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
-        deploy_at_start_edge(st, g, order[k], tb, rng)
+        deploy_at_start_edge(st, g, order[k], tb, rng, k)
         log_event(st, g, PH_SETUP, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
     for h in range(n_p, boss_unit(st)):
         build_horde(st, g, h, tb)
@@ -257,7 +268,7 @@ def _place_boss(st, g, tb):
 
 
 @njit
-def _random_order(n, rng, g):
+def rolloff_order(n, rng, g):
     """A roll-off order: D6 each, ties re-rolled among the tied (core-7th-edition §1) - as a
     permutation, by repeated roll-offs for each place."""
     order = np.empty(n, np.int64)
@@ -440,6 +451,7 @@ def respawn_horde(st, g, h, tb, rng):
     if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _any_squad_near_ev(st, g, tb):
         result = 4  # Coop Mode: once a squad is near the EV, hordes come from its edge
     placed = _arrive(st, g, h, result, tb, rng)
+    st.ustate[g, h, US_ARRIVED_EDGE] = 1 if result <= 4 else 0
     if placed:
         log_event(st, g, PH_Z_RESPAWN, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     else:

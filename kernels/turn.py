@@ -20,13 +20,15 @@ from kernels.assault import (
     resolve_combat,
     squad_consolidation_goal,
 )
-from kernels.dice import d3
+from kernels.casualties import after_attack
 from kernels.game_layout import (
     EK_DEFIB,
     EK_END,
     EK_ORDER,
     EK_PSYCHIC,
     EK_SNAPSHOT,
+    G_MELEE0,
+    G_MELEE1,
     P_EMBARK_ON_RUN,
     P_EMFH,
     P_EMFH_FAIL_ON,
@@ -72,6 +74,7 @@ from kernels.game_layout import (
     US_CONSOLIDATE,
     US_EMBARKED,
     US_FALLING_BACK,
+    US_FORCE,
     US_MOVED,
     US_NO_CHARGE,
     US_OUT,
@@ -84,7 +87,7 @@ from kernels.game_layout import (
 )
 from kernels.geometry import ev_distance, unit_radius
 from kernels.jit import njit, njit_parallel, prange
-from kernels.layout import MR_IT_WILL_NOT_DIE, MR_PSYKER, W
+from kernels.layout import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
 from kernels.morale import leadership_after_shooting
 from kernels.movement import (
     can_embark,
@@ -96,10 +99,11 @@ from kernels.movement import (
 )
 from kernels.powerups import roll_powerup
 from kernels.rng import d6, stream_start
-from kernels.shooting import max_reach, may_shoot_unit, shoot, unit_gap
-from kernels.spawning import respawn_horde, respawn_squad, setup_game, zombie_can_respawn
+from kernels.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
+from kernels.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
 from kernels.units import (
     alive,
+    any_has,
     boss_unit,
     in_combat,
     is_squad,
@@ -205,6 +209,19 @@ def _choose_target(st, g, p, tb):
 
 
 @njit
+def _second_target(st, g, p, first, tb):
+    """For Split Fire: the nearest other unit the squad may shoot and can reach (-1: none)."""
+    reach = max_reach(st, g, p, tb)
+    best, best_d = -1, 1e18
+    for v in range(st.pos.shape[1]):
+        if v != first and may_shoot_unit(st, g, p, v, tb) and (not is_squad(v, tb) or tb.policy[p, POL_PVP] > 0):
+            d = unit_gap(st, g, p, v)
+            if d <= reach and d < best_d:
+                best, best_d = v, d
+    return best
+
+
+@njit
 def shooting_phase(st, g, p, tb, rng):
     """zombie40k §5.4 with the player's policy: shoot, or Run (dash). True if it embarked."""
     if not on_table(st, g, p) or in_combat(st, g, p) or st.ustate[g, p, US_RAN] != 0:
@@ -221,7 +238,11 @@ def shooting_phase(st, g, p, tb, rng):
         before = alive(st, g, target)
         st.ustate[g, target, US_PHASE_MODELS] = before
         snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
-        fired, unsaved, pinning = shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False)
+        skip = -1
+        second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
+        if second >= 0:
+            skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
+        fired, unsaved, pinning = shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
         if is_squad(target, tb):
             leadership_after_shooting(st, g, target, before, pinning and unsaved > 0, tb, rng)
         st.ustate[g, target, US_PHASE_MODELS] = 0
@@ -276,16 +297,63 @@ def _consolidations(st, g, tb, rng, phase):
 
 
 @njit
-def psychic_phase(st, g, p, tb, rng):
-    """zombie40k §5.3 (A17): only the Force power. Pool D6 + Mastery; each 4+ a success, two 6s
-    Perils (1 Wound, no save); the zombies deny with the same D6 on 6+. The Force power is
-    not yet wired to the weapons (see docs/rules-coverage.md)."""
-    if tb.prm[P_PSYCHIC] == 0 or not on_table(st, g, p):
-        return
+def _has_force_psyker(st, g, p, tb):
+    """Index of a living psyker carrying a Force weapon, or -1."""
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, p, m] > 0 and st.mflags[g, p, m] & MR_PSYKER:
-            log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, p, m, 0, 0, 0)
-            return
+            for slot in (G_MELEE0, G_MELEE1):
+                w = st.gear[g, p, m, slot]
+                if w >= 0 and tb.weapons[w, W_FLAGS] & WR_FORCE:
+                    return m
+    return -1
+
+
+@njit
+def _mastery(st, g, p):
+    """Mastery Levels of the squad's psykers (every catalogue psyker is ML 1)."""
+    n = 0
+    for m in range(st.wounds.shape[2]):
+        n += st.wounds[g, p, m] > 0 and (st.mflags[g, p, m] & MR_PSYKER) != 0
+    return n
+
+
+@njit
+def psychic_phase(st, g, p, tb, rng):
+    """zombie40k §5.3, A17, core §13: the Force power (Warp Charge 1), cast when the squad is
+    in combat or zombies are within charge range. Pool D6 + Mastery; two dice are thrown, each
+    4+ a success, two 6s Perils of the Warp (1 Wound, no save); the zombies deny with the same
+    D6 in dice, each 6 a success, cancelling when they match the caster's successes."""
+    if tb.prm[P_PSYCHIC] == 0 or not on_table(st, g, p):
+        return
+    m = _has_force_psyker(st, g, p, tb)
+    if m < 0 or not (in_combat(st, g, p) or _zombies_within(st, g, p, 12.0, tb)):
+        return
+    roll = d6(rng, g)
+    dice = min(2, roll + _mastery(st, g, p))
+    successes, sixes = 0, 0
+    for _ in range(dice):
+        die = d6(rng, g)
+        successes += die >= 4
+        sixes += die == 6
+    if sixes >= 2:
+        before = alive(st, g, p)
+        st.wounds[g, p, m] -= 1
+        after_attack(st, g, p, -1, before, tb, rng, PH_PSYCHIC)
+    denied = 0
+    for _ in range(roll):
+        denied += d6(rng, g) == 6
+    manifested = successes >= 1 and denied < successes and st.wounds[g, p, m] > 0
+    if manifested:
+        st.ustate[g, p, US_FORCE] = st.res[g, R_TURNS]
+    log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, p, m, successes, denied, manifested)
+
+
+@njit
+def _zombies_within(st, g, p, distance, tb):
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if on_table(st, g, v) and unit_gap(st, g, p, v) <= distance:
+            return True
+    return False
 
 
 @njit
@@ -365,7 +433,7 @@ def zombie_shooting(st, g, tb, rng):
             p = _zombie_shooting_target(st, g, z, tb)
             if p >= 0:
                 before = alive(st, g, p)
-                fired, unsaved, pinning = shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False)
+                fired, unsaved, pinning = shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
                 leadership_after_shooting(st, g, p, before, pinning and unsaved > 0, tb, rng)
 
 
@@ -432,10 +500,7 @@ def turn_order(st, g, tb, rng):
         return order
     if mode == 2:
         return (order + st.res[g, R_TURNS] - 1) % n
-    keys = np.empty(n)
-    for p in range(n):
-        keys[p] = -d6(rng, g) - 0.1 * d6(rng, g) - 0.01 * d6(rng, g) - 0.001 * d3(rng, g)
-    return np.argsort(keys, kind="mergesort")
+    return rolloff_order(n, rng, g)
 
 
 @njit

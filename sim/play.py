@@ -27,6 +27,7 @@ PLAYER_COLUMNS = {
     GL.PR_WIPES: "wipes", GL.PR_RESPAWNS: "respawns", GL.PR_ZOMBIES_KILLED: "zombies_killed",
     GL.PR_HORDES_KILLED: "hordes_killed", GL.PR_BOSS_KILLED: "boss_killed", GL.PR_MODELS_LOST: "models_lost",
     GL.PR_MODELS_LEFT: "models_left", GL.PR_EV_DISTANCE: "ev_distance_in", GL.PR_RIVALS_KILLED: "rivals_killed",
+    GL.PR_EMBARKED: "escaped",
 }
 DEFAULT_BATCH = 2048
 

@@ -4,18 +4,27 @@
 of the kernel modules is swapped for its ``py_func`` and ``d6``/``uniform`` pop from a script,
 so a test states the dice a rule sees and the rule's outcome (house style: hand-fed dice).
 A test fails if the code rolls more dice than scripted, or fewer (``dice.done()``).
+
+``nojit`` does the same swap with the real random streams (whole games as plain Python);
+``one_game`` sets up one game with real dice (under either fixture) for a test to rearrange.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
+from pathlib import Path
 
 import numba
 import numpy as np
 import pytest
 
 import kernels
+import kernels.rng
+
+_REAL_DICE = {name: getattr(getattr(kernels.rng, name), "py_func", getattr(kernels.rng, name))
+              for name in ("d6", "uniform")}
 
 
 def _kernel_modules():
@@ -71,3 +80,84 @@ def dice(monkeypatch):
 def rng():
     """A one-game stream array for kernels that take (rng, g); hand-fed tests ignore it."""
     return np.zeros(1, dtype=np.uint64)
+
+
+# ------------------------------------------------------------------ whole games as plain Python
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture
+def nojit(monkeypatch):
+    """Every jitted kernel swapped for its ``py_func`` with the real random streams, so whole
+    games (``sim.play.play``) run as plain Python without compiling the game (about 12 two-player
+    or 4 four-player games a second)."""
+    import sim.play
+
+    for module in _kernel_modules():
+        for name, obj in list(vars(module).items()):
+            if isinstance(obj, numba.core.registry.CPUDispatcher):
+                monkeypatch.setattr(module, name, obj.py_func)
+    import kernels.turn
+
+    monkeypatch.setattr(sim.play, "play_batch", kernels.turn.play_batch)
+    with np.errstate(over="ignore"):
+        yield
+
+
+def example_config(name: str = "two_players", **params):
+    """An example config (examples/configs/<name>.toml) with parameters replaced."""
+    from dataclasses import replace
+
+    from sim.config import load_config
+
+    config = load_config(EXAMPLES / "configs" / f"{name}.toml")
+    return replace(config, **params) if params else config
+
+
+def team_config(*teams: str, policies=None, **params):
+    """A GameConfig of example teams (examples/teams/<team>.toml), one player each."""
+    from sim.config import PlayerConfig, make_config, policy_from
+    from sim.teams import load_team
+
+    policies = policies or ["advance"] * len(teams)
+    players = [PlayerConfig(t, load_team(EXAMPLES / "teams" / f"{t}.toml"), policy_from(pol, t))
+               for t, pol in zip(teams, policies)]
+    return make_config(players, params)
+
+
+def one_game(config, seed: int = 1, game: int = 0):
+    """(state, tables, rng) of one game set up by ``kernels.spawning.setup_game`` (call it under
+    ``nojit`` or ``dice``); a test then places units by hand."""
+    import kernels.spawning
+    from kernels import game_layout as GL
+    from kernels.state import new_state
+    from sim.catalogue import load_catalogue
+    from sim.rulesets.zombie40k import compile_tables, max_models, n_units
+
+    tables = compile_tables(config)
+    st = new_state(1, config.n_players, n_units(config), max_models(config, load_catalogue()))
+    st.res[0, GL.R_WINNER] = -1
+    start = getattr(kernels.rng.stream_start, "py_func", kernels.rng.stream_start)
+    rng = np.array([start(np.uint64(seed), np.uint64(game))], np.uint64)
+    with _real_dice():
+        kernels.spawning.setup_game(st, 0, tables, rng)
+    st.res[0, GL.R_TURNS] = 1  # game turn 1, as play_game sets it after setup
+    return st, tables, rng
+
+
+@contextlib.contextmanager
+def _real_dice():
+    """Real dice for a while, also under ``dice`` (the set-up of a hand-fed scenario)."""
+    swapped = []
+    for module in _kernel_modules():
+        for name, real in _REAL_DICE.items():
+            obj = getattr(module, name, None)
+            if isinstance(getattr(obj, "__self__", None), ScriptedDice):
+                swapped.append((module, name, obj))
+                setattr(module, name, real)
+    try:
+        yield
+    finally:
+        for module, name, obj in swapped:
+            setattr(module, name, obj)
