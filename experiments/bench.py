@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -197,12 +198,68 @@ def bench_jit_off(settings: BenchSettings, results: dict) -> dict:
     return entries
 
 
+GAMES_CONFIG = Path(__file__).resolve().parents[1] / "examples" / "configs" / "four_players.toml"
+JIT_OFF_WHOLE_GAMES = 6
+
+
+def _games_run(config, n_games: int) -> Callable[[], object]:
+    from sim.play import play
+
+    def run():
+        return play(config, n_games, SEED)
+
+    return run
+
+
+def bench_games(settings: BenchSettings, results: dict) -> dict:
+    """Whole games of the 4-player example config per second (all threads and one thread), the
+    one-off compile, dice per game, the share of the dice ceiling, and the JIT-off ratio."""
+    from sim.config import load_config
+
+    config = load_config(GAMES_CONFIG)
+    start = time.perf_counter()
+    first = _games_run(config, 2)()
+    compile_s = time.perf_counter() - start
+    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.target_s, 1 << 20)
+    df = _games_run(config, n)()
+    dice_per_game = float(df.groupby("game").dice.first().mean())
+    seconds = _best_time(_games_run(config, n), 1 if settings.quick else REPEATS)
+    entries = {"games_config": GAMES_CONFIG.name, "games_compile_s": compile_s, "games_per_run": n,
+               "games_per_s": n / seconds, "dice_per_game": dice_per_game,
+               "games_per_s_per_core": n / seconds / max(1, numba.get_num_threads())}
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        entries["games_per_s_1_thread"] = n / _best_time(_games_run(config, n), 1)
+    finally:
+        numba.set_num_threads(before)
+    if "d6_per_s" in results:
+        entries["games_ceiling_share"] = entries["games_per_s"] * dice_per_game / results["d6_per_s"]
+    if not settings.quick and not JIT_DISABLED:
+        off = _run_jit_off_games(JIT_OFF_WHOLE_GAMES)
+        entries["jit_off_games_per_s"] = off
+        entries["games_jit_speedup"] = entries["games_per_s_1_thread"] / off
+    del first
+    return entries
+
+
+def _run_jit_off_games(games: int) -> float:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = (f"import time; from sim.config import load_config; from sim.play import play; "
+            f"c = load_config({str(GAMES_CONFIG)!r}); t = time.perf_counter(); play(c, {games}, {SEED}); "
+            f"print({games} / (time.perf_counter() - t))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 BENCHMARKS: list[tuple[str, Benchmark]] = [
     ("compile", bench_compile),
     ("dice", bench_dice),
     ("attacks", bench_attacks),
     ("jit_off", bench_jit_off),
+    ("games", bench_games),
 ]
+WITHOUT_GAMES = [b for b in BENCHMARKS if b[0] != "games"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -338,6 +395,16 @@ MEANINGS = {
     "jit_speedup": "attacks/s JIT on / JIT off",
     "dice_per_attack": "dice rolled per attack (counted, JIT off)",
     "ceiling_share": "attacks/s x dice per attack / D6/s",
+    "games_config": "whole-game benchmark configuration",
+    "games_compile_s": "first whole-game call, s (compile or cache load; excluded)",
+    "games_per_run": "games per timed run",
+    "games_per_s": "whole games per second, all threads",
+    "games_per_s_per_core": "whole games per second per thread",
+    "games_per_s_1_thread": "whole games per second, one thread",
+    "dice_per_game": "dice rolled per game",
+    "games_ceiling_share": "games/s x dice per game / D6/s",
+    "jit_off_games_per_s": "whole games per second with NUMBA_DISABLE_JIT=1",
+    "games_jit_speedup": "games/s (1 thread) JIT on / JIT off",
 }
 
 

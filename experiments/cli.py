@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from experiments.bench import bench_json, render_bench, run_bench
+from experiments.bench import WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
 from experiments.roster import (
     params_json,
@@ -130,10 +130,13 @@ def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Tiny sizes (tests).")] = False,
     games: Annotated[Int, typer.Option(help="Games of the attack benchmark (default: sized to ~0.25 s).")] = None,
     threads: Annotated[Int, typer.Option(help="numba threads.")] = None,
+    whole_games: Annotated[bool, typer.Option("--whole-games/--no-whole-games",
+                                              help="Also time whole games (4-player example).")] = True,
 ) -> None:
-    """Kernel speed on this machine: dice ceiling, attacks/s, JIT speed-up."""
+    """Kernel speed on this machine: dice ceiling, attacks/s, whole games/s, JIT speed-ups."""
     with _user_errors():
-        results = run_bench(games=games, quick=quick, threads=threads)
+        results = run_bench(games=games, quick=quick, threads=threads,
+                            benchmarks=None if whole_games else WITHOUT_GAMES)
     if as_json:
         typer.echo(bench_json(results))
     else:

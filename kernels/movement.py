@@ -20,6 +20,8 @@ from kernels.game_layout import (
     EK_REGROUP,
     EK_RUN,
     EK_SHAMBLE,
+    P_BASE_R,
+    P_BILE_CORRIDOR,
     P_BOSS_BLOCKS_EV,
     P_BOSS_GUARD,
     P_EDGE_ARRIVAL,
@@ -27,6 +29,7 @@ from kernels.game_layout import (
     P_MUSH_MOVE,
     P_SHAMBLE_N,
     P_SHAMBLE_PREFERS_UNENGAGED,
+    P_SURROUNDED_GEOMETRIC,
     P_SURROUNDED_RATIO,
     PH_MOVEMENT,
     PH_SHAMBLE,
@@ -226,14 +229,19 @@ def squad_run(st, g, p, tb, rng, embark_on_run):
 
 @njit
 def surrounded(st, g, p, tb):
-    """A2: locked, and the zombie models locked with it number at least ``surrounded_ratio``
-    times its models (every model of a locked unit is in contact in the abstraction)."""
+    """A2: a locked squad that zombies have completely surrounded. Default: the zombie models
+    locked with it number at least ``surrounded_ratio`` times its models (every model of a
+    locked unit is in contact in the abstraction); geometric: their bases fill the whole
+    circumference of the squad's disc (no base-contact spot left)."""
     if not in_combat(st, g, p):
         return False
     zombies = 0
     for v in range(n_players(tb), st.pos.shape[1]):
         if st.locked[g, p, v]:
             zombies += alive(st, g, v)
+    if tb.prm[P_SURROUNDED_GEOMETRIC] != 0:
+        base = 2.0 * tb.prm[P_BASE_R]
+        return zombies * base >= 2.0 * math.pi * (st.radius[g, p] + 0.5 * base)
     return zombies >= tb.prm[P_SURROUNDED_RATIO] * alive(st, g, p)
 
 
@@ -290,7 +298,8 @@ def shamble_target(st, g, z, tb, rng):
 
 @njit
 def _squad_in_path(st, g, z, target, tb):
-    """A29: another squad within 1" of the straight path to the bile target is charged instead."""
+    """A29: another squad within ``bile_corridor_in`` of the straight path to the bile target is
+    charged instead."""
     ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
     bx, by = st.pos[g, target, 0], st.pos[g, target, 1]
     length = max(1e-9, math.hypot(bx - ax, by - ay))
@@ -301,7 +310,7 @@ def _squad_in_path(st, g, z, target, tb):
             continue
         t = (st.pos[g, p, 0] - ax) * ux + (st.pos[g, p, 1] - ay) * uy
         off = abs((st.pos[g, p, 0] - ax) * uy - (st.pos[g, p, 1] - ay) * ux)
-        if 0.0 < t < best_t and off <= st.radius[g, p] + st.radius[g, z] + 1.0:
+        if 0.0 < t < best_t and off <= st.radius[g, p] + st.radius[g, z] + tb.prm[P_BILE_CORRIDOR]:
             best, best_t = p, t
     return best
 

@@ -33,6 +33,7 @@ from kernels.game_layout import (
     P_EMFH,
     P_EMFH_FAIL_ON,
     P_EMFH_RADIUS,
+    P_GRUDGE,
     P_MAX_RESPAWNS,
     P_MAX_TURNS,
     P_MUSH_MOVE,
@@ -550,6 +551,8 @@ def play_game(st, g, tb, rng, check):
                 _finish(st, g, tb, order[k], REASON_ESCAPE)
                 return
         zombie_turn(st, g, tb, rng, check)
+        if tb.prm[P_GRUDGE] == 2:
+            st.grudge[g] = 0  # A19 one_turn: a grudge lasts until the end of the game turn
         _snapshot(st, g)
         if _nobody_can_play(st, g, tb):
             _finish(st, g, tb, -1, REASON_ALL_DEAD)

@@ -163,6 +163,9 @@ class GameConfig:
     kf_points_per_kill: int = _p(1, "I", "§10.11")
     max_game_turns: int = _p(20, "A12", "§15")
     surrounded_ratio: float = _p(4.0, "A2", "§6.2")
+    surrounded_rule: str = _p("ratio", "A2", "§6.2", "geometric: zombie bases fill the squad's circumference",
+                              choices=("ratio", "geometric"))
+    bile_corridor_in: float = _p(1.0, "A29", "§8 result 2", "width of the path test for Zombie Bile")
     zombie_deploy_band_in: float = _p(12.0, "A10", "§3.4")
     embark_any_model: bool = _p(False, "A6", "§5.2")
     embark_on_run: bool = _p(False, "A6", "§5.2")

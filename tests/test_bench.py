@@ -9,7 +9,7 @@ import numba
 import pytest
 from typer.testing import CliRunner
 
-from experiments.bench import BENCHMARKS, bench_dice, run_bench
+from experiments.bench import BENCHMARKS, bench_dice, bench_games, run_bench
 from experiments.cli import app
 
 RUNNER = CliRunner()
@@ -19,7 +19,7 @@ TEXT = ("machine", "python", "numpy", "numba", "compile_source", "threading_laye
 
 
 def test_bench_quick_json_has_every_figure():
-    result = RUNNER.invoke(app, ["bench", "--quick", "--json"])
+    result = RUNNER.invoke(app, ["bench", "--quick", "--json", "--no-whole-games"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     for key in POSITIVE:
@@ -33,7 +33,7 @@ def test_bench_quick_json_has_every_figure():
 
 
 def test_bench_table():
-    result = RUNNER.invoke(app, ["bench", "--quick", "--games", "500", "--threads", "1"])
+    result = RUNNER.invoke(app, ["bench", "--quick", "--games", "500", "--threads", "1", "--no-whole-games"])
     assert result.exit_code == 0, result.output
     assert "d6_per_s" in result.stdout and "jit_speedup" in result.stdout
 
@@ -59,3 +59,11 @@ def test_bad_bench_option_is_one_line(args, words):
     result = RUNNER.invoke(app, ["bench", "--quick", *args])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and words in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_whole_games_benchmark_reports_its_figures(nojit):
+    """The whole-game entry (run as plain Python here: its code path, not its speed)."""
+    data = run_bench(quick=True, threads=1, benchmarks=[("games", bench_games)])
+    for key in ("games_per_s", "games_per_s_1_thread", "dice_per_game", "games_compile_s", "games_per_s_per_core"):
+        assert data[key] > 0, key
+    assert data["games_config"] == "four_players.toml"

@@ -152,7 +152,8 @@ def parameters(config: GameConfig) -> np.ndarray:
         GL.P_DK_MAX_FNP: c.dk_max_fnp, GL.P_DK_GLOBAL: c.dk_scope == "global", GL.P_EMFH_RADIUS: c.emfh_radius_in,
         GL.P_EMFH_FAIL_ON: c.emfh_fail_on, GL.P_EMFH_ALL: c.emfh_scope == "all",
         GL.P_COOP_NO_RESPAWN_RADIUS: c.coop_no_respawn_radius_in, GL.P_KF_PER_KILL: c.kf_points_per_kill,
-        GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: 5,
+        GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: 5, GL.P_SURROUNDED_GEOMETRIC: c.surrounded_rule == "geometric",
+        GL.P_BILE_CORRIDOR: c.bile_corridor_in,
     }
     for key, value in scalars.items():
         prm[key] = float(value)
