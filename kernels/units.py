@@ -100,6 +100,22 @@ def best_stat(st, g, u, col):
 @njit
 def majority_stat(st, g, u, col):
     """The value most living models share; ties go to the highest (core-7th-edition §3)."""
+    first, mixed = -1, False
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            v = st.stats[g, u, m, col]
+            if first < 0:
+                first = v
+            elif v != first:
+                mixed = True
+                break
+    if not mixed:
+        return max(first, 0)  # one value shared by every model (the usual case)
+    return _majority_of_mixed(st, g, u, col)
+
+
+@njit
+def _majority_of_mixed(st, g, u, col):
     best, best_count = 0, 0
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] <= 0:
