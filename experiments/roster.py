@@ -32,6 +32,8 @@ POLICY_HELP = {  # what each sim.config.Policy field means (docs/policies.md)
     "charge_max": "largest horde that charge = 1 takes on",
     "duct_tape": "Duct Tape power-up: 0 +1 shot, 1 +1 Attack",
     "mushroom": "Speed Pack power-up: 0 use at once, 1 keep it for the turn it lets the squad embark",
+    "medpack": "Medpacks (A33): 0 spent on a wound that would kill a model, 1 on any unsaved wound",
+    "defibrillator": "Defibrillator (A33): 0 revive a dead model at the start of the turn, 1 keep it as a Medpack",
 }
 
 

@@ -396,7 +396,7 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
         out[k] = 0
     before = alive(st, g, v)
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
-    medpacks = st.pu[g, v, PU_MEDPACKS:PU_MEDPACKS + 1] if is_squad(v, tb) else st.pu[g, 0, 0:0]
+    medpacks = st.pu[g, v, PU_MEDPACKS:PU_MEDPACKS + 2] if is_squad(v, tb) else st.pu[g, 0, 0:0]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
     inflicted[u] += out[OUT_UNSAVED]

@@ -266,8 +266,9 @@ def _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, de
         out[OUT_FNP] += 1
         return
     lost = wounds_lost(instant_death, (flags[m] & MR_EW) != 0, wounds[m])
-    if lost >= wounds[m] and medpacks.shape[0] > 0 and medpacks[0] > 0:
-        medpacks[0] -= 1  # zombie40k §8 result 7, A33: spent on a wound that would kill
+    spend = lost >= wounds[m] or (medpacks.shape[0] > 1 and medpacks[1] != 0)
+    if spend and medpacks.shape[0] > 0 and medpacks[0] > 0:
+        medpacks[0] -= 1  # zombie40k §8 result 7, A33: by default spent on a wound that would kill
         out[OUT_MEDPACKS] += 1
         return
     out[OUT_UNSAVED] += 1
@@ -305,7 +306,8 @@ def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, d
     stats : int16[max_models, N_STATS]; flags : int64[max_models]; status : int8[max_models].
     cover : int -- the target's cover save against this attack (7 = none).
     defender_chuck : int -- 1 if the target holds the Blessing of Chuck Norris (re-roll saves).
-    medpacks : int array, length 0 (none) or 1 (Medpacks the target holds; decremented).
+    medpacks : int array, length 0 (none), 1 (Medpacks the target holds; decremented), or 2 (and
+        1 to spend one on any unsaved wound, not only on one that would remove a model; A33).
     out : int64[N_OUT] -- counters, incremented.
     """
     m = first_alive(wounds, 0)

@@ -48,13 +48,14 @@ MP_SHOTGUN = 8
 (PU_BILE,  # Zombie Bile: 1 until the next Shamble phase ends
  PU_BANANA,  # Banana Peel: game turn in which the squad moves as through difficult terrain
  PU_MEDPACKS,  # Medpacks held
+ PU_MEDPACK_ANY,  # policy: 1 spends a Medpack on any unsaved wound, 0 only on one that would kill
  PU_DEFIBS,  # Defibrillators held
  PU_MUSHROOM,  # Super Mushroom Speed Pack held (at most one)
  PU_MUSHROOM_ON,  # game turn in which the Speed Pack is active
  PU_SHADES,  # Sweet Aviator Shades: 1 until the next Shamble phase ends
  PU_CHUCK,  # the Blessing of Chuck Norris lasts until the end of the squad's turn in this game turn
- ) = range(8)
-N_PU = 8
+ ) = range(9)
+N_PU = 9
 
 # power-up table results 2..12 (zombie40k §8)
 BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, SHADES, CHUCK = range(2, 13)
@@ -82,8 +83,10 @@ N_PRM = 66
  POL_CHARGE_MAX,
  POL_DUCT,  # Duct Tape: 0 +1 shot, 1 +1 Attack
  POL_MUSHROOM,  # Speed Pack: 0 use at once, 1 keep it for the turn it lets the squad embark
- ) = range(8)
-N_POL = 8
+ POL_MEDPACK,  # A33: 0 spend a Medpack on a wound that would kill a model, 1 on any unsaved wound
+ POL_DEFIB,  # A33: 0 a Defibrillator revives a dead model at the start of the turn, 1 it is a Medpack
+ ) = range(10)
+N_POL = 10
 
 # ---- results: int32[n, N_RES] and float64[n, P, N_PRES] ----------------------------------
 R_WINNER, R_REASON, R_TURNS, R_DICE = range(4)

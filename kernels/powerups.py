@@ -35,6 +35,7 @@ from kernels.game_layout import (
     P_PVP_ZONE,
     P_TABLE_L,
     P_TABLE_W,
+    POL_DEFIB,
     POL_DUCT,
     PR_POWERUP0,
     PU_BANANA,
@@ -140,8 +141,8 @@ def apply_powerup(st, g, p, result, tb, phase):
         _give_model(st, g, p, MP_SHOTGUN, _worst_shot(st, g, p))
     elif result == MUSHROOM:
         pu[PU_MUSHROOM] = 1  # a squad may hold at most one
-    elif result == DEFIB:
-        pu[PU_DEFIBS] += 1
+    elif result == DEFIB:  # counts as a Medpack, or revives a model (policy, A33)
+        pu[PU_MEDPACKS if tb.policy[p, POL_DEFIB] == 1 else PU_DEFIBS] += 1
     elif result == SHADES:
         pu[PU_SHADES] = 1
     elif result == CHUCK:

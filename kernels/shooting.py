@@ -212,7 +212,7 @@ def _cover_of(st, g, v):
 @njit
 def _medpacks_of(st, g, v):
     if v < st.pu.shape[1]:
-        return st.pu[g, v, PU_MEDPACKS: PU_MEDPACKS + 1]
+        return st.pu[g, v, PU_MEDPACKS: PU_MEDPACKS + 2]
     return st.pu[g, 0, 0:0]
 
 

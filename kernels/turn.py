@@ -53,6 +53,7 @@ from kernels.game_layout import (
     PH_Z_SHOOTING,
     POL_CHARGE,
     POL_CHARGE_MAX,
+    POL_MEDPACK,
     POL_MUSHROOM,
     POL_PVP,
     POL_RUN,
@@ -63,6 +64,7 @@ from kernels.game_layout import (
     PR_RESPAWNS,
     PU_CHUCK,
     PU_DEFIBS,
+    PU_MEDPACK_ANY,
     PU_MUSHROOM,
     PU_MUSHROOM_ON,
     R_REASON,
@@ -118,7 +120,8 @@ from kernels.units import (
 
 
 @njit
-def _start_player_turn(st, g, p):
+def _start_player_turn(st, g, p, tb):
+    st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
     s = st.ustate[g, p]
     s[US_MOVED] = 0
     s[US_RAN] = 0
@@ -370,7 +373,7 @@ def _end_player_turn(st, g, p, rng):
 @njit
 def player_turn(st, g, p, tb, rng, check):
     """zombie40k §5. Returns True if the squad escaped (its player wins)."""
-    _start_player_turn(st, g, p)
+    _start_player_turn(st, g, p, tb)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     if not on_table(st, g, p):
@@ -539,6 +542,8 @@ def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
     setup_game(st, g, tb, rng)
+    for p in range(n_players(tb)):
+        st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
     _check(st, g, tb, check)
     max_turns = int(tb.prm[P_MAX_TURNS])
     for turn in range(1, max_turns + 1):

@@ -67,10 +67,12 @@ class Policy:
     charge_max: int = 2
     duct_tape: int = 0  # Duct Tape: 0 +1 shot, 1 +1 Attack
     mushroom: int = 0  # Speed Pack: 0 use at once, 1 keep it for the turn it lets the squad embark
+    medpack: int = 0  # A33: 0 spend a Medpack on a wound that would kill a model, 1 on any unsaved wound
+    defibrillator: int = 0  # A33: 0 revive a dead model at the start of the turn, 1 keep it as a Medpack
 
     def __post_init__(self) -> None:
         limits = {"run": (0, 2), "target": (0, 1), "pvp": (0, 2), "charge": (0, 2), "charge_max": (0, 50),
-                  "duct_tape": (0, 1), "mushroom": (0, 1)}
+                  "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:

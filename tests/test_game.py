@@ -626,3 +626,38 @@ def test_s9_usr_reaches_the_model(nojit):
     assert st.mflags[0, 1, 0] & L.MR_COUNTER_ATTACK  # Counter-Attack on the Marine sergeant
     assert not st.mflags[0, 1, 1] & L.MR_COUNTER_ATTACK
     assert kernels.units.unit_flags(st, 0, 1, 1) & L.MR_COUNTER_ATTACK  # a unit rule: all attack with it
+
+
+def test_a33_medpack_policy_spends_on_any_unsaved_wound(dice, rng):
+    """A33 option: with medpack = 1 a Medpack is spent on an unsaved wound that leaves the model
+    alive (the default keeps it for a wound that would kill)."""
+    import numpy as np
+
+    from kernels import combat
+    from kernels import layout as L
+    from sim.profiles import Profile
+    from sim.tables import model_flags, model_stats
+
+    boss = Profile("Boss", 5, 4, 5, 5, 3, 4, 3, 9)
+    for mode, spent in ((0, 0), (1, 1)):
+        spec = np.zeros(L.N_SPEC, np.int64)
+        spec[L.SP_HIT_MODE], spec[L.SP_AUTO_WOUND], spec[L.SP_AP], spec[L.SP_AP_ON_6] = L.HM_AUTO, 1, 7, 7
+        wounds = np.array([3], np.int16)
+        medpacks = np.array([1, mode], np.int32)
+        out = np.zeros(L.N_OUT, np.int64)
+        combat.resolve_attacks(rng, 0, 1, spec, wounds, np.array([model_stats(boss)]), np.array([model_flags(boss)]),
+                               np.zeros(1, np.int8), 7, 0, medpacks, out)
+        assert out[L.OUT_MEDPACKS] == spent and wounds[0] == 3 - (1 - spent)
+    dice.done()
+
+
+def test_a33_defibrillator_kept_as_a_medpack(dice, rng):
+    import kernels.powerups as PU
+    from kernels import game_layout as GL
+
+    config = team_config("guard", "marines", policies=[{"defibrillator": 1}, {"defibrillator": 0}])
+    st, tb, _ = one_game(config)
+    PU.apply_powerup(st, 0, 0, GL.DEFIB, tb, GL.PH_SHOOTING)
+    PU.apply_powerup(st, 0, 1, GL.DEFIB, tb, GL.PH_SHOOTING)
+    assert (st.pu[0, 0, GL.PU_MEDPACKS], st.pu[0, 0, GL.PU_DEFIBS]) == (1, 0)
+    assert (st.pu[0, 1, GL.PU_MEDPACKS], st.pu[0, 1, GL.PU_DEFIBS]) == (0, 1)
