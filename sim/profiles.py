@@ -22,7 +22,7 @@ NO_AP = 7
 # Special rules a model may have (core-7th-edition §12, zombie40k §9 and §11.3). Rules that
 # the simulator knows but that have no effect in Zombie 40,000 are listed too, so that a
 # catalogue entry can name them without error; see MODEL_RULES_IGNORED.
-MODEL_RULES = frozenset(
+_EFFECTIVE_MODEL_RULES = frozenset(
     {
         "and_they_shall_know_no_fear",
         "blind",
@@ -69,22 +69,9 @@ MODEL_RULES = frozenset(
         "mark_of_nurgle",
         "psyker",
         "sweeping_advance_allowed",
-        # no effect in Zombie 40,000 (deployment tricks, army-wide rules, challenges)
-        "chapter_tactics",
-        "combat_squads",
-        "doctrines",
-        "ancient_doom",
-        "infiltrate",
-        "scout",
-        "outflank",
-        "deep_strike",
-        "instinctive_behaviour",
-        "champion_of_chaos",
-        "the_aegis",
-        "acts_of_faith",
-        "objective_secured",
     }
 )
+
 MODEL_RULES_IGNORED = frozenset(
     {
         "chapter_tactics",
@@ -103,6 +90,7 @@ MODEL_RULES_IGNORED = frozenset(
         "night_vision",
     }
 )
+MODEL_RULES = _EFFECTIVE_MODEL_RULES | MODEL_RULES_IGNORED
 
 # Special rules a weapon may have (core-7th-edition §6.2, §12; catalogue §3).
 WEAPON_RULES = frozenset(
