@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from sim.tables import Geometry
-from sim.teams import Team, TeamError, load_team, team_from_dict
+from sim.teams import Team, TeamError, load_team, read_toml, team_from_dict
 
 
 class ConfigError(ValueError):
@@ -343,15 +342,7 @@ def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:
 def load_config(path: str | Path) -> GameConfig:
     """Read a game config file (TOML); errors are one-line ConfigErrors."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a config file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
-    return config_from_dict(data, str(path), path.parent)
+    return config_from_dict(read_toml(path, "config", ConfigError), str(path), path.parent)
 
 
 

@@ -273,17 +273,22 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
     return [choice] * count
 
 
-def load_team(path: str | Path) -> Team:
-    """Read a team file; a missing file or bad TOML is a one-line TeamError."""
+def read_toml(path: str | Path, kind: str, error: type[ValueError]) -> dict:
+    """Parse a TOML file; a missing, unreadable or malformed file raises ``error`` with one line
+    naming the file (shared by team and config files)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except FileNotFoundError:
-        raise TeamError(f"{path}: no such team file") from None
+        raise error(f"{path}: no such {kind} file") from None
     except IsADirectoryError:
-        raise TeamError(f"{path}: is a folder, not a team file") from None
+        raise error(f"{path}: is a folder, not a {kind} file") from None
     except OSError as err:
-        raise TeamError(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
+        raise error(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise TeamError(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
-    return team_from_dict(data, str(path))
+        raise error(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
+
+
+def load_team(path: str | Path) -> Team:
+    """Read a team file; a missing file or bad TOML is a one-line TeamError."""
+    return team_from_dict(read_toml(path, "team", TeamError), str(path))
