@@ -187,6 +187,8 @@ class GameConfig:
     geometry: Geometry = field(default_factory=Geometry, metadata={"tag": "C", "spec": "docs/space.md"})
     powerup_values: tuple[float, ...] = field(default=tuple(POWERUP_VALUES[k] for k in range(2, 13)),
                                               metadata={"tag": "policy", "spec": "§8 A28"})
+    powerups_removed: tuple[int, ...] = field(default=(), metadata={
+        "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is taken off the table (rolls give nothing)"})
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
@@ -199,6 +201,10 @@ class GameConfig:
         unknown = sorted(self.mods - set(MODS))
         if unknown:
             raise ConfigError(f"mods: unknown mod {unknown[0]!r}; allowed: {', '.join(MODS)}")
+        removed = tuple(sorted(set(self.powerups_removed)))
+        if not all(isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 12 for r in removed):
+            raise ConfigError(f"powerups_removed = {list(self.powerups_removed)!r}; allowed: Power-Up results 2-12")
+        object.__setattr__(self, "powerups_removed", removed)
         if len(self.powerup_values) != 11:
             raise ConfigError("powerup_values: 11 numbers, for results 2-12")
 
@@ -305,6 +311,10 @@ def _coerce(f, value: Any, source: str) -> Any:
             return Geometry(**value)
         except (TypeError, ValueError) as err:
             raise ConfigError(f"{source}: geometry: {err}") from None
+    if f.name == "powerups_removed":
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"{source}: powerups_removed = {value!r}; allowed: a list of Power-Up results 2-12")
+        return tuple(value)
     if f.name == "powerup_values":
         if not isinstance(value, list | tuple) or not all(_is_number(v) for v in value):
             raise ConfigError(f"{source}: powerup_values = {value!r}; allowed: a list of 11 numbers, for results 2-12")

@@ -225,6 +225,44 @@ def _points(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
+def fit_team(team: Team, budget: int | Fraction, cat: Catalogue | None = None) -> Team:
+    """The team resized to a points budget, for budget sweeps.
+
+    The leader and the weapon swaps are kept; the squad's plain models (its most common unit
+    without an upgrade) are dropped from the end or added at the end until one more would not
+    fit. When even the upgraded models alone cost too much, swaps and then leader options are
+    dropped. A budget that cannot buy one model is a TeamError.
+    """
+    cat = cat or load_catalogue()
+    budget = Fraction(budget)
+    plain = [m for m in team.models if not (m.leader or m.swap)]
+    fill = max(plain, key=plain.count) if plain else ModelChoice(team.models[0].unit)
+    kept = [m for m in team.models if m != fill]
+    while kept and team_cost(replace(team, models=tuple(kept)), cat) > budget:
+        kept = _strip_one_upgrade(kept)
+    each = cat.unit(fill.unit).cost_per_model
+    room = budget - team_cost(replace(team, models=tuple(kept)), cat) if kept else budget
+    n_fill = int(room // each) if each > 0 else sum(1 for m in team.models if m == fill)
+    models = tuple(kept) + (fill,) * n_fill
+    if not models:
+        raise TeamError(f"{team.source or team.name}: a budget of {_points(budget)} points buys no model")
+    usr_model = team.usr_model if team.usr_model < len(models) else 0
+    return replace(team, models=models, usr_model=usr_model)
+
+
+def _strip_one_upgrade(models: list[ModelChoice]) -> list[ModelChoice]:
+    """Drop the last weapon swap, else the leader's last option, else the leader upgrade."""
+    for k in range(len(models) - 1, -1, -1):
+        if models[k].swap:
+            return models[:k] + [replace(models[k], swap="")] + models[k + 1:]
+    for k in range(len(models) - 1, -1, -1):
+        if models[k].options:
+            return models[:k] + [replace(models[k], options=models[k].options[:-1])] + models[k + 1:]
+        if models[k].leader:
+            return models[:k] + [replace(models[k], leader="")] + models[k + 1:]
+    return models[:-1]
+
+
 # ---------------------------------------------------------------------------- files
 
 
