@@ -18,8 +18,10 @@ from rich.console import Console
 from experiments.bench import WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
 from experiments.roster import (
+    mods_json,
     params_json,
     policies_json,
+    render_mods,
     render_params,
     render_policies,
     render_roster,
@@ -191,10 +193,23 @@ def policies(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")
         render_policies(Console())
 
 
-def _config(path: Path):
-    from sim.config import load_config
+@app.command()
+def mods(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the mods (zombie40k §10): what each changes, its parameters and defaults, and clashes."""
+    if as_json:
+        typer.echo(mods_json())
+    else:
+        render_mods(Console())
 
-    return load_config(path)
+
+ModOption = Annotated[list[str] | None, typer.Option(
+    "--mod", help="A mod to play under (repeat for several; adds to the config's mods; see `shamble mods`).")]
+
+
+def _config(path: Path, extra_mods: list[str] | None = None):
+    from sim.config import load_config, with_mods
+
+    return with_mods(load_config(path), extra_mods or ())
 
 
 @app.command()
@@ -205,6 +220,7 @@ def play(
     out: Annotated[Path | None, typer.Option(help="Write one row per (game, player): .parquet or .csv.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     batch_size: Annotated[int, typer.Option(help="Games per batch (memory), never changes results.")] = 2048,
+    mod: ModOption = None,
 ) -> None:
     """Play a configuration: escape rate per player with 95% Wilson intervals, game length, end reasons."""
     from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
@@ -212,7 +228,7 @@ def play(
     with _user_errors():
         if games < 1:
             raise ValueError(f"--games {games}; allowed: 1 or more")
-        cfg = _config(config)
+        cfg = _config(config, mod)
         if out is not None and out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
         df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
@@ -231,6 +247,7 @@ def trace(
     seed: Annotated[int, typer.Option(help="Random seed of the run.")] = 1,
     game: Annotated[int, typer.Option(help="Which game of the run (0-based).")] = 0,
     png: Annotated[Path | None, typer.Option(help="Folder for one PNG of the table per game turn.")] = None,
+    mod: ModOption = None,
 ) -> None:
     """Tell one game turn by turn (moves, shots, charges, kills, power-ups) and draw the table."""
     from experiments.trace import trace as trace_one
@@ -238,7 +255,7 @@ def trace(
     with _user_errors():
         if game < 0:
             raise ValueError(f"--game {game}; allowed: 0 or more")
-        lines, pictures = trace_one(_config(config), seed, game, png)
+        lines, pictures = trace_one(_config(config, mod), seed, game, png)
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")

@@ -29,6 +29,7 @@ from kernels.game_layout import (
     EK_SNAPSHOT,
     G_MELEE0,
     G_MELEE1,
+    P_COOP,
     P_EMBARK_ON_RUN,
     P_EMFH,
     P_EMFH_FAIL_ON,
@@ -71,6 +72,7 @@ from kernels.game_layout import (
     R_TURNS,
     R_WINNER,
     REASON_ALL_DEAD,
+    REASON_COOP_WIN,
     REASON_ESCAPE,
     REASON_TIMEOUT,
     US_CHARGED,
@@ -103,6 +105,7 @@ from kernels.movement import (
 from kernels.powerups import roll_powerup
 from kernels.rng import d6, stream_start
 from kernels.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
+from kernels.shop import kf_shop
 from kernels.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
 from kernels.units import (
     alive,
@@ -376,8 +379,12 @@ def player_turn(st, g, p, tb, rng, check):
     _start_player_turn(st, g, p, tb)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
+    if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
+        _fire_from_vehicle(st, g, p, tb, rng)
+        _check(st, g, tb, check)
     if not on_table(st, g, p):
         return False
+    kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
         _end_player_turn(st, g, p, rng)
@@ -394,6 +401,23 @@ def player_turn(st, g, p, tb, rng, check):
     _check(st, g, tb, check)
     _end_player_turn(st, g, p, rng)
     return False
+
+
+@njit
+def _fire_from_vehicle(st, g, p, tb, rng):
+    """Coop Mode (zombie40k §10.1): an embarked squad fires from the Escape Vehicle's access
+    points, as from Fire Points, at the nearest zombies it may shoot."""
+    reach = max_reach(st, g, p, tb)
+    best, best_d = -1, 1e18
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if may_shoot_unit(st, g, p, v, tb):
+            d = unit_gap(st, g, p, v)
+            if d <= reach and d < best_d:
+                best, best_d = v, d
+    if best >= 0:
+        st.ustate[g, best, US_PHASE_MODELS] = alive(st, g, best)
+        shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
+        st.ustate[g, best, US_PHASE_MODELS] = 0
 
 
 # ------------------------------------------------------------------------ zombie turn
@@ -508,6 +532,32 @@ def turn_order(st, g, tb, rng):
 
 
 @njit
+def _game_over(st, g, tb):
+    """A11: Coop players win when every squad still able to play is embarked; the zombies win
+    when no squad is on the table and none may come back."""
+    if tb.prm[P_COOP] != 0 and _coop_won(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_COOP_WIN)
+        return True
+    if _nobody_can_play(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_ALL_DEAD)
+        return True
+    return False
+
+
+@njit
+def _coop_won(st, g, tb):
+    boarded = False
+    for p in range(n_players(tb)):
+        if st.ustate[g, p, US_EMBARKED] != 0:
+            boarded = True
+        elif on_table(st, g, p) or _may_respawn(st, g, p, tb):
+            return False
+    return boarded
+
+
+@njit
 def _nobody_can_play(st, g, tb):
     """A11: every squad is gone and none may come back."""
     for p in range(n_players(tb)):
@@ -551,17 +601,18 @@ def play_game(st, g, tb, rng, check):
         order = turn_order(st, g, tb, rng)
         log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
         for k in range(order.shape[0]):
-            if player_turn(st, g, order[k], tb, rng, check):
+            if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
                 _snapshot(st, g)  # the table as the squad escapes
                 _finish(st, g, tb, order[k], REASON_ESCAPE)
+                return
+            if _game_over(st, g, tb):
                 return
         zombie_turn(st, g, tb, rng, check)
         if tb.prm[P_GRUDGE] == 2:
             st.grudge[g] = 0  # A19 one_turn: a grudge lasts until the end of the game turn
-        _snapshot(st, g)
-        if _nobody_can_play(st, g, tb):
-            _finish(st, g, tb, -1, REASON_ALL_DEAD)
+        if _game_over(st, g, tb):
             return
+        _snapshot(st, g)
     _finish(st, g, tb, -1, REASON_TIMEOUT)
 
 
@@ -608,7 +659,7 @@ def count_violations(st, g, tb):
             bad += not (-1e-6 <= x <= w_max + 1e-6 and -1e-6 <= y <= length + 1e-6)
             bad += abs(st.radius[g, u] - unit_radius(n, tb.prm)) > 1e-9
         else:
-            bad += n != 0
+            bad += n != 0 and st.ustate[g, u, US_EMBARKED] == 0  # embarked squads keep their models
             bad += in_combat(st, g, u)
         bad += st.locked[g, u, u] != 0
         for v in range(st.pos.shape[1]):

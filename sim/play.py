@@ -17,7 +17,7 @@ from kernels.rng import draws_between, new_streams
 from kernels.state import GameState, Tables, new_state
 from kernels.turn import play_batch
 from sim.config import GameConfig
-from sim.rulesets.zombie40k import compile_tables, max_models, n_units
+from sim.rulesets.zombie40k import compile_tables, n_units
 
 REASONS = {GL.REASON_ESCAPE: "escape", GL.REASON_TIMEOUT: "timeout", GL.REASON_ALL_DEAD: "all_dead",
            GL.REASON_COOP_WIN: "coop_win"}
@@ -44,8 +44,8 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
     size = max(1, min(batch_size, n_games)) if n_games else 0
     if not 1 <= batch_size <= 1_000_000:
         raise ValueError(f"batch_size = {batch_size}; allowed: 1-1000000")
-    state = new_state(size, config.n_players, n_units(config), max_models(config, _cat()), trace_events) \
-        if size else None
+    max_models = tables.squad_wounds.shape[1]  # of the config as its mods make it (Killing Floor refits teams)
+    state = new_state(size, config.n_players, n_units(config), max_models, trace_events) if size else None
     done = 0
     while done < n_games:
         count = min(size, n_games - done)
@@ -59,12 +59,6 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
             progress(count)
 
 
-def _cat():
-    from sim.catalogue import load_catalogue
-
-    return load_catalogue()
-
-
 def _head(state: GameState, count: int) -> GameState:
     return GameState(*(a[:count] if a.shape[0] == state.pos.shape[0] else a for a in state))
 
@@ -73,8 +67,9 @@ def play(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_
          check: bool = False, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Play ``n_games`` games; one row per (game, player).
 
-    Columns: game, player, name, team, winner (this player escaped), game_winner (name or ""),
-    reason (escape / timeout / all_dead), turns, dice (dice rolled in the game), escaped,
+    Columns: game, player, name, team, winner (this player escaped; in Coop Mode every embarked
+    player of a won game), game_winner (name, "all players" for a Coop win, or ""),
+    reason (escape / timeout / all_dead / coop_win), turns, dice (dice rolled in the game), escaped,
     the tallies of PLAYER_COLUMNS and ``pu_<power-up>`` counts of power-ups drawn.
     ``df.attrs`` holds the seed and, with ``check``, the invariant violations found.
     """
@@ -105,7 +100,9 @@ def results_frame(config: GameConfig, st: GameState | None, first_game: int) -> 
         "turns": np.repeat(res[:, GL.R_TURNS], n_p),
         "dice": np.repeat(res[:, GL.R_DICE].astype(np.int64) & 0xFFFFFFFF, n_p),
     }
-    cols["winner"] = np.repeat(winner, n_p) == cols["player"]
+    coop_win = np.repeat(res[:, GL.R_REASON] == GL.REASON_COOP_WIN, n_p)
+    cols["winner"] = (np.repeat(winner, n_p) == cols["player"]) | (coop_win & (pres[:, :, GL.PR_EMBARKED].ravel() > 0))
+    cols["game_winner"] = np.where(coop_win, "all players", cols["game_winner"])
     for k, name in PLAYER_COLUMNS.items():
         cols[name] = pres[:, :, k].ravel()
     for r, name in POWERUP_NAMES.items():
