@@ -32,6 +32,7 @@ from kernels.game_layout import (
     P_COOP,
     P_EMBARK_ON_RUN,
     P_EMFH,
+    P_EMFH_ALL,
     P_EMFH_FAIL_ON,
     P_EMFH_RADIUS,
     P_GRUDGE,
@@ -78,6 +79,7 @@ from kernels.game_layout import (
     US_CHARGED,
     US_CONSOLIDATE,
     US_EMBARKED,
+    US_EMFH_LOST,
     US_FALLING_BACK,
     US_FORCE,
     US_MOVED,
@@ -180,13 +182,33 @@ def _activate_mushroom(st, g, p, tb, rng):
 
 @njit
 def _every_man_for_himself(st, g, p, tb, rng):
-    """zombie40k §10.5: near another squad, a D6 of ``emfh_fail_on``+ loses the turn's actions."""
+    """zombie40k §10.5 (A38): near another squad, a D6 of ``emfh_fail_on``+ loses the turn's
+    actions. Scope "active": the active squad tests at the start of its turn; scope "all": every
+    squad tested at the start of the game turn (`emfh_all_test`)."""
     if tb.prm[P_EMFH] == 0:
         return False
+    if tb.prm[P_EMFH_ALL] != 0:
+        return st.ustate[g, p, US_EMFH_LOST] == st.res[g, R_TURNS]
+    return _emfh_test(st, g, p, tb, rng)
+
+
+@njit
+def _emfh_test(st, g, p, tb, rng):
     for q in range(n_players(tb)):
         if q != p and on_table(st, g, q) and unit_gap(st, g, p, q) <= tb.prm[P_EMFH_RADIUS]:
             return d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
     return False
+
+
+@njit
+def emfh_all_test(st, g, tb, rng):
+    """Every Man For Himself, scope "all" (A38): at the start of the game turn every squad within
+    the radius of another tests, in player order; a failure costs its actions this game turn."""
+    if tb.prm[P_EMFH] == 0 or tb.prm[P_EMFH_ALL] == 0:
+        return
+    for p in range(n_players(tb)):
+        if on_table(st, g, p) and _emfh_test(st, g, p, tb, rng):
+            st.ustate[g, p, US_EMFH_LOST] = st.res[g, R_TURNS]
 
 
 @njit
@@ -286,6 +308,12 @@ def assault_phase(st, g, p, tb, rng):
         v = _charge_target(st, g, p, tb)
         if v >= 0:
             make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
+    _fight_combat(st, g, p, tb, rng)
+
+
+@njit
+def _fight_combat(st, g, p, tb, rng):
+    """The squad's combat, if it is locked in one, is fought in its Assault phase."""
     if on_table(st, g, p) and in_combat(st, g, p):
         member, inflicted, suffered = fight(st, g, p, tb, rng, PH_ASSAULT)
         resolve_combat(st, g, member, inflicted, suffered, tb, rng, PH_ASSAULT)
@@ -387,6 +415,8 @@ def player_turn(st, g, p, tb, rng, check):
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
+        _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
+        _check(st, g, tb, check)
         _end_player_turn(st, g, p, rng)
         return False
     _activate_mushroom(st, g, p, tb, rng)
@@ -600,6 +630,7 @@ def play_game(st, g, tb, rng, check):
         st.res[g, R_TURNS] = turn
         order = turn_order(st, g, tb, rng)
         log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
+        emfh_all_test(st, g, tb, rng)
         for k in range(order.shape[0]):
             if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
                 _snapshot(st, g)  # the table as the squad escapes
