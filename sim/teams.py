@@ -322,7 +322,8 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
         raise TeamError(f"{where}: unknown field {first!r}; allowed: unit, count, leader, options, swap")
     unit, count = row.get("unit"), row.get("count", 1)
     if not isinstance(unit, str) or not unit:
-        raise TeamError(f"{where}: field 'unit' is missing (a catalogue unit name)")
+        raise TeamError(f"{where}: field 'unit' is missing (got {unit!r}); allowed: a catalogue unit name, "
+                        "see `shamble units`")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 50:
         raise TeamError(f"{where}: field 'count' = {count!r}; allowed: an integer 1-50")
     options = row.get("options", [])
