@@ -360,10 +360,10 @@ def _run_jit_off_games(games: int) -> float:
 
 BENCHMARKS: list[tuple[str, Benchmark]] = [
     ("compile", bench_compile),
-    ("game_compile", bench_game_compile),
     ("dice", bench_dice),
     ("attacks", bench_attacks),
     ("jit_off", bench_jit_off),
+    ("game_compile", bench_game_compile),
     ("games", bench_games),
     ("matrix", bench_matrix),
     ("scaling", bench_scaling),

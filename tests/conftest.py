@@ -132,11 +132,10 @@ def one_game(config, seed: int = 1, game: int = 0):
     import kernels.spawning
     from kernels import game_layout as GL
     from kernels.state import new_state
-    from sim.catalogue import load_catalogue
-    from sim.rulesets.zombie40k import compile_tables, max_models, n_units
+    from sim.rulesets.zombie40k import compile_tables, n_units
 
     tables = compile_tables(config)
-    st = new_state(1, config.n_players, n_units(config), max_models(config, load_catalogue()))
+    st = new_state(1, config.n_players, n_units(config), tables.squad_wounds.shape[1])  # as the mods size it
     st.res[0, GL.R_WINNER] = -1
     start = getattr(kernels.rng.stream_start, "py_func", kernels.rng.stream_start)
     rng = np.array([start(np.uint64(seed), np.uint64(game))], np.uint64)

@@ -7,6 +7,7 @@ A new rule system adds a module beside this one (``sim/rulesets/<id>.py``) with 
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from sim.config import ConfigError, GameConfig, parse_dice
 from sim.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
 from sim.profiles import Profile
 from sim.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
-from sim.teams import BuiltModel, build_team
+from sim.teams import BuiltModel, build_team, check_team
 
 RULESET = "zombie40k"
 EXTRA_SLOTS = 3  # Ork Boy Tag-Along models a squad may gain (zombie40k §8 result 4)
@@ -48,7 +49,10 @@ def zombie_profile(config: GameConfig, cat: Catalogue) -> Profile:
 
 
 def boss_entry(config: GameConfig, cat: Catalogue):
-    entry = cat.unit(config.boss_unit)
+    try:
+        entry = cat.unit(config.boss_unit)
+    except ValueError as err:
+        raise ConfigError(f"boss_unit: {err}") from None
     if entry.side != "zombies":
         raise ConfigError(f"boss_unit = {config.boss_unit!r}: not a zombies-side unit; allowed: "
                           + ", ".join(u.name for u in cat.units.values() if u.side == "zombies"))
@@ -114,8 +118,9 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     squad_wounds = np.zeros((n_p, mm), np.int16)
     squad_flags = np.zeros((n_p, mm), np.int64)
     squad_gear = np.full((n_p, mm, GL.N_GEAR), -1, np.int16)
-    wargear = _weapons_of(config.squad_wargear, cat, "squad_wargear")
+    wargear = _weapons_of(config.squad_wargear, cat, "squad_wargear (kf_starting_wargear under killing_floor)")
     for p, player in enumerate(config.players):
+        _check_team(p, player, config, cat)
         for m, model in enumerate(build_team(player.team, cat, allow_usr=config.usr_allowed)):
             model = replace(model, weapons=wargear) if config.squad_wargear else model
             squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index)
@@ -130,6 +135,14 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
         extra_stats=extra_stats, extra_flags=extra_flags, extra_gear=extra_gear, ids=ids,
         pu_value=powerup_values(config), horde_size=np.array([config.horde_size]), shop=shop_table(config, cat, index),
     )
+
+
+def _check_team(p: int, player, config: GameConfig, cat: Catalogue) -> None:
+    """zombie40k §2: a team that breaks a team-building rule does not play."""
+    problems = check_team(player.team, Fraction(config.team_budget), cat, allow_usr=config.usr_allowed)
+    if problems:
+        where = player.team.source or player.team.name
+        raise ConfigError(f"players[{p}] {player.name!r}: team {where}: {problems[0]} (see `shamble roster check`)")
 
 
 def _weapons_of(items: tuple[str, ...], cat: Catalogue, field: str) -> tuple[str, ...]:
