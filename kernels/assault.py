@@ -436,22 +436,21 @@ N_CHOICE = 11
 
 
 @njit
-def _same_model(st, g, u, m, choice):
-    c = choice[u, m]
-    if c[C_WEAPON] < 0 or c[C_FLAGS] != st.mflags[g, u, m] or c[C_INIT] != st.stats[g, u, m, I]:
+def _same_model(mflags, stats, gear, choice, g, u, m):
+    """Is the model in slot (u, m) the one its kept choice was made for?"""
+    if choice[u, m, C_WEAPON] < 0 or choice[u, m, C_FLAGS] != mflags[g, u, m] or \
+            choice[u, m, C_INIT] != stats[g, u, m, I]:
         return False
-    for k in range(st.gear.shape[3]):
-        if c[C_GEAR0 + k] != st.gear[g, u, m, k]:
+    for k in range(gear.shape[3]):
+        if choice[u, m, C_GEAR0 + k] != gear[g, u, m, k]:
             return False
     return True
 
 
 @njit
-def _choose_melee(st, g, u, m, tb, choice):
-    """The model's melee weapon, two-weapon bonus and Initiative step (core §7.3), kept."""
-    c = choice[u, m]
-    if _same_model(st, g, u, m, choice):
-        return
+def _choose_melee(st, g, u, m, tb, c):
+    """Fill choice row ``c``: the model's melee weapon, two-weapon bonus and Initiative step
+    (core §7.3), and who the model is."""
     w, bonus2 = _melee_choice(st, g, u, m, tb)
     c[C_WEAPON], c[C_BONUS], c[C_STEP] = w, bonus2, _base_initiative(st, g, u, m, tb.weapons[w], tb)
     c[C_FLAGS], c[C_INIT] = st.mflags[g, u, m], st.stats[g, u, m, I]
@@ -464,17 +463,21 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
                      choice, dice, weapon, spec, out):
     """Models striking at Initiative ``step`` are all counted first, then resolved."""
     n, mm = member.shape[0], st.wounds.shape[2]
-    dice[:, :] = 0
-    weapon[:, :] = -1
+    wounds, mstatus, mflags, stats, gear = st.wounds, st.mstatus, st.mflags, st.stats, st.gear  # bound once
+    for u in range(n):
+        for m in range(mm):
+            dice[u, m] = 0
+            weapon[u, m] = -1
     for u in range(n):
         v = target[u]
         if not member[u] or v < 0 or not on_table(st, g, u):
             continue
         for m in range(mm):
-            if st.wounds[g, u, m] <= 0:
+            if wounds[g, u, m] <= 0:
                 continue
-            _choose_melee(st, g, u, m, tb, choice)
-            at = 1 if st.mstatus[g, u, m] & ST_CONCUSSED else choice[u, m, C_STEP]
+            if not _same_model(mflags, stats, gear, choice, g, u, m):
+                _choose_melee(st, g, u, m, tb, choice[u, m])
+            at = 1 if mstatus[g, u, m] & ST_CONCUSSED else choice[u, m, C_STEP]
             if at != step:
                 continue
             w, bonus2 = choice[u, m, C_WEAPON], choice[u, m, C_BONUS]
