@@ -242,3 +242,35 @@ def trace(
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")
+
+
+INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+
+@app.command()
+def sweep(
+    experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML), e.g. examples/experiments/*.toml.")],
+    out: Annotated[Path, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json.")],
+    fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+    games: Annotated[Int, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
+    target_halfwidth: Annotated[float | None, typer.Option(
+        help="Sequential sampling: play each cell until every 95% half-width <= X (games = the cap).")] = None,
+) -> None:
+    """Play every cell of an experiment (resumable: rerun the same command after an interruption)."""
+    from experiments.sweep import render_sweep, sweep_file
+
+    console = Console()
+    with _user_errors(), _interruptible(out):
+        result = sweep_file(experiment, out, games, target_halfwidth, fresh, dask, console)
+    render_sweep(result, console)
+
+
+@contextlib.contextmanager
+def _interruptible(out: Path):
+    """Ctrl-C -> one line saying the finished cells are kept, exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished cells are kept in {out}; rerun the same command to resume", err=True)
+        raise typer.Exit(INTERRUPTED) from None
