@@ -274,3 +274,43 @@ def _interruptible(out: Path):
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished cells are kept in {out}; rerun the same command to resume", err=True)
         raise typer.Exit(INTERRUPTED) from None
+
+
+@app.command()
+def solve(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
+    param: Annotated[str, typer.Option(help="Numeric parameter to solve for: budget or any `shamble params` number.")],
+    target: Annotated[float, typer.Option(help="Target escape rate.")] = 0.5,
+    player: Annotated[str | None, typer.Option(help="Whose escape rate (name or index; default: anyone's).")] = None,
+    lo: Annotated[float | None, typer.Option(help="Low end of the search (default: the plausible range).")] = None,
+    hi: Annotated[float | None, typer.Option(help="High end of the search.")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per value in the first round.")] = 400,
+    seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
+) -> None:
+    """Find the parameter value that gives a target escape rate (stochastic root-finding on CRN)."""
+    from experiments.solve import render_solution
+    from experiments.solve import solve as solve_param
+
+    with _user_errors():
+        if games < 10:
+            raise ValueError(f"--games {games}; allowed: 10 or more")
+        solution = solve_param(_config(config), param, target, player, lo, hi, games, seed)
+    render_solution(solution, Console())
+
+
+@app.command()
+def sensitivity(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
+    out: Annotated[Path, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv).")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per value.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+) -> None:
+    """Rank the chosen ([C]) numbers by how much each moves the escape rate across its plausible range."""
+    from experiments.sensitivity import render_sensitivity, run_sensitivity
+
+    console = Console()
+    with _user_errors(), _interruptible(out):
+        table = run_sensitivity(_config(config), out, games, seed, fresh, dask, console)
+    render_sensitivity(table, console)

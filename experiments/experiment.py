@@ -9,6 +9,7 @@ the file lists them. Axes (the keys of ``[axes]`` in an experiment file)::
     powerups_removed = ["none", 7, "chuck_norris"]  # one Power-Up result taken off the table
     players = [2, 4, 6]                     # player count: the players of examples/configs/<n>_players.toml
     horde_size = [4, 5, 6]                  # any GameConfig parameter (see `shamble params`)
+    params = [{}, {horde_size = 3}, {tvirus_t = 5, tvirus_fnp = 5}]  # parameter sets, one at a time
     [axes.team]                             # per player (name or 0-based index): team files or names
     Guard = ["guard", "tau", "../teams/necrons.toml"]
     [axes.policy]                           # per player: preset names or policy tables
@@ -41,7 +42,7 @@ from sim.teams import Team, TeamError, fit_team, load_team, read_toml
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 PLAYER_COUNT_CONFIGS = {2: "two_players", 4: "four_players", 6: "six_players"}
-SPECIAL_AXES = ("players", "team", "policy", "budget", "mods", "powerups_removed")
+SPECIAL_AXES = ("players", "team", "policy", "budget", "params", "mods", "powerups_removed")
 AXIS_ORDER = {name: k for k, name in enumerate(SPECIAL_AXES)}  # params come after team/policy/budget
 NO_REMOVAL = "none"
 
@@ -180,6 +181,8 @@ def apply_axis(config: GameConfig, axis: Axis, value: Any) -> GameConfig:
         return _replace_player(config, axis.target, policy=value)
     if axis.kind == "budget":
         return with_budget(config, value)
+    if axis.kind == "params":
+        return replace(config, **value)
     if axis.kind == "mods":
         return replace(config, mods=value)
     if axis.kind == "powerups_removed":
@@ -222,13 +225,14 @@ def parse_axis(name: str, values: Any, base: GameConfig, base_dir: Path, target:
     return Axis(name if target is None else f"{name}[{base.players[p].name}]", kind, tuple(parsed), labels, p)
 
 
-def _check_param(name: str) -> None:
+def _check_param(name: str, what: str = "axis") -> None:
     known = [f.name for f in fields(GameConfig) if f.name not in ("players", "mods", "geometry")]
     if name not in known:
-        close = get_close_matches(name, known + list(SPECIAL_AXES), n=1)
+        choices = known + list(SPECIAL_AXES) if what == "axis" else known
+        close = get_close_matches(name, choices, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ExperimentError(f"axes: unknown axis {name!r}{hint}; allowed: {', '.join(SPECIAL_AXES)} "
-                              "or a parameter of `shamble params`")
+        allowed = f"{', '.join(SPECIAL_AXES)} or a parameter" if what == "axis" else "a parameter"
+        raise ExperimentError(f"axes: unknown {what} {name!r}{hint}; allowed: {allowed} of `shamble params`")
 
 
 def _player_index(target: str, base: GameConfig, where: str) -> int:
@@ -251,6 +255,8 @@ def _parse_value(kind: str, name: str, value: Any, base: GameConfig, base_dir: P
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10_000:
             raise ConfigError(f"{value!r}; allowed: a points budget, an integer 1-10000")
         return value
+    if kind == "params":
+        return _param_set(value, base)
     if kind == "mods":
         return _mod_set(value)
     if kind == "powerups_removed":
@@ -278,6 +284,15 @@ def load_team_ref(value: Any, base_dir: Path) -> Team:
             names = sorted(p.stem for p in (EXAMPLES / "teams").glob("*.toml"))
             raise ConfigError(f"no example team {value!r}; allowed: {', '.join(names)} or a .toml path")
     return load_team(path)
+
+
+def _param_set(value: Any, base: GameConfig) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{value!r}; allowed: a table of parameters, e.g. {{horde_size = 3}} ({{}} = the base)")
+    for name in value:
+        _check_param(name, "parameter")
+    made = make_config(base.players, value, (), "value")
+    return {name: getattr(made, name) for name in value}
 
 
 def _mod_set(value: Any) -> frozenset[str]:
@@ -309,6 +324,8 @@ def _removed(value: Any) -> tuple[int, ...]:
 def _label(kind: str, value: Any) -> str:
     if kind == "mods":
         return "+".join(sorted(_mod_set(value))) or "base"
+    if kind == "params":
+        return ";".join(f"{k}={v}" for k, v in value.items()) or "base"
     if kind == "powerups_removed" and not isinstance(value, str):
         return f"no_{POWERUP_NAMES[value]}"
     if kind == "powerups_removed":
