@@ -314,3 +314,19 @@ def sensitivity(
     with _user_errors(), _interruptible(out):
         table = run_sensitivity(_config(config), out, games, seed, fresh, dask, console)
     render_sensitivity(table, console)
+
+
+@app.command()
+def report(
+    name: Annotated[str, typer.Option(help="Report name: the folder under --out.")] = "latest",
+    out: Annotated[Path, typer.Option(help="Folder of reports.")] = Path("reports"),
+    scale: Annotated[float, typer.Option(help="Games per cell times X (1 = about 3 minutes on 2 cores).")] = 1.0,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Replay every section from scratch.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+) -> None:
+    """The balance report: base vs each mod, budgets, power-ups, factions, the chosen numbers (resumable)."""
+    from experiments.report import run_report
+
+    with _user_errors(), _interruptible(out / name):
+        folder = run_report(name, out, scale, fresh, dask)
+    typer.echo(f"{folder / 'index.html'}")
