@@ -1,5 +1,6 @@
-"""Charts of sweep results (matplotlib, Agg backend): each function takes a tidy table and
-returns a Figure; ``save`` writes it as PNG and SVG.
+"""Charts of sweep results (matplotlib): each function takes a tidy table and returns a Figure;
+``save`` writes it as PNG (Agg) and SVG. Figures are built without pyplot: no global state and
+no display needed, and a notebook shows them inline.
 
 - ``rate_vs_value``: escape rate per player against a numeric axis (points budget) with 95%
   Wilson bands;
@@ -15,23 +16,21 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 WIDTH, HEIGHT, DPI = 7.0, 3.6, 110
 
 
-def _figure(height: float = HEIGHT) -> tuple[Figure, plt.Axes]:
+def _figure(height: float = HEIGHT) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(WIDTH, height), dpi=DPI, layout="constrained")
     return fig, fig.add_subplot()
 
 
-def _percent(ax: plt.Axes, axis: str = "y") -> None:
+def _percent(ax: Axes, axis: str = "y") -> None:
     formatter = matplotlib.ticker.PercentFormatter(1.0, decimals=0)
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
 
@@ -115,7 +114,7 @@ def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> Figur
 
 
 def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
-    """Write ``stem``.png and ``stem``.svg (SVG without a timestamp: regenerated files compare equal)."""
+    """Write ``stem``.png and ``stem``.svg (without timestamps)."""
     png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
     fig.savefig(png, metadata={"Software": None})
     fig.savefig(svg, metadata={"Date": None, "Creator": None})

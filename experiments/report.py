@@ -36,7 +36,7 @@ from experiments import charts
 from experiments.compare import escape_turn_curves, paired_table, per_game
 from experiments.experiment import EXAMPLES, Axis, Experiment, load_team_ref
 from experiments.sensitivity import sensitivity_experiment, sensitivity_table
-from experiments.sweep import SweepResult, run_cell, run_meta, sweep, write_json, write_table
+from experiments.sweep import SweepResult, now, run_cell, run_meta, sweep, write_json, write_table
 from sim.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
 from sim.play import POWERUP_NAMES
 from sim.rulesets.zombie40k import compile_tables
@@ -94,8 +94,8 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
     """'9 points less often (±3)': a difference of rates in percentage points, in words."""
     size = abs(diff) * 100
     if size < 0.5:
-        return f"about as often (±{halfwidth * 100:.0f} points)"
-    return f"{size:.0f} points {more if diff > 0 else less} (±{halfwidth * 100:.0f})"
+        return f"about as often (±{halfwidth * 100:.0f})"
+    return f"{size:.0f} point{'s' if round(size) != 1 else ''} {more if diff > 0 else less} (±{halfwidth * 100:.0f})"
 
 
 def mod_title(mod: str) -> str:
@@ -208,7 +208,7 @@ def _analyse_mods(result: SweepResult, section: Section) -> None:
     games = per_game(res, "axis_mods")
     base_games = games[games.label == "base"]
     timeout = (base_games.reason == "timeout").mean()
-    who = " and ".join(f"the {r.name} in {pct(r.rate)} (±{r.halfwidth * 100:.0f} points)" for r in base.itertuples())
+    who = " and ".join(f"the {r.name} in {pct(r.rate)} (±{r.halfwidth * 100:.0f})" for r in base.itertuples())
     section.tables.append(Table(_rates_table(summary, "axis_mods", "game"),
                                 f"In the base game {who.replace(' in ', ' escape in ', 1)} of games; {pct(timeout)} "
                                 f"of games reach the {int(base_games.turns.max())}-turn limit with nobody out."))
@@ -366,19 +366,18 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     console.print(f"shamble report {name}: {len(sections)} sweeps, seed {SEED}, scale {scale:g}")
     for line in plan_lines(sections, rate):
         console.print(line)
-    started = time.perf_counter()
+    started, meta = time.perf_counter(), run_meta(sections[0].experiment, "")
     for s in sections:
         s.result = sweep(s.experiment, folder / "data" / s.key, fresh=fresh, dask=dask, console=console)
         s.analyse(s.result, s)
     elapsed = time.perf_counter() - started
-    write_pages(folder, sections, _report_meta(sections, scale, rate, elapsed))
+    write_pages(folder, sections, _report_meta(meta, sections, scale, rate, elapsed))
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
 
 
-def _report_meta(sections: list[Section], scale: float, rate: float, elapsed: float) -> dict:
-    meta = run_meta(sections[0].experiment, "")
-    del meta["experiment"], meta["experiment_hash"]
+def _report_meta(meta: dict, sections: list[Section], scale: float, rate: float, elapsed: float) -> dict:
+    meta = {k: v for k, v in meta.items() if k not in ("experiment", "experiment_hash")} | {"finished": now()}
     return meta | {
         "scale": scale, "calibration_games_per_s": round(rate, 1), "wall_s": round(elapsed, 1),
         "sections": {s.key: {"experiment_hash": s.result.meta["experiment_hash"], "games_per_cell": s.experiment.games,
@@ -412,3 +411,31 @@ def markdown_table(frame: pd.DataFrame) -> str:
     rows = [list(map(str, frame.columns))] + [[str(v) for v in row] for row in frame.itertuples(index=False)]
     lines = ["| " + " | ".join(r).replace("\n", " ") + " |" for r in rows]
     return "\n".join([lines[0], "|" + "---|" * len(frame.columns), *lines[1:]])
+
+
+# ---------------------------------------------------------------------------- for notebooks
+
+
+@dataclass
+class ModComparison:
+    """Mod sets played on the same games and compared with a reference set."""
+
+    result: SweepResult | None
+    table: pd.DataFrame  # paired_table rows: label, player, name, rate, reference_rate, diff, ci, p, p_holm
+    unplayable: dict[str, str]  # mod -> why it cannot be played in this build
+
+
+def compare_mods(config: GameConfig, mod_sets: list[list[str]], out: Path, games: int = 2000, seed: int = SEED,
+                 reference: str = "base", show_progress: bool = False) -> ModComparison:
+    """Play each playable mod set (``[]`` = the base game) on the same games and compare every set
+    with ``reference`` (a label such as ``"base"`` or ``"hardcore"``); sets using a mod this build
+    cannot play are left out and listed in ``unplayable``."""
+    ok, missing = playable_mods(config)
+    sets = [frozenset(s) for s in mod_sets if set(s) <= set(ok)]
+    labels = tuple("+".join(sorted(s)) or "base" for s in sets)
+    unplayable = {m: missing[m] for s in mod_sets for m in s if m in missing}
+    if reference not in labels or len(sets) < 2:
+        return ModComparison(None, pd.DataFrame(), unplayable)
+    exp = Experiment("mods", config, games, seed, (Axis("mods", "mods", tuple(sets), labels),))
+    result = sweep(exp, out, show_progress=show_progress)
+    return ModComparison(result, paired_table(result.results, "axis_mods", reference), unplayable)

@@ -185,11 +185,11 @@ def run_meta(exp: Experiment, exp_hash: str) -> dict:
         "experiment_hash": exp_hash, "seed": exp.seed, "experiment": experiment_summary(exp),
         "package_version": _versions()["shamble"], "git_commit": _git_commit(), "versions": _versions(),
         "python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count(),
-        "started": _now(), "finished": None,
+        "started": now(), "finished": None,
     }
 
 
-def _now() -> str:
+def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -209,7 +209,7 @@ def _prepare_folder(out: Path, exp: Experiment, exp_hash: str, fresh: bool) -> d
         if old.get("experiment_hash") != exp_hash:
             raise ExperimentError(f"{out}: holds results of another experiment (hash {old.get('experiment_hash')}, "
                                   f"now {exp_hash}); rerun with --fresh to replace them, or choose another --out")
-        return old | {"resumed": _now()}
+        return old | {"resumed": now()}
     if fresh and out.exists():
         shutil.rmtree(out / CELLS, ignore_errors=True)
         for name in ("results.parquet", "summary.csv", "meta.json"):
@@ -278,7 +278,7 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
     summary = summarise_cells(results, exp)
     write_table(results, out / "results.parquet")
     write_table(summary, out / "summary.csv")
-    meta["finished"] = _now()
+    meta["finished"] = now()
     write_json(meta, out / "meta.json")
     return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending))
 
