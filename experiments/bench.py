@@ -54,10 +54,11 @@ WORKLOAD_WORDS = "10 Boltgun shots (5 Tactical Marines at half range) at 10 Zomb
 @dataclass(frozen=True)
 class BenchSettings:
     """``games``: games of the attack benchmark (None: sized to ``target_s``); ``quick``: tiny
-    sizes, for the tests."""
+    sizes, for the tests; ``scale_max``: the largest run of the scaling benchmark."""
 
     games: int | None = None
     quick: bool = False
+    scale_max: int = 100_000
 
     @property
     def target_s(self) -> float:
@@ -243,6 +244,111 @@ def bench_games(settings: BenchSettings, results: dict) -> dict:
     return entries
 
 
+CONFIGS_DIR = GAMES_CONFIG.parent
+MATRIX_CONFIGS = ("two_players", "four_players", "six_players")
+MATRIX_MODS = ((), ("t_virus",), ("four_weeks_later",))
+
+
+def _mod_label(mods: tuple[str, ...]) -> str:
+    return "+".join(mods) or "base"
+
+
+def _one_thread(run: Callable[[], object]) -> float:
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        return _best_time(run, 1)
+    finally:
+        numba.set_num_threads(before)
+
+
+def bench_matrix(settings: BenchSettings, results: dict) -> dict:
+    """Whole games/s of the 2-, 4- and 6-player sample configs under the base game, T-Virus and
+    Four Weeks Later, all threads and one thread, with dice per game."""
+    from dataclasses import replace
+
+    from sim.config import load_config
+
+    entries = {}
+    for name in MATRIX_CONFIGS:
+        base = load_config(CONFIGS_DIR / f"{name}.toml")
+        for mods in MATRIX_MODS:
+            config = replace(base, mods=frozenset(mods))
+            key = f"{name}_{_mod_label(mods)}"
+            n = 32 if settings.quick else _sized(lambda k, c=config: _games_run(c, k), 128, settings.target_s, 1 << 18)
+            df = _games_run(config, n)()
+            seconds = _best_time(_games_run(config, n), 1 if settings.quick else 2)
+            entries[f"{key}_games_per_s"] = n / seconds
+            entries[f"{key}_games_per_s_1_thread"] = n / _one_thread(_games_run(config, n))
+            entries[f"{key}_dice_per_game"] = float(df.groupby("game").dice.first().mean())
+    return entries
+
+
+def _stream(config, n_games: int, batch_size: int) -> tuple[float, int]:
+    """Seconds to play ``n_games`` keeping only a running tally (no per-game table): the memory
+    of a run is one batch of state whatever its length. Returns (seconds, escapes)."""
+    from kernels import game_layout as GL
+    from sim.play import run_batches
+
+    escapes = 0
+    start = time.perf_counter()
+    for _, st in run_batches(config, n_games, SEED, batch_size):
+        escapes += int((st.res[:, GL.R_REASON] == GL.REASON_ESCAPE).sum())
+    return time.perf_counter() - start, escapes
+
+
+def bench_scaling(settings: BenchSettings, results: dict) -> dict:
+    """Games/s of the 4-player config at 10^3 .. ``scale_max`` games (streamed in batches), and
+    how flat it is from 10^4 up: the slowest rate divided by the fastest."""
+    from sim.config import load_config
+    from sim.play import DEFAULT_BATCH
+
+    config = load_config(GAMES_CONFIG)
+    sizes = [10**k for k in range(3, 7) if 10**k <= settings.scale_max] or [settings.scale_max]
+    if settings.quick:
+        sizes = [16, 64]
+    entries, rates = {}, {}
+    for n in sizes:
+        seconds, _ = _stream(config, n, DEFAULT_BATCH)
+        rates[n] = n / seconds
+        entries[f"scaling_{n}_games_per_s"] = rates[n]
+    flat = [r for n, r in rates.items() if n >= 10_000] or list(rates.values())
+    entries["scaling_flatness"] = min(flat) / max(flat)
+    return entries
+
+
+def bench_memory(settings: BenchSettings, results: dict) -> dict:
+    """Bytes of game state per game in flight, the batch size, and this process's peak RSS."""
+    import resource
+
+    from kernels.state import new_state
+    from sim.config import load_config
+    from sim.play import DEFAULT_BATCH
+    from sim.rulesets.zombie40k import compile_tables, n_units
+
+    config = load_config(GAMES_CONFIG)
+    tables = compile_tables(config)
+    state = new_state(DEFAULT_BATCH, config.n_players, n_units(config), tables.squad_wounds.shape[1])
+    per_game = sum(a.nbytes for a in state) / DEFAULT_BATCH
+    return {"state_bytes_per_game": per_game, "batch_size": DEFAULT_BATCH,
+            "state_mb_in_flight": per_game * DEFAULT_BATCH / 2**20,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
+    """The game kernels' first call in this process, and the last recorded cold compile."""
+    from sim.config import load_config
+    from sim.play import recorded_compile, warm_up
+
+    first = warm_up(load_config(GAMES_CONFIG))
+    cold = recorded_compile()
+    entries = {"game_load_s": first["seconds"], "game_load_source": first["source"]}
+    if cold is not None:
+        entries["game_compile_cold_s"] = cold["seconds"]
+        entries["game_compile_recorded"] = cold["when"]
+    return entries
+
+
 def _run_jit_off_games(games: int) -> float:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     code = (f"import time; from sim.config import load_config; from sim.play import play; "
@@ -254,12 +360,17 @@ def _run_jit_off_games(games: int) -> float:
 
 BENCHMARKS: list[tuple[str, Benchmark]] = [
     ("compile", bench_compile),
+    ("game_compile", bench_game_compile),
     ("dice", bench_dice),
     ("attacks", bench_attacks),
     ("jit_off", bench_jit_off),
     ("games", bench_games),
+    ("matrix", bench_matrix),
+    ("scaling", bench_scaling),
+    ("memory", bench_memory),
 ]
-WITHOUT_GAMES = [b for b in BENCHMARKS if b[0] != "games"]
+GAME_BENCHMARKS = ("game_compile", "games", "matrix", "scaling", "memory")
+WITHOUT_GAMES = [b for b in BENCHMARKS if b[0] not in GAME_BENCHMARKS]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -342,7 +453,7 @@ def _check_threads(threads: int | None) -> None:
 
 
 def run_bench(*, games: int | None = None, quick: bool = False, threads: int | None = None,
-              benchmarks: list[tuple[str, Benchmark]] | None = None) -> dict:
+              benchmarks: list[tuple[str, Benchmark]] | None = None, scale_max: int = 100_000) -> dict:
     """Run the benchmarks once and return every figure in one flat dict.
 
     Parameters
@@ -355,15 +466,19 @@ def run_bench(*, games: int | None = None, quick: bool = False, threads: int | N
         numba threads (None: numba's default, NUMBA_NUM_THREADS); restored afterwards.
     benchmarks : list of (name, function) or None
         Defaults to `BENCHMARKS`.
+    scale_max : int
+        Largest run of the scaling benchmark (10^3 .. scale_max games, powers of ten).
     """
     _check_threads(threads)
     if games is not None and (not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES):
         raise ValueError(f"games = {games!r}; allowed: an integer 1-{MAX_GAMES}")
+    if not isinstance(scale_max, int) or isinstance(scale_max, bool) or not 1_000 <= scale_max <= 10_000_000:
+        raise ValueError(f"scale_max = {scale_max!r}; allowed: an integer 1000-10000000")
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        settings = BenchSettings(games=games, quick=quick)
+        settings = BenchSettings(games=games, quick=quick, scale_max=scale_max)
         results: dict = {**machine_info(), "threads": numba.get_num_threads(), "quick": quick}
         for _name, benchmark in BENCHMARKS if benchmarks is None else benchmarks:
             results.update(benchmark(settings, results))
@@ -405,7 +520,35 @@ MEANINGS = {
     "games_ceiling_share": "games/s x dice per game / D6/s",
     "jit_off_games_per_s": "whole games per second with NUMBA_DISABLE_JIT=1",
     "games_jit_speedup": "games/s (1 thread) JIT on / JIT off",
+    "game_load_s": "first call of the game kernels in this process, s",
+    "game_load_source": "what that first call did",
+    "game_compile_cold_s": "one-off compile of the game kernels, s (recorded when the cache was built)",
+    "game_compile_recorded": "when that compile ran",
+    "scaling_flatness": "slowest / fastest games/s from 10^4 games up (1 = flat)",
+    "state_bytes_per_game": "bytes of game state per game in flight",
+    "batch_size": "games in flight (one batch; longer runs stream)",
+    "state_mb_in_flight": "MiB of game state in flight",
+    "peak_rss_mb": "peak resident memory of this process, MiB",
 }
+
+
+def meaning(key: str) -> str:
+    """What a figure means (the matrix and scaling keys are built from their parts)."""
+    if key in MEANINGS:
+        return MEANINGS[key]
+    if key.startswith("scaling_"):
+        return f"games/s over a run of {key.split('_')[1]} games (streamed)"
+    for name in MATRIX_CONFIGS:
+        if key.startswith(name + "_"):
+            rest = key[len(name) + 1:]
+            mod, _, what = rest.partition("_games_per_s") if "_games_per_s" in rest else rest.partition("_dice")
+            label = name.replace("_", " ") + (", " + mod if mod != "base" else ", base game")
+            if key.endswith("_1_thread"):
+                return f"whole games/s, one thread: {label}"
+            if key.endswith("dice_per_game"):
+                return f"dice per game: {label}"
+            return f"whole games/s, all threads: {label}"
+    return ""
 
 
 def _shown(value) -> str:
@@ -423,7 +566,7 @@ def render_bench(results: dict, console: Console) -> None:
     table.add_column("value", justify="right")
     table.add_column("meaning")
     for key, value in results.items():
-        table.add_row(key, _shown(value), MEANINGS.get(key, ""))
+        table.add_row(key, _shown(value), meaning(key))
     console.print(table)
 
 

@@ -8,18 +8,24 @@ edge, and nowhere below.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
+import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
 from rich.console import Console
 
 from experiments.bench import WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
 from experiments.roster import (
+    mods_json,
     params_json,
     policies_json,
+    render_mods,
     render_params,
     render_policies,
     render_roster,
@@ -70,9 +76,29 @@ def _user_errors():
     try:
         yield
     except (ValueError, FileNotFoundError) as err:  # UnknownNameError and CatalogueError are ValueErrors
-        message = " ".join(str(err).split()) or type(err).__name__
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(USAGE_ERROR) from None
+        _fail(str(err) or type(err).__name__)
+    except OSError as err:  # a folder that cannot be written, a path through a file
+        _fail(f"{err.filename or ''}: {err.strerror or type(err).__name__}")
+
+
+def _fail(message: str, code: int = USAGE_ERROR):
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(code) from None
+
+
+def _writable(option: str, folder: Path, file: Path | None = None) -> None:
+    """Refuse an output folder before the work, not after: it must exist and take a file."""
+    if file is not None and file.is_dir():
+        raise ValueError(f"{option}: is a folder; allowed: a file name")
+    if not folder.is_dir():
+        raise ValueError(f"{option}: folder {folder} does not exist; allowed: an existing folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".shamble-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise ValueError(f"{option}: cannot write in folder {folder} ({err.strerror}); allowed: a writable folder") \
+            from None
 
 
 Int = int | None
@@ -131,12 +157,14 @@ def bench(
     games: Annotated[Int, typer.Option(help="Games of the attack benchmark (default: sized to ~0.25 s).")] = None,
     threads: Annotated[Int, typer.Option(help="numba threads.")] = None,
     whole_games: Annotated[bool, typer.Option("--whole-games/--no-whole-games",
-                                              help="Also time whole games (4-player example).")] = True,
+                                              help="Also time whole games (sample configs, mods, scaling).")] = True,
+    scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
+                                                "10^6 takes minutes).")] = 100_000,
 ) -> None:
-    """Kernel speed on this machine: dice ceiling, attacks/s, whole games/s, JIT speed-ups."""
+    """Kernel speed on this machine: dice ceiling, attacks/s, whole games/s, scaling, memory, JIT speed-ups."""
     with _user_errors():
         results = run_bench(games=games, quick=quick, threads=threads,
-                            benchmarks=None if whole_games else WITHOUT_GAMES)
+                            benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max)
     if as_json:
         typer.echo(bench_json(results))
     else:
@@ -191,10 +219,23 @@ def policies(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")
         render_policies(Console())
 
 
-def _config(path: Path):
-    from sim.config import load_config
+@app.command()
+def mods(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the mods (zombie40k §10): what each changes, its parameters and defaults, and clashes."""
+    if as_json:
+        typer.echo(mods_json())
+    else:
+        render_mods(Console())
 
-    return load_config(path)
+
+ModOption = Annotated[list[str] | None, typer.Option(
+    "--mod", help="A mod to play under (repeat for several; adds to the config's mods; see `shamble mods`).")]
+
+
+def _config(path: Path, extra_mods: list[str] | None = None):
+    from sim.config import load_config, with_mods
+
+    return with_mods(load_config(path), extra_mods or ())
 
 
 @app.command()
@@ -205,6 +246,7 @@ def play(
     out: Annotated[Path | None, typer.Option(help="Write one row per (game, player): .parquet or .csv.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     batch_size: Annotated[int, typer.Option(help="Games per batch (memory), never changes results.")] = 2048,
+    mod: ModOption = None,
 ) -> None:
     """Play a configuration: escape rate per player with 95% Wilson intervals, game length, end reasons."""
     from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
@@ -212,9 +254,11 @@ def play(
     with _user_errors():
         if games < 1:
             raise ValueError(f"--games {games}; allowed: 1 or more")
-        cfg = _config(config)
+        cfg = _config(config, mod)
         if out is not None and out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
+        if out is not None:
+            _writable(f"--out {out}", out.parent, out)
         df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
         summary = summarise(cfg, df)
         if out is not None:
@@ -231,14 +275,17 @@ def trace(
     seed: Annotated[int, typer.Option(help="Random seed of the run.")] = 1,
     game: Annotated[int, typer.Option(help="Which game of the run (0-based).")] = 0,
     png: Annotated[Path | None, typer.Option(help="Folder for one PNG of the table per game turn.")] = None,
+    mod: ModOption = None,
 ) -> None:
     """Tell one game turn by turn (moves, shots, charges, kills, power-ups) and draw the table."""
     from experiments.trace import trace as trace_one
 
     with _user_errors():
-        if game < 0:
-            raise ValueError(f"--game {game}; allowed: 0 or more")
-        lines, pictures = trace_one(_config(config), seed, game, png)
+        if not 0 <= game < 2**63:
+            raise ValueError(f"--game {game}; allowed: 0 to 2**63 - 1")
+        if png is not None:
+            _writable(f"--png {png}", png)
+        lines, pictures = trace_one(_config(config, mod), seed, game, png)
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")
@@ -330,3 +377,23 @@ def report(
     with _user_errors(), _interruptible(out / name):
         folder = run_report(name, out, scale, fresh, dask)
     typer.echo(f"{folder / 'index.html'}")
+
+
+def run() -> None:
+    """The ``shamble`` console script: ``app`` with click's usage errors (a bad option value, an
+    unknown option or command, a missing argument) on one ``error:`` line, exit code 2."""
+    try:
+        code = app(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as err:  # the help is already printed (rich)
+        if err.format_message():
+            typer.echo(err.format_message())
+        code = USAGE_ERROR
+    except click.exceptions.ClickException as err:
+        ctx = getattr(err, "ctx", None)
+        where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        typer.echo(f"error: {' '.join(err.format_message().split())}{where}", err=True)
+        code = err.exit_code
+    except click.exceptions.Abort:
+        typer.echo("error: aborted", err=True)
+        code = 1
+    sys.exit(code or 0)

@@ -246,3 +246,37 @@ def render_policies(console: Console) -> None:
         values = (str(getattr(POLICY_PRESETS[name], f.name)) for name in presets)
         table.add_row(f.name, *values, POLICY_HELP.get(f.name, ""))
     console.print(table)
+
+
+# ---------------------------------------------------------------------------- mods
+
+
+def mod_rows() -> list[dict]:
+    """One row per mod of zombie40k §10: key, title, section, what it does, its parameters."""
+    from sim.mods import CONTRADICTIONS, MOD_LIST
+
+    defaults = {row["name"]: row for row in param_rows()}
+    rows = []
+    for mod in MOD_LIST:
+        clashes = sorted(next(iter(pair - {mod.key})) for pair in CONTRADICTIONS if mod.key in pair)
+        rows.append({
+            "mod": mod.key, "title": mod.title, "spec": mod.section, "summary": mod.summary,
+            "params": {p: {"default": defaults[p]["default"], "tag": defaults[p]["tag"]} for p in mod.params},
+            "cannot_combine_with": clashes,
+        })
+    return rows
+
+
+def mods_json() -> str:
+    return json.dumps(mod_rows(), indent=2, ensure_ascii=False)
+
+
+def render_mods(console: Console) -> None:
+    table = Table(title="Mods (zombie40k §10): select with --mod NAME or mods = [...] in a config",
+                  title_justify="left", show_lines=True)
+    for column in ("mod", "spec", "what it does", "parameters (default, tag)", "cannot combine with"):
+        table.add_column(column, no_wrap=column == "mod")
+    for row in mod_rows():
+        params = "\n".join(f"{k} = {_default_text(v['default'])} {v['tag']}" for k, v in row["params"].items())
+        table.add_row(row["mod"], row["spec"], row["summary"], params or "-", ", ".join(row["cannot_combine_with"]))
+    console.print(table, markup=False)

@@ -65,6 +65,8 @@ def describe(config: GameConfig, ev: np.ndarray) -> str | None:
         GL.EK_PUSHBACK: f"{who} is pushed {a:.0f}\" back from the Escape Vehicle",
         GL.EK_GETS_HOT: f"{who}'s weapon Gets Hot",
         GL.EK_DEFIB: f"{who} uses a Defibrillator",
+        GL.EK_CONVERT: f"a slain model of {who} rises and joins {other} (Dead Men Walking)",
+        GL.EK_SHOP: f"{who} buys an item for {b:.0f} points" + (f" (sold one for {c:.0f})" if c else ""),
         GL.EK_OVERWATCH: None,
         GL.EK_SNAPSHOT: None,
         GL.EK_PSYCHIC: None,

@@ -23,6 +23,7 @@ from kernels.game_layout import (
     EK_CHARGE,
     EK_CHARGE_FAIL,
     EK_CONSOLIDATE,
+    EK_CONVERT,
     EK_FIGHT,
     EK_MORALE,
     EK_OVERWATCH,
@@ -37,6 +38,8 @@ from kernels.game_layout import (
     MP_DUCT_ATTACK,
     P_CHAINSAW_HIT_ON,
     P_CONSOL_N,
+    P_DMW,
+    P_DMW_FNP,
     P_MUSH_INIT,
     P_MUSH_MOVE,
     PU_BANANA,
@@ -58,6 +61,7 @@ from kernels.game_layout import (
 from kernels.geometry import ev_nearest_point, move_towards
 from kernels.jit import njit
 from kernels.layout import (
+    FNP,
     K_MELEE,
     K_PISTOL,
     MR_ATSKNF,
@@ -66,6 +70,7 @@ from kernels.layout import (
     MR_ERE_WE_GO,
     MR_FLEET,
     MR_HAMMER_OF_WRATH,
+    MR_LEADER,
     MR_RAGE,
     MR_RAMPAGE,
     MR_SLOW_AND_PURPOSEFUL,
@@ -91,6 +96,7 @@ from kernels.layout import (
     A,
     I,
     T,
+    W,
 )
 from kernels.morale import blind_tests, fall_back, leadership_test
 from kernels.powerups import chuck_active
@@ -102,6 +108,7 @@ from kernels.units import (
     alive,
     all_have,
     any_has,
+    boss_unit,
     in_combat,
     is_squad,
     lock,
@@ -109,6 +116,7 @@ from kernels.units import (
     majority_stat,
     n_players,
     on_table,
+    refresh_radius,
     unit_flags,
     unlock_all,
 )
@@ -397,8 +405,14 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
     before = alive(st, g, v)
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
     medpacks = st.pu[g, v, PU_MEDPACKS:PU_MEDPACKS + 2] if is_squad(v, tb) else st.pu[g, 0, 0:0]
+    converts = tb.prm[P_DMW] != 0 and is_squad(v, tb) and not is_squad(u, tb) and u != boss_unit(st) \
+        and on_table(st, g, u)  # a horde wiped at this Initiative step still strikes, but takes no one
+    was = st.wounds[g, v].copy() if converts else st.wounds[g, v, 0:0]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
+    for m in range(was.shape[0]):
+        if was[m] > 0 and st.wounds[g, v, m] == 0:
+            join_horde(st, g, v, m, u, tb, phase)
     inflicted[u] += out[OUT_UNSAVED]
     suffered[v] += out[OUT_UNSAVED]
     if out[OUT_BLIND_HITS] > 0:
@@ -435,6 +449,27 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
                 _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, phase, out)
                 if weapon[u, m] == -2 and out[OUT_ONES] > 0:
                     fuel_out[u, m] = True  # a natural 1: the chainsaw runs dry (zombie40k §8)
+
+
+@njit
+def join_horde(st, g, p, m, h, tb, phase):
+    """Dead Men Walking (zombie40k §10.3, A36): a survivor slain in close combat by a horde
+    rises at once as a model of that horde, with its profile (full Wounds), wargear and rules,
+    Feel No Pain (5+) at worst, and no power-ups. No free slot: it stays dead."""
+    for k in range(st.wounds.shape[2]):
+        if st.wounds[g, h, k] == 0:
+            for c in range(st.stats.shape[3]):
+                st.stats[g, h, k, c] = st.stats[g, p, m, c]
+            st.stats[g, h, k, FNP] = min(st.stats[g, p, m, FNP], int(tb.prm[P_DMW_FNP]))
+            st.mflags[g, h, k] = (st.mflags[g, p, m] | MR_ZOMBIE) & ~MR_LEADER
+            st.mstatus[g, h, k] = 0
+            st.mpow[g, h, k] = 0
+            for s in range(st.gear.shape[3]):
+                st.gear[g, h, k, s] = st.gear[g, p, m, s]
+            st.wounds[g, h, k] = st.stats[g, h, k, W]
+            refresh_radius(st, g, h, tb)
+            log_event(st, g, phase, EK_CONVERT, p, h, m, k, 0)
+            return
 
 
 @njit

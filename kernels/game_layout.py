@@ -31,8 +31,9 @@ from __future__ import annotations
  US_ARRIVED_EDGE,  # 1 if the horde arrived from a table edge this Zombie Turn (A23)
  US_BLIND_HIT,  # 1 if hit by a Blind attack this phase: tests Initiative at its end
  US_FORCE,  # game turn in which its Force weapons have Instant Death (psychic phase, A17)
- ) = range(23)
-N_US = 23
+ US_EMFH_LOST,  # game turn in which it lost its actions to Every Man For Himself (scope "all", A38)
+ ) = range(24)
+N_US = 24
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
@@ -70,9 +71,9 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_MAX_RESPAWNS, P_POWERUPS, P_PVP, P_DMW, P_DK, P_DK_START_T, P_DK_START_FNP, P_DK_MAX_T, P_DK_MAX_FNP,
  P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
  P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP, P_SURROUNDED_GEOMETRIC,
- P_BILE_CORRIDOR,
- ) = range(66)
-N_PRM = 66
+ P_BILE_CORRIDOR, P_PU_REMOVED,
+ ) = range(67)
+N_PRM = 67  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
 
 # ---- player policies: float64[P, N_POL] (docs/policies.md) -------------------------------
 (POL_HUNT_RADIUS,  # chase a horde within this many inches for its power-up (0 = never)
@@ -87,6 +88,10 @@ N_PRM = 66
  POL_DEFIB,  # A33: 0 a Defibrillator revives a dead model at the start of the turn, 1 it is a Medpack
  ) = range(10)
 N_POL = 10
+
+# ---- Killing Floor shop: int64[n_items, N_SHOP], rows in the wish list's order (best first) ------
+SH_WEAPON, SH_SLOT, SH_COST, SH_PSYKER, SH_SQUAD = range(5)  # weapon row, gear slot, points, psykers only, whole squad
+N_SHOP = 5
 
 # ---- results: int32[n, N_RES] and float64[n, P, N_PRES] ----------------------------------
 R_WINNER, R_REASON, R_TURNS, R_DICE = range(4)
@@ -105,4 +110,4 @@ N_EV = 8
 (EK_DEPLOY, EK_ORDER, EK_RESPAWN, EK_MOVE, EK_RUN, EK_EMBARK, EK_SHOOT, EK_KILL, EK_WIPE, EK_CHARGE,
  EK_CHARGE_FAIL, EK_FIGHT, EK_OVERWATCH, EK_MORALE, EK_FALL_BACK, EK_SWEEP, EK_POWERUP, EK_ZOMBIE_ARRIVE,
  EK_SHAMBLE, EK_CONSOLIDATE, EK_REGROUP, EK_PUSHBACK, EK_SNAPSHOT, EK_GETS_HOT, EK_PSYCHIC, EK_MEDPACK,
- EK_DEFIB, EK_END) = range(28)
+ EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP) = range(30)

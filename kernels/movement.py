@@ -45,6 +45,7 @@ from kernels.game_layout import (
     US_EMBARKED,
     US_FALLING_BACK,
     US_MOVED,
+    US_ON_TABLE,
     US_PINNED,
     US_RAN,
 )
@@ -72,7 +73,7 @@ from kernels.units import (
     log_event,
     n_players,
     on_table,
-    remove_unit,
+    unlock_all,
 )
 
 MOVE_IN = 6.0
@@ -102,9 +103,15 @@ def can_embark(st, g, p, allowance, tb):
 
 @njit
 def embark(st, g, p, tb, phase):
+    """The squad boards the Escape Vehicle: it leaves the table with its models, which stand
+    at the vehicle's access point (Coop Mode squads keep shooting from there, zombie40k §10.1)."""
     log_event(st, g, phase, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
     st.ustate[g, p, US_EMBARKED] = 1
-    remove_unit(st, g, p)
+    st.ustate[g, p, US_ON_TABLE] = 0
+    st.ustate[g, p, US_FALLING_BACK] = 0
+    unlock_all(st, g, p)
+    x0, x1, y0, y1 = ev_rect(tb.prm)
+    st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p] = 0.5 * (x0 + x1), y0, 0.0
 
 
 # --------------------------------------------------------------------- squad movement

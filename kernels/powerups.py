@@ -31,6 +31,7 @@ from kernels.game_layout import (
     P_CATCHUP,
     P_COOP,
     P_POWERUPS,
+    P_PU_REMOVED,
     P_PUSH_N,
     P_PVP_ZONE,
     P_TABLE_L,
@@ -120,7 +121,10 @@ def _shift(st, g, u, dx, dy, tb):
 
 @njit
 def apply_powerup(st, g, p, result, tb, phase):
-    """The effect of Power-Up table result 2-12 on squad p (zombie40k §8)."""
+    """The effect of Power-Up table result 2-12 on squad p (zombie40k §8); a result taken off
+    the table (ablation, ``powerups_removed``) gives nothing."""
+    if (int(tb.prm[P_PU_REMOVED]) >> result) & 1:
+        return
     st.pres[g, p, PR_POWERUP0 + result] += 1
     log_event(st, g, phase, EK_POWERUP, p, -1, result, 0, 0)
     turn = st.res[g, R_TURNS]

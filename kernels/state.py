@@ -60,6 +60,7 @@ class Tables(NamedTuple):
     ids: np.ndarray  # int64[N_IDS] weapon rows: the horde's autogun, the close combat weapon
     pu_value: np.ndarray  # float64[13] how much a squad values each power-up (roll twice, keep one)
     horde_size: np.ndarray  # int64[1] models per horde
+    shop: np.ndarray  # int64[n_items, N_SHOP] Killing Floor items in wish-list order (0 rows: no shop)
 
 
 def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace_events: int = 0) -> GameState:

@@ -29,8 +29,10 @@ from kernels.game_layout import (
     EK_SNAPSHOT,
     G_MELEE0,
     G_MELEE1,
+    P_COOP,
     P_EMBARK_ON_RUN,
     P_EMFH,
+    P_EMFH_ALL,
     P_EMFH_FAIL_ON,
     P_EMFH_RADIUS,
     P_GRUDGE,
@@ -71,11 +73,13 @@ from kernels.game_layout import (
     R_TURNS,
     R_WINNER,
     REASON_ALL_DEAD,
+    REASON_COOP_WIN,
     REASON_ESCAPE,
     REASON_TIMEOUT,
     US_CHARGED,
     US_CONSOLIDATE,
     US_EMBARKED,
+    US_EMFH_LOST,
     US_FALLING_BACK,
     US_FORCE,
     US_MOVED,
@@ -103,6 +107,7 @@ from kernels.movement import (
 from kernels.powerups import roll_powerup
 from kernels.rng import d6, stream_start
 from kernels.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
+from kernels.shop import kf_shop
 from kernels.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
 from kernels.units import (
     alive,
@@ -177,13 +182,33 @@ def _activate_mushroom(st, g, p, tb, rng):
 
 @njit
 def _every_man_for_himself(st, g, p, tb, rng):
-    """zombie40k §10.5: near another squad, a D6 of ``emfh_fail_on``+ loses the turn's actions."""
+    """zombie40k §10.5 (A38): near another squad, a D6 of ``emfh_fail_on``+ loses the turn's
+    actions. Scope "active": the active squad tests at the start of its turn; scope "all": every
+    squad tested at the start of the game turn (`emfh_all_test`)."""
     if tb.prm[P_EMFH] == 0:
         return False
+    if tb.prm[P_EMFH_ALL] != 0:
+        return st.ustate[g, p, US_EMFH_LOST] == st.res[g, R_TURNS]
+    return _emfh_test(st, g, p, tb, rng)
+
+
+@njit
+def _emfh_test(st, g, p, tb, rng):
     for q in range(n_players(tb)):
         if q != p and on_table(st, g, q) and unit_gap(st, g, p, q) <= tb.prm[P_EMFH_RADIUS]:
             return d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
     return False
+
+
+@njit
+def emfh_all_test(st, g, tb, rng):
+    """Every Man For Himself, scope "all" (A38): at the start of the game turn every squad within
+    the radius of another tests, in player order; a failure costs its actions this game turn."""
+    if tb.prm[P_EMFH] == 0 or tb.prm[P_EMFH_ALL] == 0:
+        return
+    for p in range(n_players(tb)):
+        if on_table(st, g, p) and _emfh_test(st, g, p, tb, rng):
+            st.ustate[g, p, US_EMFH_LOST] = st.res[g, R_TURNS]
 
 
 @njit
@@ -283,6 +308,12 @@ def assault_phase(st, g, p, tb, rng):
         v = _charge_target(st, g, p, tb)
         if v >= 0:
             make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
+    _fight_combat(st, g, p, tb, rng)
+
+
+@njit
+def _fight_combat(st, g, p, tb, rng):
+    """The squad's combat, if it is locked in one, is fought in its Assault phase."""
     if on_table(st, g, p) and in_combat(st, g, p):
         member, inflicted, suffered = fight(st, g, p, tb, rng, PH_ASSAULT)
         resolve_combat(st, g, member, inflicted, suffered, tb, rng, PH_ASSAULT)
@@ -376,10 +407,16 @@ def player_turn(st, g, p, tb, rng, check):
     _start_player_turn(st, g, p, tb)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
+    if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
+        _fire_from_vehicle(st, g, p, tb, rng)
+        _check(st, g, tb, check)
     if not on_table(st, g, p):
         return False
+    kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
+        _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
+        _check(st, g, tb, check)
         _end_player_turn(st, g, p, rng)
         return False
     _activate_mushroom(st, g, p, tb, rng)
@@ -394,6 +431,23 @@ def player_turn(st, g, p, tb, rng, check):
     _check(st, g, tb, check)
     _end_player_turn(st, g, p, rng)
     return False
+
+
+@njit
+def _fire_from_vehicle(st, g, p, tb, rng):
+    """Coop Mode (zombie40k §10.1): an embarked squad fires from the Escape Vehicle's access
+    points, as from Fire Points, at the nearest zombies it may shoot."""
+    reach = max_reach(st, g, p, tb)
+    best, best_d = -1, 1e18
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if may_shoot_unit(st, g, p, v, tb):
+            d = unit_gap(st, g, p, v)
+            if d <= reach and d < best_d:
+                best, best_d = v, d
+    if best >= 0:
+        st.ustate[g, best, US_PHASE_MODELS] = alive(st, g, best)
+        shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
+        st.ustate[g, best, US_PHASE_MODELS] = 0
 
 
 # ------------------------------------------------------------------------ zombie turn
@@ -508,6 +562,32 @@ def turn_order(st, g, tb, rng):
 
 
 @njit
+def _game_over(st, g, tb):
+    """A11: Coop players win when every squad still able to play is embarked; the zombies win
+    when no squad is on the table and none may come back."""
+    if tb.prm[P_COOP] != 0 and _coop_won(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_COOP_WIN)
+        return True
+    if _nobody_can_play(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_ALL_DEAD)
+        return True
+    return False
+
+
+@njit
+def _coop_won(st, g, tb):
+    boarded = False
+    for p in range(n_players(tb)):
+        if st.ustate[g, p, US_EMBARKED] != 0:
+            boarded = True
+        elif on_table(st, g, p) or _may_respawn(st, g, p, tb):
+            return False
+    return boarded
+
+
+@njit
 def _nobody_can_play(st, g, tb):
     """A11: every squad is gone and none may come back."""
     for p in range(n_players(tb)):
@@ -550,18 +630,20 @@ def play_game(st, g, tb, rng, check):
         st.res[g, R_TURNS] = turn
         order = turn_order(st, g, tb, rng)
         log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
+        emfh_all_test(st, g, tb, rng)
         for k in range(order.shape[0]):
-            if player_turn(st, g, order[k], tb, rng, check):
+            if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
                 _snapshot(st, g)  # the table as the squad escapes
                 _finish(st, g, tb, order[k], REASON_ESCAPE)
+                return
+            if _game_over(st, g, tb):
                 return
         zombie_turn(st, g, tb, rng, check)
         if tb.prm[P_GRUDGE] == 2:
             st.grudge[g] = 0  # A19 one_turn: a grudge lasts until the end of the game turn
-        _snapshot(st, g)
-        if _nobody_can_play(st, g, tb):
-            _finish(st, g, tb, -1, REASON_ALL_DEAD)
+        if _game_over(st, g, tb):
             return
+        _snapshot(st, g)
     _finish(st, g, tb, -1, REASON_TIMEOUT)
 
 
@@ -608,7 +690,7 @@ def count_violations(st, g, tb):
             bad += not (-1e-6 <= x <= w_max + 1e-6 and -1e-6 <= y <= length + 1e-6)
             bad += abs(st.radius[g, u] - unit_radius(n, tb.prm)) > 1e-9
         else:
-            bad += n != 0
+            bad += n != 0 and st.ustate[g, u, US_EMBARKED] == 0  # embarked squads keep their models
             bad += in_combat(st, g, u)
         bad += st.locked[g, u, u] != 0
         for v in range(st.pos.shape[1]):

@@ -160,8 +160,32 @@ class GameConfig:
     emfh_scope: str = _p("active", "A38", "§10.5", choices=("active", "all"))
     tvirus_t: int = _p(4, "C", "§10.9")
     tvirus_fnp: int = _p(4, "C", "§10.9")
+    tvirus_boss: bool = _p(False, "I", "§10.9", "the Boss also gets the T-Virus profile")
+    fwl_shamble_dice: str = _p("3D6k2", "I", "§10.2", "Four Weeks Later shamble: 3D6, the two highest")
+    dmw_fnp: int = _p(5, "I", "§10.3 A36", "Feel No Pain a Dead Men Walking convert has at worst")
+    boss_variant_unit: str = _p("Patriarch", "V", "§10.10", "the Boss the boss_variant mod fields (any zombies-side "
+                                "unit, catalogue_files may add one)")
     kf_budget: int = _p(50, "C", "§10.11 A40")
     kf_points_per_kill: int = _p(1, "I", "§10.11")
+    kf_starting_wargear: tuple[str, ...] = _p(("Bolt pistol", "Close combat weapon", "Frag grenade"), "V", "§10.11",
+                                              "every model's wargear under Killing Floor")
+    kf_wishlist: tuple[str, ...] = _p(
+        ("Assault cannon", "Heavy bolter", "Storm bolter", "Shotgun", "Power fist", "Power sword", "Hand flamer"),
+        "policy", "§10.11 A41", "items a squad buys, best first (docs/mods.md)")
+    kf_prices: tuple[tuple[str, int], ...] = _p((), "C", "§10.11", "price overrides: a table item = cost")
+    max_respawns: int = _p(-1, "mods", "§10.6 §10.7", "-1 = unlimited (Hardcore sets 1, Instant Death 0)")
+    powerups_enabled: bool = _p(True, "mods", "§10.6", "Hardcore switches power-ups off")
+    usr_allowed: bool = _p(True, "mods", "§10.6", "Hardcore plays teams without their USR")
+    zombie_t: int = _p(0, "mods", "§10.9 §11.1", "horde Toughness; 0 = the catalogue's (T-Virus sets it)")
+    zombie_fnp: int = _p(0, "mods", "§10.2 §10.9", "horde Feel No Pain; 0 = the catalogue's, 7 = none")
+    zombie_rules: tuple[str, ...] = _p((), "mods", "§10.2", "special rules added to horde zombies")
+    boss_unit: str = _p("Zombie Boss", "V", "§6 §10.10", "the zombies-side catalogue unit that is the Boss")
+    boss_t: int = _p(0, "mods", "§10.9", "the Boss's Toughness; 0 = its profile's")
+    boss_fnp: int = _p(0, "mods", "§10.9", "the Boss's Feel No Pain; 0 = its profile's, 7 = none")
+    squad_wargear: tuple[str, ...] = _p((), "mods", "§10.11", "every survivor's wargear; empty = as the team is built")
+    shop: tuple[str, ...] = _p((), "mods", "§10.11", "items squads buy with kill points, best first; empty = no shop")
+    catalogue_files: tuple[str, ...] = _p((), "data", "sim/catalogue.py", "extra catalogue TOML files (e.g. a "
+                                          "user-defined Boss)")
     max_game_turns: int = _p(20, "A12", "§15")
     surrounded_ratio: float = _p(4.0, "A2", "§6.2")
     surrounded_rule: str = _p("ratio", "A2", "§6.2", "geometric: zombie bases fill the squad's circumference",
@@ -188,12 +212,17 @@ class GameConfig:
     powerup_values: tuple[float, ...] = field(default=tuple(POWERUP_VALUES[k] for k in range(2, 13)),
                                               metadata={"tag": "policy", "spec": "§8 A28"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
-        "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is taken off the table (rolls give nothing)"})
+        "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "mods", frozenset(self.mods))
+        for name in _NAME_LISTS:
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
+        if isinstance(self.kf_prices, dict):
+            object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items())))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
         for f in fields(self):
@@ -225,8 +254,13 @@ _INT_RANGES = {
     "shotgun_powerup_hit_on": (2, 6), "shotgun_powerup_shots": (0, 10), "mushroom_init_bonus": (0, 5),
     "dk_start_t": (1, 10), "dk_start_fnp": (2, 7), "dk_max_t": (1, 10), "dk_max_fnp": (2, 7), "emfh_fail_on": (1, 7),
     "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "kf_budget": (1, 10_000), "kf_points_per_kill": (0, 100),
+    "dmw_fnp": (2, 7), "max_respawns": (-1, 1000), "zombie_t": (0, 10), "zombie_fnp": (0, 7), "boss_t": (0, 10),
+    "boss_fnp": (0, 7),
     "max_game_turns": (1, 500),
 }
+
+
+_NAME_LISTS = ("kf_starting_wargear", "kf_wishlist", "zombie_rules", "catalogue_files", "squad_wargear", "shop")
 
 
 def _validate_field(cfg: GameConfig, f) -> None:
@@ -246,6 +280,13 @@ def _validate_field(cfg: GameConfig, f) -> None:
         raise ConfigError(f"{f.name} = {value!r}; allowed: true or false")
     elif f.name.endswith("_dice"):
         parse_dice(value, f.name)
+    elif f.name in _NAME_LISTS and not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"{f.name} = {list(value)!r}; allowed: a list of names")
+    elif isinstance(f.default, str) and not (isinstance(value, str) and value):
+        raise ConfigError(f"{f.name} = {value!r}; allowed: a name")
+    elif f.name == "kf_prices" and not all(isinstance(k, str) and isinstance(c, int) and not isinstance(c, bool)
+                                           and 0 <= c <= 1000 for k, c in value):
+        raise ConfigError(f"kf_prices = {dict(value)!r}; allowed: item = cost, a whole number of points 0-1000")
     if f.name == "surrounded_ratio" and (not isinstance(value, int | float) or value <= 0):
         raise ConfigError(f"surrounded_ratio = {value!r}; allowed: a number above 0")
 
@@ -299,6 +340,11 @@ def make_config(players, params: dict, mods=(), source: str = "config") -> GameC
         raise ConfigError(f"{source}: {err}") from None
 
 
+def with_mods(config: GameConfig, mods) -> GameConfig:
+    """The config with more mods selected (names as in `shamble mods`, '-' or '_' alike)."""
+    return replace(config, mods=config.mods | {_mod_key(m) for m in mods}) if mods else config
+
+
 def _mod_key(name: Any) -> str:
     return str(name).strip().lower().replace("-", "_").replace(" ", "_")
 
@@ -311,6 +357,14 @@ def _coerce(f, value: Any, source: str) -> Any:
             return Geometry(**value)
         except (TypeError, ValueError) as err:
             raise ConfigError(f"{source}: geometry: {err}") from None
+    if f.name == "kf_prices":
+        if not isinstance(value, dict | list | tuple):
+            raise ConfigError(f"{source}: kf_prices = {value!r}; allowed: a table of item = cost")
+        return tuple(sorted(dict(value).items()))
+    if f.name in _NAME_LISTS:
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {f.name} = {value!r}; allowed: a list of names")
+        return tuple(value)
     if f.name == "powerups_removed":
         if not isinstance(value, list | tuple):
             raise ConfigError(f"{source}: powerups_removed = {value!r}; allowed: a list of Power-Up results 2-12")

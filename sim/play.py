@@ -7,17 +7,24 @@ Game i depends only on (seed, i): batch size and thread count never change a res
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import time
 from collections.abc import Callable
+from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 
 from kernels import game_layout as GL
+from kernels.jit import JIT_DISABLED
 from kernels.rng import draws_between, new_streams
 from kernels.state import GameState, Tables, new_state
 from kernels.turn import play_batch
 from sim.config import GameConfig
-from sim.rulesets.zombie40k import compile_tables, max_models, n_units
+from sim.rulesets.zombie40k import compile_tables, n_units
 
 REASONS = {GL.REASON_ESCAPE: "escape", GL.REASON_TIMEOUT: "timeout", GL.REASON_ALL_DEAD: "all_dead",
            GL.REASON_COOP_WIN: "coop_win"}
@@ -32,6 +39,45 @@ PLAYER_COLUMNS = {
 DEFAULT_BATCH = 2048
 
 
+def warm_up(config: GameConfig) -> dict:
+    """Compile the game kernels (or load them from numba's disk cache) on an empty batch.
+
+    Returns ``{"seconds", "source"}`` with source "compiled", "disk cache", "already loaded" or
+    "JIT disabled". A compile's duration is recorded beside the cache (``compile.json``), so a
+    later run can report the one-off compile time without paying it again (`recorded_compile`).
+    """
+    if JIT_DISABLED or not hasattr(play_batch, "signatures"):  # the tests' plain-Python kernels
+        return {"seconds": 0.0, "source": "JIT disabled"}
+    if play_batch.signatures:
+        return {"seconds": 0.0, "source": "already loaded"}
+    tables = compile_tables(config)
+    state = new_state(0, config.n_players, n_units(config), tables.squad_wounds.shape[1])
+    start = time.perf_counter()
+    play_batch(state, tables, np.uint64(1), np.int64(0), False, np.empty(0, np.uint64))
+    seconds = time.perf_counter() - start
+    compiled = sum(play_batch.stats.cache_misses.values()) > 0
+    if compiled:
+        _record_compile(seconds)
+    return {"seconds": seconds, "source": "compiled" if compiled else "disk cache"}
+
+
+def _record_compile(seconds: float) -> None:
+    path = Path(numba.config.CACHE_DIR) / "compile.json"
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"seconds": seconds, "when": time.strftime("%Y-%m-%d %H:%M:%S")}))
+        os.replace(tmp, path)
+
+
+def recorded_compile() -> dict | None:
+    """The last recorded cold compile of these kernels (seconds, when), or None."""
+    try:
+        return json.loads((Path(numba.config.CACHE_DIR) / "compile.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH,
                 first_game: int = 0, check: bool = False, tables: Tables | None = None,
                 progress: Callable[[int], None] | None = None, trace_events: int = 0):
@@ -41,11 +87,12 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed = {seed}; allowed: an integer 0 <= seed < 2**63")
     tables = tables or compile_tables(config)
+    warm_up(config)  # the one-off compile (recorded), outside any batch
     size = max(1, min(batch_size, n_games)) if n_games else 0
     if not 1 <= batch_size <= 1_000_000:
         raise ValueError(f"batch_size = {batch_size}; allowed: 1-1000000")
-    state = new_state(size, config.n_players, n_units(config), max_models(config, _cat()), trace_events) \
-        if size else None
+    max_models = tables.squad_wounds.shape[1]  # of the config as its mods make it (Killing Floor refits teams)
+    state = new_state(size, config.n_players, n_units(config), max_models, trace_events) if size else None
     done = 0
     while done < n_games:
         count = min(size, n_games - done)
@@ -59,12 +106,6 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
             progress(count)
 
 
-def _cat():
-    from sim.catalogue import load_catalogue
-
-    return load_catalogue()
-
-
 def _head(state: GameState, count: int) -> GameState:
     return GameState(*(a[:count] if a.shape[0] == state.pos.shape[0] else a for a in state))
 
@@ -73,8 +114,9 @@ def play(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_
          check: bool = False, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Play ``n_games`` games; one row per (game, player).
 
-    Columns: game, player, name, team, winner (this player escaped), game_winner (name or ""),
-    reason (escape / timeout / all_dead), turns, dice (dice rolled in the game), escaped,
+    Columns: game, player, name, team, winner (this player escaped; in Coop Mode every embarked
+    player of a won game), game_winner (name, "all players" for a Coop win, or ""),
+    reason (escape / timeout / all_dead / coop_win), turns, dice (dice rolled in the game), escaped,
     the tallies of PLAYER_COLUMNS and ``pu_<power-up>`` counts of power-ups drawn.
     ``df.attrs`` holds the seed and, with ``check``, the invariant violations found.
     """
@@ -105,7 +147,9 @@ def results_frame(config: GameConfig, st: GameState | None, first_game: int) -> 
         "turns": np.repeat(res[:, GL.R_TURNS], n_p),
         "dice": np.repeat(res[:, GL.R_DICE].astype(np.int64) & 0xFFFFFFFF, n_p),
     }
-    cols["winner"] = np.repeat(winner, n_p) == cols["player"]
+    coop_win = np.repeat(res[:, GL.R_REASON] == GL.REASON_COOP_WIN, n_p)
+    cols["winner"] = (np.repeat(winner, n_p) == cols["player"]) | (coop_win & (pres[:, :, GL.PR_EMBARKED].ravel() > 0))
+    cols["game_winner"] = np.where(coop_win, "all players", cols["game_winner"])
     for k, name in PLAYER_COLUMNS.items():
         cols[name] = pres[:, :, k].ravel()
     for r, name in POWERUP_NAMES.items():

@@ -13,8 +13,9 @@ import numpy as np
 from kernels import game_layout as GL
 from kernels import layout as L
 from kernels.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
-from sim.catalogue import Catalogue, load_catalogue
+from sim.catalogue import Catalogue, load_catalogue, load_catalogue_file
 from sim.config import ConfigError, GameConfig, parse_dice
+from sim.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
 from sim.profiles import Profile
 from sim.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
 from sim.teams import BuiltModel, build_team
@@ -29,21 +30,43 @@ def weapon_index(cat: Catalogue) -> dict[str, int]:
     return {name: k for k, name in enumerate(cat.weapons)}
 
 
-def zombie_profile(config: GameConfig, cat: Catalogue) -> Profile:
-    """The Zombie of zombie40k §11.1 with the config's rule options applied (A4)."""
-    zombie = cat.unit("Zombie").profile
-    rules = set(zombie.rules)
+def _zombie_side(profile: Profile, config: GameConfig, t: int, fnp: int, extra: tuple[str, ...] = ()) -> Profile:
+    """A zombies-side profile with the rule options (A4) and a mod's Toughness / FNP (0 = keep)."""
+    rules = set(profile.rules) | set(extra)
     if config.rending_owner != "zombies":
         rules.discard("rending")
-    return replace(zombie, rules=frozenset(rules))
+    if fnp == 7:
+        rules.discard("feel_no_pain")
+    elif fnp:
+        rules.add("feel_no_pain")
+    return replace(profile, rules=frozenset(rules), t=t or profile.t, fnp=fnp or profile.fnp)
+
+
+def zombie_profile(config: GameConfig, cat: Catalogue) -> Profile:
+    """The Zombie of zombie40k §11.1 as the config (and its mods, §10) make it."""
+    return _zombie_side(cat.unit("Zombie").profile, config, config.zombie_t, config.zombie_fnp, config.zombie_rules)
+
+
+def boss_entry(config: GameConfig, cat: Catalogue):
+    entry = cat.unit(config.boss_unit)
+    if entry.side != "zombies":
+        raise ConfigError(f"boss_unit = {config.boss_unit!r}: not a zombies-side unit; allowed: "
+                          + ", ".join(u.name for u in cat.units.values() if u.side == "zombies"))
+    return entry
 
 
 def boss_profile(config: GameConfig, cat: Catalogue) -> Profile:
-    boss = cat.unit("Zombie Boss").profile
-    rules = set(boss.rules)
-    if config.rending_owner != "zombies":
-        rules.discard("rending")
-    return replace(boss, rules=frozenset(rules))
+    return _zombie_side(boss_entry(config, cat).profile, config, config.boss_t, config.boss_fnp)
+
+
+def catalogue_for(config: GameConfig) -> Catalogue:
+    """The packaged catalogue, plus the config's extra catalogue files."""
+    if not config.catalogue_files:
+        return load_catalogue(RULESET)
+    try:
+        return load_catalogue_file(*config.catalogue_files, base=RULESET)
+    except ValueError as err:
+        raise ConfigError(f"catalogue_files: {err}") from None
 
 
 def _gear_row(weapon_names: tuple[str, ...], cat: Catalogue, index: dict[str, int]) -> np.ndarray:
@@ -81,17 +104,20 @@ def max_models(config: GameConfig, cat: Catalogue) -> int:
 
 def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     """Everything the kernels need to play this configuration."""
-    if config.mods:
-        raise ConfigError(f"mods {sorted(config.mods)}: the mods of zombie40k §10 are not playable yet (issue 4)")
-    cat = cat or load_catalogue(RULESET)
+    flags = kernel_flags(config)
+    config = resolve(config)
+    cat = cat or catalogue_for(config)
+    check_lore_friendly(config, cat)
     index = weapon_index(cat)
     n_p, mm = config.n_players, max_models(config, cat)
     squad_stats = np.zeros((n_p, mm, L.N_STATS), np.int16)
     squad_wounds = np.zeros((n_p, mm), np.int16)
     squad_flags = np.zeros((n_p, mm), np.int64)
     squad_gear = np.full((n_p, mm, GL.N_GEAR), -1, np.int16)
+    wargear = _weapons_of(config.squad_wargear, cat, "squad_wargear")
     for p, player in enumerate(config.players):
-        for m, model in enumerate(build_team(player.team, cat, allow_usr="hardcore" not in config.mods)):
+        for m, model in enumerate(build_team(player.team, cat, allow_usr=config.usr_allowed)):
+            model = replace(model, weapons=wargear) if config.squad_wargear else model
             squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index)
             squad_wounds[p, m] = model.profile.w
     extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
@@ -99,11 +125,40 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     ids[ID_AUTOGUN], ids[ID_CCW] = index["Autogun"], index["Close combat weapon"]
     return Tables(
         weapons=weapon_table(cat.weapons.values()), wound_chart=wound_chart(), ws_chart=ws_chart(),
-        geom=config.geometry.array(), prm=parameters(config), policy=policies(config),
+        geom=config.geometry.array(), prm=parameters(config, flags), policy=policies(config),
         squad_stats=squad_stats, squad_wounds=squad_wounds, squad_flags=squad_flags, squad_gear=squad_gear,
         extra_stats=extra_stats, extra_flags=extra_flags, extra_gear=extra_gear, ids=ids,
-        pu_value=np.array((0.0, 0.0) + tuple(config.powerup_values)), horde_size=np.array([config.horde_size]),
+        pu_value=powerup_values(config), horde_size=np.array([config.horde_size]), shop=shop_table(config, cat, index),
     )
+
+
+def _weapons_of(items: tuple[str, ...], cat: Catalogue, field: str) -> tuple[str, ...]:
+    try:
+        return tuple(w.name for item in items for w in cat.profiles_of(item))
+    except ValueError as err:
+        raise ConfigError(f"{field}: {err}") from None
+
+
+def powerup_values(config: GameConfig) -> np.ndarray:
+    """float64[13]: how a squad rates each result when it rolls twice; a removed one never wins."""
+    values = np.array((0.0, 0.0) + tuple(config.powerup_values))
+    values[list(config.powerups_removed)] = -1e9
+    return values
+
+
+def shop_table(config: GameConfig, cat: Catalogue, index: dict[str, int]) -> np.ndarray:
+    """int64[n_items, N_SHOP]: the Killing Floor wish list, best first (zombie40k §10.11)."""
+    prices = kf_prices(config, cat)
+    rows = np.zeros((len(config.shop), GL.N_SHOP), np.int64)
+    by_lower = {name.lower(): name for name in prices}
+    for k, item in enumerate(config.shop):
+        if item.lower() not in by_lower:
+            raise ConfigError(f"kf_wishlist: {item!r} is not on the Killing Floor list; allowed: {', '.join(prices)}")
+        name = by_lower[item.lower()]
+        table, cost, psyker = prices[name]
+        profile = cat.profiles_of(name)[0]  # a two-profile item (missile launcher) uses its first
+        rows[k] = (index[profile.name], KF_SLOTS[table], int(cost), psyker, table == "grenades")
+    return rows
 
 
 def _extras(config, cat, index):
@@ -112,7 +167,7 @@ def _extras(config, cat, index):
     gear = np.full((3, GL.N_GEAR), -1, np.int16)
     rows = {
         X_ZOMBIE: (zombie_profile(config, cat), ("Close combat weapon",), L.MR_ZOMBIE),
-        X_BOSS: (boss_profile(config, cat), cat.unit("Zombie Boss").wargear, L.MR_ZOMBIE),
+        X_BOSS: (boss_profile(config, cat), boss_entry(config, cat).wargear, L.MR_ZOMBIE),
         X_ORK_BOY: (cat.unit("Ork Boy (power-up)").profile, cat.unit("Ork Boy (power-up)").wargear, 0),
     }
     for k, (profile, wargear, extra) in rows.items():
@@ -125,8 +180,8 @@ def _dice(prm: np.ndarray, base: int, text: str, name: str) -> None:
     prm[base: base + 3] = parse_dice(text, name)
 
 
-def parameters(config: GameConfig) -> np.ndarray:
-    """float64[N_PRM]: the scalar parameters (kernels.game_layout P_*)."""
+def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.ndarray:
+    """float64[N_PRM]: the scalar parameters (kernels.game_layout P_*), then the mods' kernel flags."""
     prm = np.zeros(GL.N_PRM)
     c = config
     scalars = {
@@ -147,15 +202,17 @@ def parameters(config: GameConfig) -> np.ndarray:
         GL.P_RESULT6: ("in_front_of_leader", "random", "block_ev").index(c.result6_policy),
         GL.P_CATCHUP: ("push_if_leader_in_zone", "roll_twice", "push").index(c.catchup_policy),
         GL.P_BOSS_GUARD: c.boss_guard_radius_in, GL.P_SPACING: c.model_spacing_in, GL.P_BASE_R: c.base_radius_in,
-        GL.P_RESULT6_GAP: c.result6_gap_in, GL.P_MAX_RESPAWNS: -1, GL.P_POWERUPS: 1, GL.P_PVP: 1,
+        GL.P_RESULT6_GAP: c.result6_gap_in, GL.P_MAX_RESPAWNS: c.max_respawns,
+        GL.P_POWERUPS: c.powerups_enabled, GL.P_PVP: 1, GL.P_PU_REMOVED: sum(1 << r for r in c.powerups_removed),
         GL.P_DK_START_T: c.dk_start_t, GL.P_DK_START_FNP: c.dk_start_fnp, GL.P_DK_MAX_T: c.dk_max_t,
         GL.P_DK_MAX_FNP: c.dk_max_fnp, GL.P_DK_GLOBAL: c.dk_scope == "global", GL.P_EMFH_RADIUS: c.emfh_radius_in,
         GL.P_EMFH_FAIL_ON: c.emfh_fail_on, GL.P_EMFH_ALL: c.emfh_scope == "all",
         GL.P_COOP_NO_RESPAWN_RADIUS: c.coop_no_respawn_radius_in, GL.P_KF_PER_KILL: c.kf_points_per_kill,
-        GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: 5, GL.P_SURROUNDED_GEOMETRIC: c.surrounded_rule == "geometric",
+        GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: c.dmw_fnp,
+        GL.P_SURROUNDED_GEOMETRIC: c.surrounded_rule == "geometric",
         GL.P_BILE_CORRIDOR: c.bile_corridor_in,
     }
-    for key, value in scalars.items():
+    for key, value in (scalars | (flags or {})).items():
         prm[key] = float(value)
     _dice(prm, GL.P_CONSOL_N, c.consolidate_dice, "consolidate_dice")
     _dice(prm, GL.P_SHAMBLE_N, c.shamble_dice, "shamble_dice")
