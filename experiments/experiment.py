@@ -9,7 +9,7 @@ the file lists them. Axes (the keys of ``[axes]`` in an experiment file)::
     powerups_removed = ["none", 7, "chuck_norris"]  # one Power-Up result taken off the table
     players = [2, 4, 6]                     # player count: the players of examples/configs/<n>_players.toml
     horde_size = [4, 5, 6]                  # any GameConfig parameter (see `shamble params`)
-    params = [{}, {horde_size = 3}, {tvirus_t = 5, tvirus_fnp = 5}]  # parameter sets, one at a time
+    params = [{}, {horde_size = 3}, {mods = ["t_virus"], tvirus_t = 5}]  # parameter sets, one at a time
     [axes.team]                             # per player (name or 0-based index): team files or names
     Guard = ["guard", "tau", "../teams/necrons.toml"]
     [axes.policy]                           # per player: preset names or policy tables
@@ -287,12 +287,15 @@ def load_team_ref(value: Any, base_dir: Path) -> Team:
 
 
 def _param_set(value: Any, base: GameConfig) -> dict:
+    """Parameters set together (``mods`` may be one of them: the mods added to the base's)."""
     if not isinstance(value, dict):
         raise ConfigError(f"{value!r}; allowed: a table of parameters, e.g. {{horde_size = 3}} ({{}} = the base)")
-    for name in value:
+    params = {k: v for k, v in value.items() if k != "mods"}
+    for name in params:
         _check_param(name, "parameter")
-    made = make_config(base.players, value, (), "value")
-    return {name: getattr(made, name) for name in value}
+    made = make_config(base.players, params, (), "value")
+    mods = {"mods": base.mods | _mod_set(value["mods"])} if "mods" in value else {}
+    return {name: getattr(made, name) for name in params} | mods
 
 
 def _mod_set(value: Any) -> frozenset[str]:
@@ -325,7 +328,7 @@ def _label(kind: str, value: Any) -> str:
     if kind == "mods":
         return "+".join(sorted(_mod_set(value))) or "base"
     if kind == "params":
-        return ";".join(f"{k}={v}" for k, v in value.items()) or "base"
+        return ";".join(f"{k}={'+'.join(v) if k == 'mods' else v}" for k, v in value.items()) or "base"
     if kind == "powerups_removed" and not isinstance(value, str):
         return f"no_{POWERUP_NAMES[value]}"
     if kind == "powerups_removed":

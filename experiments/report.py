@@ -38,6 +38,7 @@ from experiments.experiment import EXAMPLES, Axis, Experiment, load_team_ref
 from experiments.sensitivity import sensitivity_experiment, sensitivity_table
 from experiments.sweep import SweepResult, now, run_cell, run_meta, sweep, write_json, write_table
 from sim.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
+from sim.mods import MOD_BY_KEY
 from sim.play import POWERUP_NAMES
 from sim.rulesets.zombie40k import compile_tables
 
@@ -99,9 +100,8 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
 
 
 def mod_title(mod: str) -> str:
-    names = {"t_virus": "T-Virus", "every_man_for_himself": "Every Man For Himself", "coop": "Coop Mode",
-             "hardcore": "Hardcore", "boss_variant": "the Patriarch boss"}
-    return names.get(mod, mod.replace("_", " ").title())
+    """'t_virus' -> 'T-Virus' (the mod's title in sim.mods)."""
+    return MOD_BY_KEY[mod].title if mod in MOD_BY_KEY else mod
 
 
 def _pc(value: float) -> str:
@@ -158,8 +158,10 @@ def suite(scale: float = 1.0, base: GameConfig | None = None) -> list[Section]:
                 "teams are compared, not the ways of playing them; each pairing is played in both seats.",
                 _faction_experiment(base, games_for("factions", scale)), _analyse_factions),
         Section("sensitivity", "Sensitivity of the chosen numbers", "The rules lost some numbers; Shamble "
-                "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value.",
-                sensitivity_experiment(base, games_for("sensitivity", scale), SEED), _analyse_sensitivity),
+                "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value; a mod's "
+                "numbers are played with that mod on.",
+                sensitivity_experiment(base, games_for("sensitivity", scale), SEED, with_mods=mods),
+                _analyse_sensitivity),
     ]
 
 
@@ -316,15 +318,18 @@ def seat_balanced_matrix(summary: pd.DataFrame) -> pd.DataFrame:
 def _analyse_sensitivity(result: SweepResult, section: Section) -> None:
     table = sensitivity_table(result.results, section.experiment)
     top = table.iloc[0]
-    shown = pd.DataFrame({"parameter": table.param, "default": table.default.astype(str), "low": table.low.astype(str),
+    shown = pd.DataFrame({"parameter": table.param, "under": table["mod"].map(lambda m: mod_title(m) if m else "base"),
+                          "default": table.default.astype(str), "low": table.low.astype(str),
                           "high": table.high.astype(str), "rate at low": table.rate_low.map(_pc),
                           "rate at high": table.rate_high.map(_pc), "high - low (points)": table["diff"].map(_signed),
                           "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.ci_low, table.ci_high)],
                           "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
-    section.tables.append(Table(shown, f"Of the chosen numbers, {top.param} moves the chance that anyone escapes "
-                                       f"most: {pct(top.rate_low)} at {top.low} against {pct(top.rate_high)} at "
-                                       f"{top.high} (±{(top.ci_high - top.ci_low) * 50:.0f} points)."))
-    forest = table.assign(label=[f"{p} {lo}→{hi}" for p, lo, hi in zip(table.param, table.low, table.high)],
+    under = f" under {mod_title(top['mod'])}" if top["mod"] else ""
+    section.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{under} moves the chance that anyone "
+                                       f"escapes most: {pct(top.rate_low)} at {top.low} against {pct(top.rate_high)} "
+                                       f"at {top.high} (±{(top.ci_high - top.ci_low) * 50:.0f} points)."))
+    forest = table.assign(label=[f"{p} {lo}→{hi}" + (f" ({mod_title(m)})" if m else "")
+                                 for p, lo, hi, m in zip(table.param, table.low, table.high, table["mod"])],
                           name="anyone escapes", flagged=table.p_holm < 0.05)
     section.figures.append(Figure("sensitivity", charts.forest(forest, "Sensitivity of the chosen numbers",
                                                                "rate at high minus rate at low (points)"),

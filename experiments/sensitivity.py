@@ -10,7 +10,8 @@ a Holm-adjusted exact McNemar p-value.
 to the validator's range, except where ``PLAUSIBLE`` gives a range with its reason: to-hit and
 Feel No Pain rolls and Toughness move by one step, the lost single digits (the seed lost the
 digits 1-6) stay within 1-6, dice expressions go one die size down and up. Parameters of a mod
-(``tvirus_*``, ``dk_*``, ``emfh_*``, ``coop_*``, ``kf_*``) only count when that mod is on.
+(``sim.mods``: T-Virus's ``tvirus_t``, Death Korps' ``dk_*``...) count only with their mod: on in the
+config, or asked for with ``with_mods`` (then their cells play with the mod switched on).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from experiments.experiment import Axis, Experiment
 from experiments.solve import escape_outcomes
 from experiments.stats import holm, paired_difference
 from sim.config import _INT_RANGES, GameConfig
+from sim.mods import MOD_LIST
 
 PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
     "table_width_in": (36.0, 60.0),  # default 0 = 48" for up to 4 players (§3.1 A8)
@@ -37,19 +39,19 @@ PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
     "tvirus_t": (3, 5), "tvirus_fnp": (3, 5), "dk_start_t": (2, 4), "dk_start_fnp": (5, 7),
     "dk_max_t": (5, 7), "dk_max_fnp": (2, 4), "emfh_fail_on": (3, 5),
 }
-MOD_PREFIXES = {"tvirus_": "t_virus", "dk_": "death_korps", "emfh_": "every_man_for_himself", "coop_": "coop",
-                "kf_": "killing_floor"}
+MOD_OF = {name: mod.key for mod in MOD_LIST for name in mod.params}  # a mod's own parameters
 
 
-def chosen_fields(config: GameConfig) -> list:
-    """The [C] fields that can move this config's games (numbers and dice; mod numbers need their mod)."""
+def chosen_fields(config: GameConfig, mods=None) -> list:
+    """The [C] fields (numbers and dice) that can move the games of ``config`` with ``mods`` on
+    (default: the config's own mods); a mod's parameters need their mod."""
+    mods = config.mods if mods is None else set(mods)
     found = []
     for f in fields(GameConfig):
         numeric = isinstance(f.default, int | float) and not isinstance(f.default, bool)
         if f.metadata.get("tag") != "C" or not (numeric or f.name.endswith("_dice")):
             continue
-        mod = next((m for prefix, m in MOD_PREFIXES.items() if f.name.startswith(prefix)), None)
-        if mod is None or mod in config.mods:
+        if MOD_OF.get(f.name) is None or MOD_OF[f.name] in mods:
             found.append(f)
     return found
 
@@ -64,15 +66,23 @@ def plausible_range(name: str, default) -> tuple:
     return default * 0.5, min(default * 1.5, 1000.0)
 
 
-def sensitivity_experiment(config: GameConfig, games: int, seed: int, name: str = "sensitivity") -> Experiment:
-    """One cell for the base and two (low, high) per chosen parameter, all on the same games."""
+def sensitivity_experiment(config: GameConfig, games: int, seed: int, name: str = "sensitivity",
+                           with_mods=()) -> Experiment:
+    """One cell for the base and two (low, high) per chosen parameter, all on the same games; the
+    parameters of the mods in ``with_mods`` are played with their mod switched on."""
     values, labels = [{}], ["base"]
-    for f in chosen_fields(config):
+    for f in chosen_fields(config, set(config.mods) | set(with_mods)):
+        mod = MOD_OF.get(f.name)
+        extra = {"mods": config.mods | {mod}} if mod and mod not in config.mods else {}
         for value in plausible_range(f.name, getattr(config, f.name)):
-            values.append({f.name: value})
-            labels.append(f"{f.name}={value}")
+            values.append(extra | {f.name: value})
+            labels.append(f"{mod + ':' if extra else ''}{f.name}={value}")
     axis = Axis("params", "params", tuple(values), tuple(labels))
     return Experiment(name, config, games, seed, (axis,), "one [C] number at a time at its low and high value")
+
+
+def _varied(params: dict) -> tuple[str, object]:
+    return next((k, v) for k, v in params.items() if k != "mods")
 
 
 def sensitivity_table(results: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
@@ -81,17 +91,18 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
     outcome = {label: escape_outcomes(results[results.axis_params == label], None) for label in axis.labels}
     rows = []
     for k in range(1, len(axis.values), 2):
-        (name, low), (_, high) = next(iter(axis.values[k].items())), next(iter(axis.values[k + 1].items()))
+        (name, low), (_, high) = _varied(axis.values[k]), _varied(axis.values[k + 1])
         lo_out, hi_out = outcome[axis.labels[k]], outcome[axis.labels[k + 1]]
         d = paired_difference(hi_out, lo_out)
-        rows.append({"param": name, "default": getattr(exp.base, name), "low": low, "high": high,
+        mods = sorted(axis.values[k].get("mods", frozenset()) - exp.base.mods)
+        rows.append({"param": name, "mod": "+".join(mods), "default": getattr(exp.base, name), "low": low, "high": high,
                      "rate_low": lo_out.mean(), "rate_high": hi_out.mean(), "diff": d.diff, "ci_low": d.low,
                      "ci_high": d.high, "p_value": d.p_value, "games": d.games})
     table = pd.DataFrame(rows)
     if table.empty:
         return table
     table["p_holm"] = holm(table.p_value)
-    table["base_rate"] = outcome["base"].mean()
+    table["base_rate"] = outcome["base"].mean()  # (rows with a mod compare its low and high under that mod)
     return table.reindex(np.argsort(-table["diff"].abs().to_numpy(), kind="stable")).reset_index(drop=True)
 
 

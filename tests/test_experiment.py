@@ -142,3 +142,22 @@ def test_parse_axis_names_the_player_it_targets():
     base = load_config(TWO)
     axis = parse_axis("team", ["marines", "tau"], base, Path("."), target="1")
     assert axis.name == "team[Marines]" and axis.target == 1 and axis.labels == ("marines", "tau")
+
+
+def test_parameter_sets_may_switch_a_mod_on():
+    exp = experiment({"params": [{}, {"mods": ["t_virus"], "tvirus_t": 5}, {"horde_size": 3}]})
+    base, virus, small = (c.config for c in exp.cells())
+    assert base.mods == frozenset() and virus.mods == {"t_virus"} and virus.tvirus_t == 5 and small.horde_size == 3
+    assert [label for _, label in (c.coords[0] for c in exp.cells())] == ["base", "mods=t_virus;tvirus_t=5",
+                                                                           "horde_size=3"]
+    with pytest.raises(ExperimentError, match="axes.params: axes: unknown parameter 'hord_size'"):
+        experiment({"params": [{"hord_size": 3}]}).cells()
+
+
+def test_cells_that_cannot_play_stop_the_sweep_before_any_game(tmp_path):
+    from experiments.sweep import sweep
+
+    exp = experiment({"mods": [[], ["t_virus", "death_korps"]]})
+    with pytest.raises(ExperimentError, match="cell mods=death_korps\\+t_virus: .*cannot be combined"):
+        sweep(exp, tmp_path / "out", show_progress=False)
+    assert not (tmp_path / "out").exists()

@@ -100,3 +100,11 @@ def test_sensitivity_table_ranks_by_size(nojit):
     table = sensitivity_table(results, exp)
     assert list(table.param) == sorted(table.param, key=lambda p: -abs(table.set_index("param").loc[p, "diff"]))
     assert set(table.param) == {"table_width_in", "ev_width_in"} and (table.p_holm >= table.p_value).all()
+
+
+def test_mod_numbers_play_with_their_mod_on():
+    config = load_config(TWO)
+    exp = sensitivity_experiment(config, 10, 1, with_mods=["t_virus"])
+    virus = [v for v in exp.axes[0].values if "tvirus_t" in v]
+    assert virus == [{"mods": frozenset({"t_virus"}), "tvirus_t": 3}, {"mods": frozenset({"t_virus"}), "tvirus_t": 5}]
+    assert not any("dk_max_t" in v for v in exp.axes[0].values)
