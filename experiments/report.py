@@ -44,7 +44,7 @@ from sim.rulesets.zombie40k import compile_tables
 
 BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"mods": 1500, "budget": 1200, "powerups": 800, "factions": 400, "sensitivity": 300}
+GAMES = {"mods": 1200, "budget": 1000, "powerups": 700, "factions": 300, "sensitivity": 250}
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 HEAD_TO_HEAD = ("t_virus", "hardcore")
@@ -215,16 +215,21 @@ def _analyse_mods(result: SweepResult, section: Section) -> None:
                                 f"In the base game {who.replace(' in ', ' escape in ', 1)} of games; {pct(timeout)} "
                                 f"of games reach the {int(base_games.turns.max())}-turn limit with nobody out."))
     top = int(games.turns.max())
+    shown = ["base", *HEAD_TO_HEAD, "+".join(sorted(HEAD_TO_HEAD))]  # a readable chart: four lines at most
+    games = games[games.label.isin(shown)]
+    res = res[res.axis_mods.isin(shown)]
+    others = "; ".join(f"under {' + '.join(mod_title(m) for m in label.split('+'))} {rows.turns.mean():.1f}"
+                       for label, rows in games.groupby("label", sort=False) if label != "base")
     section.figures.append(Figure("game_length", charts.game_length(games, "Game length"),
-                                  f"A base game lasts {base_games.turns.mean():.1f} turns on average "
-                                  f"(median {base_games.turns.median():.0f})."))
+                                  f"A base game lasts {base_games.turns.mean():.1f} turns on average (median "
+                                  f"{base_games.turns.median():.0f}){'; ' + others if others else ''}."))
     curves = escape_turn_curves(res, "axis_mods", top)
     half = curves[(curves.label == "base") & (curves.share >= curves[curves.label == "base"].share.max() / 2)]
     section.figures.append(Figure("escape_turns", charts.escape_curves(curves, "Escape-turn curves"),
                                   f"Each line is the share of games someone has escaped by the end of a turn; in the "
                                   f"base game half of all escapes have happened by turn {int(half.turn.min())}."))
     if summary.axis_mods.nunique() > 1:
-        _mod_comparison(res, section)
+        _mod_comparison(result.results, section)
 
 
 def _mod_comparison(res: pd.DataFrame, section: Section) -> None:
