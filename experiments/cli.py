@@ -15,9 +15,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 from rich.console import Console
+from typer.exceptions import TyperException
 
 from experiments.bench import WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
@@ -78,7 +78,7 @@ def _user_errors():
     except (ValueError, FileNotFoundError) as err:  # UnknownNameError and CatalogueError are ValueErrors
         _fail(str(err) or type(err).__name__)
     except OSError as err:  # a folder that cannot be written, a path through a file
-        _fail(f"{err.filename or ''}: {err.strerror or type(err).__name__}")
+        _fail(f"{err.filename}: " * bool(err.filename) + (err.strerror or type(err).__name__))
 
 
 def _fail(message: str, code: int = USAGE_ERROR):
@@ -86,19 +86,30 @@ def _fail(message: str, code: int = USAGE_ERROR):
     raise typer.Exit(code) from None
 
 
+def _playable(config, seed: int, batch_size: int) -> None:
+    """Refuse what ``sim.play`` would refuse, before a progress bar is drawn on stderr."""
+    from sim.rulesets.zombie40k import compile_tables
+
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"--seed {seed}; allowed: 0 to 2**63 - 1")
+    if not 1 <= batch_size <= 1_000_000:
+        raise ValueError(f"--batch-size {batch_size}; allowed: 1-1000000")
+    compile_tables(config)
+
+
 def _writable(option: str, folder: Path, file: Path | None = None) -> None:
     """Refuse an output folder before the work, not after: it must exist and take a file."""
+    allowed = "allowed: " + ("a file name in an existing, writable folder" if file else "an existing, writable folder")
     if file is not None and file.is_dir():
-        raise ValueError(f"{option}: is a folder; allowed: a file name")
+        raise ValueError(f"{option}: is a folder; {allowed}")
     if not folder.is_dir():
-        raise ValueError(f"{option}: folder {folder} does not exist; allowed: an existing folder")
+        raise ValueError(f"{option}: folder {folder} {'is a file' if folder.exists() else 'does not exist'}; {allowed}")
     try:
         fd, probe = tempfile.mkstemp(dir=folder, prefix=".shamble-", suffix=".tmp")
         os.close(fd)
         os.unlink(probe)
     except OSError as err:
-        raise ValueError(f"{option}: cannot write in folder {folder} ({err.strerror}); allowed: a writable folder") \
-            from None
+        raise ValueError(f"{option}: cannot write in folder {folder} ({err.strerror}); {allowed}") from None
 
 
 Int = int | None
@@ -136,6 +147,8 @@ def odds(
 ) -> None:
     """Exact odds of one shooting or close combat exchange (unsaved wounds, models removed)."""
     with _user_errors():
+        if plot is not None:
+            _writable(f"--plot {plot}", plot.parent, plot)
         result = odds_report(
             attacker, weapon, target, simulate=simulate, seed=seed, models=models, dice=dice,
             target_models=target_models, melee=melee, charge=charge, first_round=first_round,
@@ -259,6 +272,7 @@ def play(
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
         if out is not None:
             _writable(f"--out {out}", out.parent, out)
+        _playable(cfg, seed, batch_size)
         df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
         summary = summarise(cfg, df)
         if out is not None:
@@ -379,21 +393,21 @@ def report(
     typer.echo(f"{folder / 'index.html'}")
 
 
-def run() -> None:
+def run(args: list[str] | None = None) -> None:
     """The ``shamble`` console script: ``app`` with click's usage errors (a bad option value, an
     unknown option or command, a missing argument) on one ``error:`` line, exit code 2."""
     try:
-        code = app(standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as err:  # the help is already printed (rich)
-        if err.format_message():
-            typer.echo(err.format_message())
-        code = USAGE_ERROR
-    except click.exceptions.ClickException as err:
+        code = app(args, prog_name="shamble", standalone_mode=False)
+    except TyperException as err:  # typer's click: UsageError, BadParameter, NoSuchOption, MissingParameter...
+        if type(err).__name__ == "NoArgsIsHelpError":  # no arguments: the help, already printed (rich)
+            if err.format_message():
+                typer.echo(err.format_message())
+            sys.exit(USAGE_ERROR)
         ctx = getattr(err, "ctx", None)
         where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         typer.echo(f"error: {' '.join(err.format_message().split())}{where}", err=True)
         code = err.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         typer.echo("error: aborted", err=True)
         code = 1
     sys.exit(code or 0)

@@ -319,9 +319,10 @@ def _has_defensive_grenades(st, g, v, tb):
 
 
 @njit
-def _strike_initiative(st, g, u, m, weapon, tb):
-    """Initiative step of model m: Unwieldy and Concussive strike at 1; Speed Pack +1 (§8)."""
-    if weapon[W_FLAGS] & WR_UNWIELDY or st.mstatus[g, u, m] & ST_CONCUSSED:
+def _base_initiative(st, g, u, m, weapon, tb):
+    """Initiative step of model m before any Concussive hit (which makes it 1): Unwieldy strikes
+    at 1, else I (+1 with the Speed Pack, zombie40k §8), within 1..10."""
+    if weapon[W_FLAGS] & WR_UNWIELDY:
         return 1
     init = st.stats[g, u, m, I]
     if is_squad(u, tb) and st.pu[g, u, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
@@ -371,9 +372,16 @@ def fight(st, g, seed, tb, rng, phase):
                     _side_models(st, g, u, member, tb, True):
                 rampage[u] = d3(rng, g)
     _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
-    fuel_out = np.zeros((n, st.wounds.shape[2]), np.bool_)
+    mm = st.wounds.shape[2]
+    fuel_out = np.zeros((n, mm), np.bool_)
+    choice = np.full((n, mm, N_CHOICE), -1, np.int64)
+    dice = np.zeros((n, mm), np.int64)
+    weapon = np.full((n, mm), -1, np.int64)
+    spec = np.empty(N_SPEC, np.int64)
+    out = np.zeros(N_OUT, np.int64)
     for step in range(10, 0, -1):
-        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase)
+        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+                         choice, dice, weapon, spec, out)
     _discard_empty_chainsaws(st, g, fuel_out)
     blind_tests(st, g, rng)
     for u in range(n):
@@ -420,12 +428,44 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
     after_attack(st, g, v, u, before, tb, rng, phase)
 
 
+# a model's melee choice, kept for the round: weapon row, bonus attack, step before Concussive,
+# then who the model is (flags, the six gear rows, Initiative): a model placed in the slot during
+# the round (a Dead Men Walking convert, an Ork Boy) is chosen for afresh
+C_WEAPON, C_BONUS, C_STEP, C_FLAGS, C_GEAR0, C_INIT = 0, 1, 2, 3, 4, 10
+N_CHOICE = 11
+
+
 @njit
-def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase):
+def _same_model(st, g, u, m, choice):
+    c = choice[u, m]
+    if c[C_WEAPON] < 0 or c[C_FLAGS] != st.mflags[g, u, m] or c[C_INIT] != st.stats[g, u, m, I]:
+        return False
+    for k in range(st.gear.shape[3]):
+        if c[C_GEAR0 + k] != st.gear[g, u, m, k]:
+            return False
+    return True
+
+
+@njit
+def _choose_melee(st, g, u, m, tb, choice):
+    """The model's melee weapon, two-weapon bonus and Initiative step (core §7.3), kept."""
+    c = choice[u, m]
+    if _same_model(st, g, u, m, choice):
+        return
+    w, bonus2 = _melee_choice(st, g, u, m, tb)
+    c[C_WEAPON], c[C_BONUS], c[C_STEP] = w, bonus2, _base_initiative(st, g, u, m, tb.weapons[w], tb)
+    c[C_FLAGS], c[C_INIT] = st.mflags[g, u, m], st.stats[g, u, m, I]
+    for k in range(st.gear.shape[3]):
+        c[C_GEAR0 + k] = st.gear[g, u, m, k]
+
+
+@njit
+def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+                     choice, dice, weapon, spec, out):
     """Models striking at Initiative ``step`` are all counted first, then resolved."""
     n, mm = member.shape[0], st.wounds.shape[2]
-    dice = np.zeros((n, mm), np.int64)
-    weapon = np.full((n, mm), -1, np.int64)
+    dice[:, :] = 0
+    weapon[:, :] = -1
     for u in range(n):
         v = target[u]
         if not member[u] or v < 0 or not on_table(st, g, u):
@@ -433,14 +473,14 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
         for m in range(mm):
             if st.wounds[g, u, m] <= 0:
                 continue
-            w, bonus2 = _melee_choice(st, g, u, m, tb)
-            if _strike_initiative(st, g, u, m, tb.weapons[w], tb) != step:
+            _choose_melee(st, g, u, m, tb, choice)
+            at = 1 if st.mstatus[g, u, m] & ST_CONCUSSED else choice[u, m, C_STEP]
+            if at != step:
                 continue
+            w, bonus2 = choice[u, m, C_WEAPON], choice[u, m, C_BONUS]
             chainsaw = st.mpow[g, u, m] & MP_CHAINSAW and _is_zombie_unit(st, g, v)
             weapon[u, m] = -2 if chainsaw else w
             dice[u, m] = _attacks_of(st, g, u, m, v, 0 if chainsaw else bonus2, rampage[u], tb)
-    spec = np.empty(N_SPEC, np.int64)
-    out = np.zeros(N_OUT, np.int64)
     for u in range(n):
         for m in range(mm):
             v = target[u]

@@ -93,7 +93,7 @@ from kernels.game_layout import (
     US_SHOT_AT,
 )
 from kernels.geometry import ev_distance, unit_radius
-from kernels.jit import njit, njit_parallel, prange
+from kernels.jit import njit
 from kernels.layout import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
 from kernels.morale import leadership_after_shooting
 from kernels.movement import (
@@ -705,10 +705,14 @@ def _check(st, g, tb, check):
         st.viol[g] += count_violations(st, g, tb)
 
 
-@njit_parallel
+@njit
 def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``.
-    ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled)."""
-    for g in prange(st.pos.shape[0]):
+    ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled).
+
+    One thread plays a batch (the GIL is released): ``sim.play`` runs batches on a thread pool,
+    each thread with its own state and its own copy of the tables, so no two threads share an
+    array (numba's reference counts on shared arrays serialise threads)."""
+    for g in range(st.pos.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
         play_game(st, g, tb, rng, check)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from sim.profiles import MODEL_RULES
 from sim.tables import Geometry
 from sim.teams import Team, TeamError, load_team, read_toml, team_from_dict
 
@@ -76,7 +77,8 @@ class Policy:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
                 raise ConfigError(f"policy: {name} = {value!r}; allowed: an integer {lo}-{hi}")
-        if not isinstance(self.hunt_radius_in, int | float) or not 0 <= self.hunt_radius_in <= 200:
+        if not isinstance(self.hunt_radius_in, int | float) or isinstance(self.hunt_radius_in, bool) \
+                or not 0 <= self.hunt_radius_in <= 200:
             raise ConfigError(f"policy: hunt_radius_in = {self.hunt_radius_in!r}; allowed: 0-200 inches")
 
 
@@ -216,13 +218,18 @@ class GameConfig:
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
+        if not isinstance(self.players, list | tuple) or not all(isinstance(p, PlayerConfig) for p in self.players):
+            raise ConfigError(f"players = {self.players!r}; allowed: a list of players (PlayerConfig)")
         object.__setattr__(self, "players", tuple(self.players))
+        if isinstance(self.mods, str) or not isinstance(self.mods, list | tuple | set | frozenset) \
+                or not all(isinstance(m, str) for m in self.mods):
+            raise ConfigError(f"mods = {self.mods!r}; allowed: a list of mod names: {', '.join(MODS)}")
         object.__setattr__(self, "mods", frozenset(self.mods))
         for name in _NAME_LISTS:
             if isinstance(getattr(self, name), list):
                 object.__setattr__(self, name, tuple(getattr(self, name)))
         if isinstance(self.kf_prices, dict):
-            object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items())))
+            object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items(), key=str)))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
         for f in fields(self):
@@ -230,12 +237,15 @@ class GameConfig:
         unknown = sorted(self.mods - set(MODS))
         if unknown:
             raise ConfigError(f"mods: unknown mod {unknown[0]!r}; allowed: {', '.join(MODS)}")
-        removed = tuple(sorted(set(self.powerups_removed)))
-        if not all(isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 12 for r in removed):
-            raise ConfigError(f"powerups_removed = {list(self.powerups_removed)!r}; allowed: Power-Up results 2-12")
-        object.__setattr__(self, "powerups_removed", removed)
-        if len(self.powerup_values) != 11:
-            raise ConfigError("powerup_values: 11 numbers, for results 2-12")
+        if not isinstance(self.powerups_removed, list | tuple | set | frozenset) or not all(
+                isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 12 for r in self.powerups_removed):
+            raise ConfigError(f"powerups_removed = {self.powerups_removed!r}; allowed: a list of Power-Up results 2-12")
+        object.__setattr__(self, "powerups_removed", tuple(sorted(set(self.powerups_removed))))
+        if not isinstance(self.powerup_values, list | tuple) or len(self.powerup_values) != 11 \
+                or not all(_is_number(v) for v in self.powerup_values):
+            raise ConfigError(f"powerup_values = {self.powerup_values!r}; allowed: 11 numbers, for results 2-12")
+        if not isinstance(self.geometry, Geometry):
+            raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
 
     @property
     def n_players(self) -> int:
@@ -280,15 +290,27 @@ def _validate_field(cfg: GameConfig, f) -> None:
         raise ConfigError(f"{f.name} = {value!r}; allowed: true or false")
     elif f.name.endswith("_dice"):
         parse_dice(value, f.name)
-    elif f.name in _NAME_LISTS and not all(isinstance(v, str) and v for v in value):
-        raise ConfigError(f"{f.name} = {list(value)!r}; allowed: a list of names")
+    elif f.name in _NAME_LISTS and (not isinstance(value, tuple) or not all(isinstance(v, str) and v for v in value)):
+        raise ConfigError(f"{f.name} = {value!r}; allowed: a list of names")
+    elif f.name == "zombie_rules" and set(value) - MODEL_RULES:
+        bad = sorted(set(value) - MODEL_RULES)[0]
+        raise ConfigError(f"zombie_rules: unknown special rule {bad!r}; allowed: {', '.join(sorted(MODEL_RULES))}")
     elif isinstance(f.default, str) and not (isinstance(value, str) and value):
         raise ConfigError(f"{f.name} = {value!r}; allowed: a name")
-    elif f.name == "kf_prices" and not all(isinstance(k, str) and isinstance(c, int) and not isinstance(c, bool)
-                                           and 0 <= c <= 1000 for k, c in value):
-        raise ConfigError(f"kf_prices = {dict(value)!r}; allowed: item = cost, a whole number of points 0-1000")
+    elif f.name == "kf_prices" and not _is_price_list(value):
+        shown = dict(value) if _is_pairs(value) else value
+        raise ConfigError(f"kf_prices = {shown!r}; allowed: item = cost, a whole number of points 0-1000")
     if f.name == "surrounded_ratio" and (not isinstance(value, int | float) or value <= 0):
         raise ConfigError(f"surrounded_ratio = {value!r}; allowed: a number above 0")
+
+
+def _is_pairs(value: Any) -> bool:
+    return isinstance(value, tuple) and all(isinstance(p, list | tuple) and len(p) == 2 for p in value)
+
+
+def _is_price_list(value: Any) -> bool:
+    return _is_pairs(value) and all(isinstance(k, str) and k and isinstance(c, int) and not isinstance(c, bool)
+                                    and 0 <= c <= 1000 for k, c in value)
 
 
 def tunable_fields() -> list:
@@ -353,14 +375,18 @@ def _coerce(f, value: Any, source: str) -> Any:
     if f.name == "geometry":
         if not isinstance(value, dict):
             raise ConfigError(f"{source}: geometry must be a table of Geometry fields")
+        names = [g.name for g in fields(Geometry)]
+        unknown = sorted(set(value) - set(names), key=str)
+        if unknown:
+            raise ConfigError(f"{source}: geometry: unknown field {unknown[0]!r}; allowed: {', '.join(names)}")
         try:
             return Geometry(**value)
         except (TypeError, ValueError) as err:
             raise ConfigError(f"{source}: geometry: {err}") from None
     if f.name == "kf_prices":
-        if not isinstance(value, dict | list | tuple):
+        if not isinstance(value, dict) and not _is_pairs(tuple(value) if isinstance(value, list | tuple) else value):
             raise ConfigError(f"{source}: kf_prices = {value!r}; allowed: a table of item = cost")
-        return tuple(sorted(dict(value).items()))
+        return tuple(sorted(dict(value).items(), key=str))
     if f.name in _NAME_LISTS:
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{source}: {f.name} = {value!r}; allowed: a list of names")
@@ -399,7 +425,9 @@ def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:
             raise ConfigError(f"{where}: field 'team' must be a team file path or an inline team table")
     except TeamError as err:
         raise ConfigError(str(err) if isinstance(team, dict) else f"{where}: {err}") from None
-    name = str(row.get("name", team_obj.name))
+    name = row.get("name", team_obj.name)
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{where}: field 'name' = {name!r}; allowed: a player name (a non-empty string)")
     return PlayerConfig(name, team_obj, policy_from(row.get("policy", "advance"), where))
 
 

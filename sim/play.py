@@ -11,7 +11,9 @@ import contextlib
 import json
 import os
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numba
@@ -80,30 +82,71 @@ def recorded_compile() -> dict | None:
 
 def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH,
                 first_game: int = 0, check: bool = False, tables: Tables | None = None,
-                progress: Callable[[int], None] | None = None, trace_events: int = 0):
-    """Yield (first game, GameState) for each batch played."""
+                progress: Callable[[int], None] | None = None, trace_events: int = 0,
+                threads: int | None = None):
+    """Yield (first game, GameState) for each batch played, in game order.
+
+    Batches run on ``threads`` threads (default: numba's thread count), each batch with its own
+    state and copy of the tables; at most two batches per thread are in flight, so memory is
+    bounded whatever ``n_games``. A yielded state is reused once the caller asks for the next.
+    """
     if n_games < 0:
         raise ValueError(f"n_games = {n_games}; allowed: 0 or more")
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed = {seed}; allowed: an integer 0 <= seed < 2**63")
-    tables = tables or compile_tables(config)
-    warm_up(config)  # the one-off compile (recorded), outside any batch
-    size = max(1, min(batch_size, n_games)) if n_games else 0
     if not 1 <= batch_size <= 1_000_000:
         raise ValueError(f"batch_size = {batch_size}; allowed: 1-1000000")
-    max_models = tables.squad_wounds.shape[1]  # of the config as its mods make it (Killing Floor refits teams)
-    state = new_state(size, config.n_players, n_units(config), max_models, trace_events) if size else None
-    done = 0
-    while done < n_games:
-        count = min(size, n_games - done)
-        st = state if count == size else _head(state, count)
-        rng = np.empty(count, np.uint64)
-        play_batch(st, tables, np.uint64(seed), np.int64(first_game + done), check, rng)
-        st.res[:, GL.R_DICE] = draws_between(new_streams(seed, count, first_game + done), rng)
-        yield first_game + done, st
-        done += count
-        if progress is not None:
-            progress(count)
+    tables = tables or compile_tables(config)
+    warm_up(config)  # the one-off compile (recorded), outside any batch
+    workers = _workers(threads)
+    size = _batch_size(n_games, batch_size, workers)
+    shape = (config.n_players, n_units(config), tables.squad_wounds.shape[1], trace_events)
+    chunks = [(first_game + k, min(size, n_games - k)) for k in range(0, n_games, size)] if n_games else []
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        free = [(new_state(size, *shape[:3], shape[3]), Tables(*(a.copy() for a in tables)))
+                for _ in range(min(len(chunks), 2 * workers))]
+        running: deque = deque()
+        for start, count in chunks:
+            if not free:
+                yield _collect(running.popleft(), seed, progress, free)
+            state, own = free.pop()
+            st = state if count == size else _head(state, count)
+            rng = np.empty(count, np.uint64)
+            submit = pool.submit if workers > 1 else _at_once  # one thread: in this one (numpy error state)
+            future = submit(play_batch, st, own, np.uint64(seed), np.int64(start), check, rng)
+            running.append((start, count, st, rng, future, (state, own)))
+        while running:
+            yield _collect(running.popleft(), seed, progress, free)
+
+
+def _at_once(fn, *args) -> Future:
+    done: Future = Future()
+    done.set_result(fn(*args))
+    return done
+
+
+def _collect(item, seed: int, progress, free: list):
+    start, count, st, rng, future, slot = item
+    future.result()
+    st.res[:, GL.R_DICE] = draws_between(new_streams(seed, count, start), rng)
+    if progress is not None:
+        progress(count)
+    free.append(slot)  # reused for a later batch only after the caller has moved on
+    return start, st
+
+
+def _workers(threads: int | None) -> int:
+    if JIT_DISABLED or not hasattr(play_batch, "signatures"):
+        return 1  # plain-Python kernels hold the GIL
+    return threads or numba.get_num_threads()
+
+
+def _batch_size(n_games: int, batch_size: int, workers: int) -> int:
+    """Batches of at most ``batch_size`` games, evened out so every thread gets the same share."""
+    if n_games == 0:
+        return 0
+    rounds = -(-n_games // (workers * batch_size))
+    return max(1, min(batch_size, -(-n_games // (workers * rounds))))
 
 
 def _head(state: GameState, count: int) -> GameState:

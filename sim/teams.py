@@ -44,6 +44,7 @@ USR_CHOICES = (
 )
 MAX_SWAPS = 2  # zombie40k §2: two other models may swap weapons
 DEFAULT_BUDGET = Fraction(75)  # zombie40k §2 [V]
+MAX_FIT_BUDGET = 10_000  # fit_team: as GameConfig.kf_budget
 
 
 class TeamError(ValueError):
@@ -150,7 +151,12 @@ def build_team(team: Team, cat: Catalogue | None = None, allow_usr: bool = True)
     TeamError (not a rule silently given to another model, or to the last one for -1).
     """
     cat = cat or load_catalogue()
-    built = [build_model(m, cat) for m in team.models]
+    built = []
+    for k, m in enumerate(team.models):
+        try:
+            built.append(build_model(m, cat))
+        except (TeamError, UnknownNameError) as err:  # the same error, naming the team and the model
+            raise type(err)(f"{team.source or team.name}: model {k}: {err}") from None
     if team.usr and allow_usr:
         problems = _usr_problems(team, allow_usr)
         if problems:
@@ -234,7 +240,22 @@ def fit_team(team: Team, budget: int | Fraction, cat: Catalogue | None = None) -
     dropped. A budget that cannot buy one model is a TeamError.
     """
     cat = cat or load_catalogue()
-    budget = Fraction(budget)
+    where = team.source or team.name
+    try:
+        budget = Fraction(budget)
+    except (TypeError, ValueError, OverflowError):
+        raise TeamError(f"{where}: budget = {budget!r}; allowed: a number of points 0-{MAX_FIT_BUDGET}") from None
+    if not 0 <= budget <= MAX_FIT_BUDGET:
+        raise TeamError(f"{where}: budget = {_points(budget)}; allowed: a number of points 0-{MAX_FIT_BUDGET}")
+    if not team.models:
+        raise TeamError(f"{where}: the team has no models to fit to a budget")
+    try:
+        return _fit(team, budget, cat)
+    except (TeamError, UnknownNameError) as err:  # the same error, naming the team
+        raise type(err)(f"{where}: {err}") from None
+
+
+def _fit(team: Team, budget: Fraction, cat: Catalogue) -> Team:
     plain = [m for m in team.models if not (m.leader or m.swap)]
     fill = max(plain, key=plain.count) if plain else ModelChoice(team.models[0].unit)
     kept = [m for m in team.models if m != fill]
@@ -245,7 +266,7 @@ def fit_team(team: Team, budget: int | Fraction, cat: Catalogue | None = None) -
     n_fill = int(room // each) if each > 0 else sum(1 for m in team.models if m == fill)
     models = tuple(kept) + (fill,) * n_fill
     if not models:
-        raise TeamError(f"{team.source or team.name}: a budget of {_points(budget)} points buys no model")
+        raise TeamError(f"a budget of {_points(budget)} points buys no model")
     usr_model = team.usr_model if team.usr_model < len(models) else 0
     return replace(team, models=models, usr_model=usr_model)
 
@@ -280,13 +301,16 @@ def team_from_dict(data: dict, source: str = "team") -> Team:
     expanded: list[ModelChoice] = []
     for k, row in enumerate(models):
         expanded += _model_rows(row, f"{source}: models[{k}]")
+    name = data.get("name", Path(source).stem)
+    if not isinstance(name, str):
+        raise TeamError(f"{source}: field 'name' = {name!r}; allowed: a team name (a string)")
     usr_model = data.get("usr_model", 0)
     if not isinstance(usr_model, int) or isinstance(usr_model, bool):
         raise TeamError(f"{source}: field 'usr_model' = {usr_model!r}; allowed: a model index")
     usr = data.get("usr", "")
     if not isinstance(usr, str):
         raise TeamError(f"{source}: field 'usr' = {usr!r}; allowed: a USR name from zombie40k §9")
-    return Team(str(data.get("name", Path(source).stem)), tuple(expanded), usr, usr_model, source)
+    return Team(name, tuple(expanded), usr, usr_model, source)
 
 
 def _model_rows(row: object, where: str) -> list[ModelChoice]:
@@ -298,7 +322,8 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
         raise TeamError(f"{where}: unknown field {first!r}; allowed: unit, count, leader, options, swap")
     unit, count = row.get("unit"), row.get("count", 1)
     if not isinstance(unit, str) or not unit:
-        raise TeamError(f"{where}: field 'unit' is missing (a catalogue unit name)")
+        raise TeamError(f"{where}: field 'unit' is missing (got {unit!r}); allowed: a catalogue unit name, "
+                        "see `shamble units`")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 50:
         raise TeamError(f"{where}: field 'count' = {count!r}; allowed: an integer 1-50")
     options = row.get("options", [])
@@ -325,6 +350,8 @@ def read_toml(path: str | Path, kind: str, error: type[ValueError]) -> dict:
         raise error(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise error(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
+    except ValueError:  # a NUL in the name
+        raise error(f"{str(path)!r}: not a usable file name; allowed: a path without NUL characters") from None
 
 
 def load_team(path: str | Path) -> Team:
