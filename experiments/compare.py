@@ -52,6 +52,13 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     return table
 
 
+def escape_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
+    """Per game: did ``player`` escape (None: did anyone escape)?"""
+    if player is None:
+        return df.groupby("game", sort=True).winner.any().to_numpy()
+    return df[df.player == player].sort_values("game").winner.to_numpy()
+
+
 def per_game(results: pd.DataFrame, axis: str) -> pd.DataFrame:
     """One row per (cell label, game): turns, reason, and whether anyone escaped."""
     first = results.groupby([axis, "game"], sort=False).agg(turns=("turns", "first"), reason=("reason", "first"),

@@ -53,7 +53,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass
-class Figure:
+class Chart:
     """A chart of the report: file stem, the matplotlib figure and its one-line explanation."""
 
     name: str
@@ -80,7 +80,7 @@ class Section:
     analyse: Callable[[SweepResult, Section], None] | None = None
     notes: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
+    figures: list[Chart] = field(default_factory=list)
     result: SweepResult | None = None
 
 
@@ -220,12 +220,12 @@ def _analyse_mods(result: SweepResult, section: Section) -> None:
     res = res[res.axis_mods.isin(shown)]
     others = "; ".join(f"under {' + '.join(mod_title(m) for m in label.split('+'))} {rows.turns.mean():.1f}"
                        for label, rows in games.groupby("label", sort=False) if label != "base")
-    section.figures.append(Figure("game_length", charts.game_length(games, "Game length"),
+    section.figures.append(Chart("game_length", charts.game_length(games, "Game length"),
                                   f"A base game lasts {base_games.turns.mean():.1f} turns on average (median "
                                   f"{base_games.turns.median():.0f}){'; ' + others if others else ''}."))
     curves = escape_turn_curves(res, "axis_mods", top)
     half = curves[(curves.label == "base") & (curves.share >= curves[curves.label == "base"].share.max() / 2)]
-    section.figures.append(Figure("escape_turns", charts.escape_curves(curves, "Escape-turn curves"),
+    section.figures.append(Chart("escape_turns", charts.escape_curves(curves, "Escape-turn curves"),
                                   f"Each line is the share of games someone has escaped by the end of a turn; in the "
                                   f"base game half of all escapes have happened by turn {int(half.turn.min())}."))
     if summary.axis_mods.nunique() > 1:
@@ -243,7 +243,7 @@ def _mod_comparison(res: pd.DataFrame, section: Section) -> None:
     biggest = table.loc[table["diff"].abs().idxmax()]
     section.tables.append(Table(_diff_table(table, "mod"), words(biggest) + " (the largest change; changes are "
                                 "in points against the base game on the same games, * = significant after Holm)"))
-    section.figures.append(Figure("mods_forest", charts.forest(table, "Mods against the base game",
+    section.figures.append(Chart("mods_forest", charts.forest(table, "Mods against the base game",
                                                                 "change in escape rate (points)"),
                                   "Each bar is a mod's change in escape rate against the base game on the same "
                                   "games, with its 95% interval; a filled dot survives Holm's correction."))
@@ -270,7 +270,7 @@ def _analyse_budget(result: SweepResult, section: Section) -> None:
                       for name, rows in summary.sort_values("budget").groupby("name", sort=False))
     section.tables.append(Table(_rates_table(summary, "axis_budget", "budget"),
                                 f"Going from {lo} to {hi} points moves {moves}."))
-    section.figures.append(Figure("budget", charts.rate_vs_value(summary, "budget", "Escape rate by points budget",
+    section.figures.append(Chart("budget", charts.rate_vs_value(summary, "budget", "Escape rate by points budget",
                                                                  "points budget"),
                                   "Each line is a team's escape rate at each budget; the band is its 95% Wilson "
                                   "interval."))
@@ -291,7 +291,7 @@ def _analyse_powerups(result: SweepResult, section: Section) -> None:
         sentence = "No power-up changed any game in this build (the note above): every change is exactly zero."
     section.tables.append(Table(_diff_table(table, "power-up removed"), sentence + " (Changes are in points "
                                 "against the full table on the same games, * = significant after Holm.)"))
-    section.figures.append(Figure("powerups", charts.forest(value, "Value of each power-up",
+    section.figures.append(Chart("powerups", charts.forest(value, "Value of each power-up",
                                                             "escape rate with it minus without it (points)"),
                                   "Each bar is what a power-up is worth: the escape rate with it on the table minus "
                                   "the rate without it, on the same games."))
@@ -303,7 +303,7 @@ def _analyse_factions(result: SweepResult, section: Section) -> None:
     section.tables.append(Table(matrix.map(_pc).reset_index(names="team (rows) vs opponent"),
                                 f"The {overall.index[0]} escape most often ({pct(overall.iloc[0])} averaged over "
                                 f"opponents and seats), the {overall.index[-1]} least ({pct(overall.iloc[-1])})."))
-    section.figures.append(Figure("factions", charts.heatmap(matrix, "Escape rate of the row team", "opponent",
+    section.figures.append(Chart("factions", charts.heatmap(matrix, "Escape rate of the row team", "opponent",
                                                              "team"),
                                   "Each square is how often the row team escapes against the column team, averaged "
                                   "over both seats."))
@@ -336,7 +336,7 @@ def _analyse_sensitivity(result: SweepResult, section: Section) -> None:
     forest = table.assign(label=[f"{p} {lo}→{hi}" + (f" ({mod_title(m)})" if m else "")
                                  for p, lo, hi, m in zip(table.param, table.low, table.high, table["mod"])],
                           name="anyone escapes", flagged=table.p_holm < 0.05)
-    section.figures.append(Figure("sensitivity", charts.forest(forest, "Sensitivity of the chosen numbers",
+    section.figures.append(Chart("sensitivity", charts.forest(forest, "Sensitivity of the chosen numbers",
                                                                "rate at high minus rate at low (points)"),
                                   "Each bar is how much the chance that anyone escapes changes between a number's "
                                   "low and high plausible value; the longest bars are the numbers worth pinning down."))

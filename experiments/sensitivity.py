@@ -22,8 +22,8 @@ from dataclasses import fields
 import numpy as np
 import pandas as pd
 
+from experiments.compare import escape_outcomes
 from experiments.experiment import Axis, Experiment
-from experiments.solve import escape_outcomes
 from experiments.stats import holm, paired_difference
 from sim.config import _INT_RANGES, GameConfig
 from sim.mods import MOD_LIST

@@ -27,7 +27,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from experiments.compare import escape_outcomes
 from experiments.experiment import with_budget
+from experiments.sensitivity import plausible_range
 from experiments.stats import wilson_interval
 from experiments.sweep import run_cell
 from sim.config import ConfigError, GameConfig, make_config
@@ -175,13 +177,6 @@ def with_param(config: GameConfig, name: str, value: float) -> GameConfig:
     return replace(config, **{name: value})
 
 
-def escape_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
-    """Per game: did ``player`` escape (None: did anyone escape)?"""
-    if player is None:
-        return df.groupby("game", sort=True).winner.any().to_numpy()
-    return df[df.player == player].sort_values("game").winner.to_numpy()
-
-
 def player_index(config: GameConfig, player: str | None) -> int | None:
     if player is None or player == "any":
         return None
@@ -201,8 +196,6 @@ def solve(config: GameConfig, param: str, target: float = 0.5, player: str | Non
           rounds: int = 2, progress: Callable[[int], None] | None = None) -> Solution:
     """`shamble solve` on real games: the ``param`` value where ``player``'s escape rate (or the
     rate that anyone escapes) equals ``target``."""
-    from experiments.sensitivity import plausible_range
-
     integer = is_integer_param(param)
     p = player_index(config, player)
     default = DEFAULT_RANGES.get(param) or plausible_range(param, getattr(config, param))

@@ -32,3 +32,16 @@ def test_local_cluster_equals_in_process(tmp_path, nojit, monkeypatch):
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "summary.csv"),
                                   pd.read_csv(tmp_path / "here" / "summary.csv"))
     assert there.played == 4
+
+
+def test_scheduler_address_runs_the_same_tasks(tmp_path, nojit):
+    """``--dask ADDRESS``: an existing scheduler (here an in-process cluster of threads, so the
+    ``nojit`` kernels of this process are the ones played) gives the in-process results."""
+    from distributed import LocalCluster
+
+    exp = experiment_from_dict({"base": str(EXAMPLES / "configs" / "two_players.toml"), "games": 2, "seed": 4,
+                                "axes": {"horde_size": [3, 5]}}, tmp_path)
+    here = sweep(exp, tmp_path / "here", show_progress=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        there = sweep(exp, tmp_path / "there", dask=cluster.scheduler_address, show_progress=False)
+    pd.testing.assert_frame_equal(there.results, here.results)
