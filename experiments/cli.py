@@ -305,6 +305,94 @@ def trace(
         typer.echo(f"wrote {path}")
 
 
+INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+
+@app.command()
+def sweep(
+    experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML), e.g. examples/experiments/*.toml.")],
+    out: Annotated[Path, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json.")],
+    fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+    games: Annotated[Int, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
+    target_halfwidth: Annotated[float | None, typer.Option(
+        help="Sequential sampling: play each cell until every 95% half-width <= X (games = the cap).")] = None,
+) -> None:
+    """Play every cell of an experiment (resumable: rerun the same command after an interruption)."""
+    from experiments.sweep import render_sweep, sweep_file
+
+    console = Console()
+    with _user_errors(), _interruptible(out):
+        result = sweep_file(experiment, out, games, target_halfwidth, fresh, dask, console)
+    render_sweep(result, console)
+
+
+@contextlib.contextmanager
+def _interruptible(out: Path):
+    """Ctrl-C -> one line saying the finished cells are kept, exit code 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished cells are kept in {out}; rerun the same command to resume", err=True)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+@app.command()
+def solve(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
+    param: Annotated[str, typer.Option(help="Numeric parameter to solve for: budget or any `shamble params` number.")],
+    target: Annotated[float, typer.Option(help="Target escape rate.")] = 0.5,
+    player: Annotated[str | None, typer.Option(help="Whose escape rate (name or index; default: anyone's).")] = None,
+    lo: Annotated[float | None, typer.Option(help="Low end of the search (default: the plausible range).")] = None,
+    hi: Annotated[float | None, typer.Option(help="High end of the search.")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per value in the first round.")] = 400,
+    seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
+) -> None:
+    """Find the parameter value that gives a target escape rate (stochastic root-finding on CRN)."""
+    from experiments.solve import render_solution
+    from experiments.solve import solve as solve_param
+
+    with _user_errors():
+        if games < 10:
+            raise ValueError(f"--games {games}; allowed: 10 or more")
+        solution = solve_param(_config(config), param, target, player, lo, hi, games, seed)
+    render_solution(solution, Console())
+
+
+@app.command()
+def sensitivity(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
+    out: Annotated[Path, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv).")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per value.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+) -> None:
+    """Rank the chosen ([C]) numbers by how much each moves the escape rate across its plausible range."""
+    from experiments.sensitivity import render_sensitivity, run_sensitivity
+
+    console = Console()
+    with _user_errors(), _interruptible(out):
+        table = run_sensitivity(_config(config), out, games, seed, fresh, dask, console)
+    render_sensitivity(table, console)
+
+
+@app.command()
+def report(
+    name: Annotated[str, typer.Option(help="Report name: the folder under --out.")] = "latest",
+    out: Annotated[Path, typer.Option(help="Folder of reports.")] = Path("reports"),
+    scale: Annotated[float, typer.Option(help="Games per cell times X (1 = about 3 minutes on 2 cores).")] = 1.0,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Replay every section from scratch.")] = False,
+    dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+) -> None:
+    """The balance report: base vs each mod, budgets, power-ups, factions, the chosen numbers (resumable)."""
+    from experiments.report import run_report
+
+    with _user_errors(), _interruptible(out / name):
+        folder = run_report(name, out, scale, fresh, dask)
+    typer.echo(f"{folder / 'index.html'}")
+
+
 def run(args: list[str] | None = None) -> None:
     """The ``shamble`` console script: ``app`` with click's usage errors (a bad option value, an
     unknown option or command, a missing argument) on one ``error:`` line, exit code 2."""

@@ -1,0 +1,128 @@
+"""Charts of sweep results (matplotlib): each function takes a tidy table and returns a Figure;
+``save`` writes it as PNG (Agg) and SVG. Figures are built without pyplot: no global state and
+no display needed, and a notebook shows them inline.
+
+- ``rate_vs_value``: escape rate per player against a numeric axis (points budget) with 95%
+  Wilson bands;
+- ``forest``: paired differences with 95% intervals (mods vs the base game, power-up ablation,
+  sensitivity), rows flagged by Holm drawn filled;
+- ``game_length``: distribution of game length (turns) per cell;
+- ``escape_curves``: cumulative share of games won by the end of turn t, per cell;
+- ``heatmap``: faction x faction escape rates.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+WIDTH, HEIGHT, DPI = 7.0, 3.6, 110
+
+
+def _figure(height: float = HEIGHT) -> tuple[Figure, Axes]:
+    fig = Figure(figsize=(WIDTH, height), dpi=DPI, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _percent(ax: Axes, axis: str = "y") -> None:
+    formatter = matplotlib.ticker.PercentFormatter(1.0, decimals=0)
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
+
+
+def rate_vs_value(summary: pd.DataFrame, value: str, title: str, xlabel: str) -> Figure:
+    """Escape rate per player against a numeric column ``value`` of a sweep summary, with bands."""
+    fig, ax = _figure()
+    for name, rows in summary.groupby("name", sort=False):
+        rows = rows.sort_values(value)
+        x = rows[value].astype(float)
+        (line,) = ax.plot(x, rows.rate, marker="o", label=name)
+        ax.fill_between(x, rows.ci_low, rows.ci_high, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set(title=title, xlabel=xlabel, ylabel="escape rate", ylim=(0, 1))
+    _percent(ax)
+    ax.legend(frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def forest(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
+    """Paired differences (``diff``, ``ci_low``, ``ci_high``) per row ``label`` and player ``name``;
+    a filled marker is a difference flagged after Holm's correction."""
+    names = list(pd.unique(table.name))
+    labels = list(pd.unique(table.label))
+    fig, ax = _figure(max(2.2, 0.32 * len(labels) * max(1, len(names)) + 1.0))
+    offsets = np.linspace(-0.25, 0.25, len(names)) if len(names) > 1 else [0.0]
+    for k, (offset, name) in enumerate(zip(offsets, names)):
+        rows = table[table.name == name].set_index("label").reindex(labels)
+        y = np.arange(len(labels)) + offset
+        err = np.vstack([rows["diff"] - rows.ci_low, rows.ci_high - rows["diff"]])
+        color = f"C{k}"
+        ax.errorbar(rows["diff"], y, xerr=err, fmt="none", capsize=2, color=color, label=name)
+        flagged = rows.get("flagged", pd.Series(False, index=rows.index)).fillna(False).astype(bool).to_numpy()
+        ax.scatter(rows["diff"], y, facecolors=np.where(flagged, color, "white"), edgecolors=color, zorder=3)
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set(title=title, xlabel=xlabel)
+    _percent(ax, "x")
+    ax.legend(frameon=False, fontsize="small")
+    ax.grid(alpha=0.3, axis="x")
+    return fig
+
+
+def game_length(games: pd.DataFrame, title: str) -> Figure:
+    """Distribution of game length (``turns``) per ``label`` (one step histogram each)."""
+    fig, ax = _figure()
+    top = int(games.turns.max()) if len(games) else 1
+    bins = np.arange(0.5, top + 1.5)
+    for label, rows in games.groupby("label", sort=False):
+        ax.hist(rows.turns, bins=bins, histtype="step", density=True, linewidth=1.5, label=str(label))
+    ax.set(title=title, xlabel="game length (turns)", ylabel="share of games")
+    _percent(ax)
+    ax.legend(frameon=False, fontsize="small")
+    return fig
+
+
+def escape_curves(curves: pd.DataFrame, title: str) -> Figure:
+    """Cumulative share of games won by turn t (``label``, ``turn``, ``share``)."""
+    fig, ax = _figure()
+    for label, rows in curves.groupby("label", sort=False):
+        ax.step(rows.turn, rows.share, where="post", label=str(label))
+    ax.set(title=title, xlabel="game turn", ylabel="games won so far", ylim=(0, 1))
+    _percent(ax)
+    ax.legend(frameon=False, fontsize="small")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> Figure:
+    """A rate matrix (rows x columns) with the rate written in each square."""
+    fig, ax = _figure(1.2 + 0.55 * len(matrix))
+    image = ax.imshow(matrix.to_numpy(float), cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(matrix.shape[1]), matrix.columns)
+    ax.set_yticks(range(matrix.shape[0]), matrix.index)
+    for (i, j), rate in np.ndenumerate(matrix.to_numpy(float)):
+        ax.text(j, i, f"{rate:.0%}", ha="center", va="center", color="white" if rate < 0.6 else "black")
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    fig.colorbar(image, ax=ax, format=matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    return fig
+
+
+def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
+    """Write ``stem``.png and ``stem``.svg (without timestamps)."""
+    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    fig.savefig(png, metadata={"Software": None})
+    fig.savefig(svg, metadata={"Date": None, "Creator": None})
+    return png, svg
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """The figure as PNG bytes (for embedding in a page)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()

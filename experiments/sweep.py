@@ -1,0 +1,423 @@
+"""`shamble sweep`: play every cell of an experiment, checkpoint each cell, combine the results.
+
+Layout of an output folder::
+
+    DIR/meta.json            experiment hash, seed, versions, start/finish times
+    DIR/cells/<key>.parquet  one file per finished cell (one row per game x player), written
+                             atomically (temp file + rename) the moment the cell finishes
+    DIR/results.parquet      every cell's rows, with the cell key and the axis values as columns
+    DIR/summary.csv          one row per cell x player: escape rate and its 95% Wilson interval
+
+**Resume.** Rerunning the same command skips every cell whose checkpoint is present: each
+checkpoint carries (in its parquet metadata) the experiment hash, its cell key, seed, games and
+a checksum of its rows, and is verified before use; a corrupted file or one written by another
+experiment is refused with a message, never silently reused. A finished cell's games depend only
+on (seed, game index), so an interrupted and resumed sweep ends with the same tables as an
+uninterrupted one. A changed experiment (another hash) is refused unless ``fresh``, which
+deletes the old checkpoints first.
+
+**Runners.** In-process (the default: numba threads, no services) or Dask distributed
+(``dask="local"`` starts a LocalCluster of spawned worker processes; an address joins an
+existing scheduler). Both call the same top-level task, ``run_cell``, so results are identical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
+from experiments.stats import wilson_halfwidth, wilson_interval
+from sim.config import ConfigError, GameConfig
+from sim.play import play
+from sim.rulesets.zombie40k import compile_tables
+
+CELLS = "cells"
+META_KEY = b"shamble"
+DEPENDENCIES = ("numpy", "numba", "pandas", "scipy", "pyarrow", "dask", "distributed", "matplotlib", "jinja2")
+BATCH = 512  # games per kernel call: small enough that Ctrl-C is felt within a second or two
+FIRST_BATCH = 400  # sequential sampling: games before the first look at the interval width
+
+
+class CheckpointError(ExperimentError):
+    """A checkpoint that cannot be trusted (corrupted, or written by another experiment)."""
+
+
+# ---------------------------------------------------------------------------- the cell task
+
+
+def run_cell(config: GameConfig, n_games: int, seed: int, first_game: int = 0,
+             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Play games ``first_game .. first_game + n_games - 1`` of ``seed`` (the task of every runner).
+
+    A top-level function, so Dask workers can import it; game ``i`` depends only on
+    ``(seed, i)``, never on the runner, batch or thread count.
+    """
+    df = play(config, n_games, seed, batch_size=BATCH, first_game=first_game, progress=progress)
+    df.attrs = {}
+    return df
+
+
+def run_cell_to_halfwidth(config: GameConfig, max_games: int, seed: int, target: float,
+                          progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Fixed-width sequential sampling: add games until every player's Wilson half-width <= target.
+
+    Games are played in growing batches (``FIRST_BATCH``, then half again the games so far) from
+    game 0 on, so the result is always a prefix of the same game stream and pairs with every
+    other cell; ``max_games`` caps the cell. The rule looks at interval widths only (precision),
+    never at a comparison (stats module docstring).
+    """
+    frames, done = [], 0
+    while done < max_games:
+        step = min(max_games - done, max(FIRST_BATCH, done // 2))
+        frames.append(run_cell(config, step, seed, first_game=done, progress=progress))
+        done += step
+        wins = pd.concat(frames).groupby("player").winner.sum().to_numpy()
+        if np.all(wilson_halfwidth(wins, done) <= target):
+            break
+    return pd.concat(frames, ignore_index=True)
+
+
+def _task(config: GameConfig, n_games: int, seed: int, target: float | None,
+          progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    if target is None:
+        return run_cell(config, n_games, seed, progress=progress)
+    return run_cell_to_halfwidth(config, n_games, seed, target, progress=progress)
+
+
+# ---------------------------------------------------------------------------- checkpoints
+
+
+def _checksum(df: pd.DataFrame) -> str:
+    hashed = pd.util.hash_pandas_object(df, index=False).to_numpy()
+    return hashlib.blake2b(hashed.tobytes(), digest_size=12).hexdigest()
+
+
+@contextlib.contextmanager
+def _atomic(path: Path) -> Iterator[Path]:
+    """A temp path beside ``path``, renamed onto it when the block succeeds (removed otherwise)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_checkpoint(df: pd.DataFrame, path: Path, stamp: dict) -> None:
+    """One cell's rows as parquet, with ``stamp`` and a checksum in the file's metadata."""
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[META_KEY] = json.dumps(stamp | {"checksum": _checksum(df)}).encode()
+    with _atomic(path) as tmp:
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
+
+
+def read_checkpoint(path: Path, stamp: dict) -> pd.DataFrame:
+    """A cell's rows, after checking the file is whole and belongs to this cell of this experiment."""
+    try:
+        table = pq.read_table(path)
+        df = table.to_pandas()
+        stored = json.loads((table.schema.metadata or {})[META_KEY])
+    except (OSError, KeyError, ValueError, pa.ArrowException) as err:
+        raise CheckpointError(f"{path}: corrupted checkpoint ({type(err).__name__}); delete it to replay "
+                              "the cell, or rerun with --fresh") from None
+    for name, value in stamp.items():
+        if stored.get(name) != value:
+            raise CheckpointError(f"{path}: checkpoint of another experiment ({name} {stored.get(name)!r}, "
+                                  f"expected {value!r}); delete it or rerun with --fresh")
+    if stored.get("checksum") != _checksum(df):
+        raise CheckpointError(f"{path}: corrupted checkpoint (its rows do not match its checksum); "
+                              "delete it to replay the cell, or rerun with --fresh")
+    return df
+
+
+def _stamp(exp_hash: str, cell: Cell, exp: Experiment) -> dict:
+    return {"experiment": exp_hash, "cell": cell.key, "seed": exp.seed, "max_games": exp.games}
+
+
+# ---------------------------------------------------------------------------- meta
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                             text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _versions() -> dict:
+    found = {}
+    for name in ("shamble", *DEPENDENCIES):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def run_meta(exp: Experiment, exp_hash: str) -> dict:
+    """Everything needed to say what produced a folder of results."""
+    return {
+        "experiment_hash": exp_hash, "seed": exp.seed, "experiment": experiment_summary(exp),
+        "package_version": _versions()["shamble"], "git_commit": _git_commit(), "versions": _versions(),
+        "python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count(),
+        "started": now(), "finished": None,
+    }
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_json(data: dict, path: Path) -> None:
+    with _atomic(path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def _prepare_folder(out: Path, exp: Experiment, exp_hash: str, fresh: bool) -> dict:
+    """Create or reuse ``out``: refuse another experiment's folder unless ``fresh``."""
+    meta_path = out / "meta.json"
+    if meta_path.exists() and not fresh:
+        try:
+            old = json.loads(meta_path.read_text())
+        except ValueError:
+            raise CheckpointError(f"{meta_path}: unreadable; rerun with --fresh to start over") from None
+        if old.get("experiment_hash") != exp_hash:
+            raise ExperimentError(f"{out}: holds results of another experiment (hash {old.get('experiment_hash')}, "
+                                  f"now {exp_hash}); rerun with --fresh to replace them, or choose another --out")
+        return old | {"resumed": now()}
+    if fresh and out.exists():
+        shutil.rmtree(out / CELLS, ignore_errors=True)
+        for name in ("results.parquet", "summary.csv", "meta.json"):
+            (out / name).unlink(missing_ok=True)
+    (out / CELLS).mkdir(parents=True, exist_ok=True)
+    meta = run_meta(exp, exp_hash)
+    write_json(meta, meta_path)
+    return meta
+
+
+# ---------------------------------------------------------------------------- the sweep
+
+
+@dataclass
+class SweepResult:
+    """What a sweep wrote and played."""
+
+    out: Path
+    results: pd.DataFrame  # one row per cell x game x player
+    summary: pd.DataFrame  # one row per cell x player
+    meta: dict
+    played: int  # cells played by this call
+    reused: int  # cells read from checkpoints
+
+
+def check_playable(cells: list[Cell]) -> None:
+    """Compile every cell's tables before playing any (a cell that cannot play stops the sweep)."""
+    for cell in cells:
+        try:
+            compile_tables(cell.config)
+        except ConfigError as err:
+            raise ExperimentError(f"cell {cell.label}: {err}") from None
+
+
+def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = None,
+          console: Console | None = None, show_progress: bool = True) -> SweepResult:
+    """Play every unfinished cell of ``exp`` into ``out`` and write the combined tables.
+
+    Parameters
+    ----------
+    exp : Experiment
+    out : Path
+        Output folder (created); see the module docstring for its layout and resume rules.
+    fresh : bool
+        Delete the folder's previous checkpoints first (required when the experiment changed).
+    dask : str, optional
+        ``"local"`` for a LocalCluster, or a scheduler address; None plays in this process.
+    """
+    out = Path(out)
+    cells = exp.cells()
+    check_playable(cells)
+    exp_hash = exp.fingerprint()
+    meta = _prepare_folder(out, exp, exp_hash, fresh)
+    paths = {c.key: out / CELLS / f"{c.key}.parquet" for c in cells}
+    done = {c.key: read_checkpoint(paths[c.key], _stamp(exp_hash, c, exp)) for c in cells if paths[c.key].exists()}
+    pending = [c for c in cells if c.key not in done]
+
+    def finished(cell: Cell, df: pd.DataFrame) -> None:
+        write_checkpoint(df, paths[cell.key], _stamp(exp_hash, cell, exp))
+        done[cell.key] = df
+
+    with _progress(console, show_progress) as bar:
+        runner = _run_dask if dask else _run_here
+        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending)), dask)
+    results = combine(exp, cells, done)
+    summary = summarise_cells(results, exp)
+    write_table(results, out / "results.parquet")
+    write_table(summary, out / "summary.csv")
+    meta["finished"] = now()
+    write_json(meta, out / "meta.json")
+    return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending))
+
+
+def write_table(df: pd.DataFrame, path: Path) -> None:
+    """Parquet or CSV by suffix, atomically."""
+    with _atomic(path) as tmp:
+        if path.suffix == ".csv":
+            df.to_csv(tmp, index=False, float_format="%.6g")
+        else:
+            df.to_parquet(tmp, index=False)
+
+
+class _Bars:
+    """Two progress bars, cells and games (a no-op without a Progress)."""
+
+    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int) -> None:
+        self.bar, self.per_cell, self.played = bar, exp.games, 0
+        if bar is not None:
+            self.cells = bar.add_task("cells", total=n_cells, completed=n_done)
+            self.games = bar.add_task("games", total=exp.games * n_pending)
+
+    def advance_games(self, k: int) -> None:
+        self.played += k
+        if self.bar is not None:
+            self.bar.advance(self.games, k)
+
+    def cell_done(self) -> None:
+        """A cell finished: the games bar skips what sequential sampling did not need."""
+        if self.bar is not None:
+            self.bar.advance(self.cells)
+            self.bar.advance(self.games, self.per_cell - self.played)
+        self.played = 0
+
+
+@contextlib.contextmanager
+def _progress(console: Console | None, show: bool) -> Iterator[Progress | None]:
+    if not show:
+        yield None
+        return
+    columns = (TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
+        yield bar
+
+
+def _run_here(exp: Experiment, pending: list[Cell], finished, bars: _Bars, _address=None) -> None:
+    for cell in pending:
+        finished(cell, _task(cell.config, exp.games, exp.seed, exp.target_halfwidth, progress=bars.advance_games))
+        bars.cell_done()
+
+
+def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _Bars, address: str) -> None:
+    from distributed import as_completed
+
+    with dask_client(address) as client:
+        futures = {client.submit(_task, c.config, exp.games, exp.seed, exp.target_halfwidth, key=f"cell-{c.key}",
+                                 pure=False): c for c in pending}
+        for future in as_completed(futures):
+            finished(futures[future], future.result())
+            bars.cell_done()
+
+
+@contextlib.contextmanager
+def dask_client(address: str):
+    """A dask.distributed Client: ``"local"`` starts a LocalCluster (one single-threaded spawned
+    worker process per core), anything else is a scheduler address."""
+    from distributed import Client, LocalCluster
+
+    if address != "local":
+        with Client(address) as client:
+            yield client
+        return
+    workers = max(1, min(os.cpu_count() or 1, 8))
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                      env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as client:
+        yield client
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every cell's rows in cell order, with ``cell`` and one column per axis in front."""
+    parts = []
+    for cell in cells:
+        df = frames[cell.key].copy()
+        front = {"cell": cell.key} | {f"axis_{a}": v for a, v in cell.coords}
+        for k, (name, value) in enumerate(front.items()):
+            df.insert(k, name, value)
+        parts.append(df)
+    return pd.concat(parts, ignore_index=True)
+
+
+def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.DataFrame:
+    """One row per cell x player: games, escapes, rate, 95% Wilson interval and half-width,
+    mean game length."""
+    axes = [c for c in results.columns if c.startswith("axis_")]
+    keys = ["cell", *axes, "player", "name", "team"]
+    grouped = results.groupby(keys, sort=False, dropna=False)
+    table = grouped.agg(games=("game", "size"), escapes=("winner", "sum"), mean_turns=("turns", "mean"))
+    table = table.reset_index()
+    table["rate"] = table.escapes / table.games
+    low, high = wilson_interval(table.escapes, table.games)
+    table["ci_low"], table["ci_high"] = low, high
+    table["halfwidth"] = (high - low) / 2
+    return table
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def sweep_file(path: Path, out: Path, games: int | None = None, target_halfwidth: float | None = None,
+               fresh: bool = False, dask: str | None = None, console: Console | None = None,
+               show_progress: bool = True) -> SweepResult:
+    """`shamble sweep`: read an experiment file, resize it as asked, print the plan, sweep."""
+    from experiments.experiment import load_experiment
+
+    if games is not None and games < 1:
+        raise ValueError(f"--games {games}; allowed: 1 or more")
+    exp = load_experiment(path).resized(games, target_halfwidth)
+    if console is not None:
+        how = f"up to {exp.games} games until every half-width <= {exp.target_halfwidth:g}" \
+            if exp.target_halfwidth else f"{exp.games} games"
+        console.print(f"{exp.name}: {len(exp.cells())} cells x {how}, seed {exp.seed} (the same games in "
+                      f"every cell), {'dask ' + dask if dask else 'in-process'} -> {out}")
+    return sweep(exp, out, fresh=fresh, dask=dask, console=console, show_progress=show_progress)
+
+
+def render_sweep(result: SweepResult, console: Console) -> None:
+    """The summary table: one row per cell x player."""
+    from rich.table import Table
+
+    table = Table(title=f"{len(result.summary.cell.unique())} cells ({result.played} played now, "
+                        f"{result.reused} resumed from checkpoints)")
+    axes = [c for c in result.summary.columns if c.startswith("axis_")]
+    for col in (*[a[5:] for a in axes], "player", "games", "escape rate", "95% CI"):
+        table.add_column(col, justify="right" if col in ("games", "escape rate", "95% CI") else "left")
+    for row in result.summary.to_dict("records"):
+        table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
+                      f"{row['ci_low']:.1%} - {row['ci_high']:.1%}")
+    console.print(table)
+    console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")

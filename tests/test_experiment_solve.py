@@ -1,0 +1,110 @@
+"""`shamble solve` on a synthetic monotone rate (known root) and on real games at tiny sizes;
+the sensitivity ranges and table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import EXAMPLES
+from scipy import special
+
+from experiments.sensitivity import chosen_fields, plausible_range, sensitivity_experiment, sensitivity_table
+from experiments.solve import crossing, fit_logistic, is_integer_param, solve, solve_curve, with_param
+from sim.config import ConfigError, load_config
+
+TWO = EXAMPLES / "configs" / "two_players.toml"
+
+
+def synthetic(root: float, scale: float, seed: int = 11):
+    """Game i escapes when its uniform u_i < logistic((x - root) / scale): the same u_i at every x
+    (common random numbers), so the rate is monotone in x game by game."""
+    def evaluate(x: float, n: int) -> np.ndarray:
+        u = np.random.default_rng(seed).random(n)
+        return u < special.expit((x - root) / scale)
+    return evaluate
+
+
+def test_logistic_fit_recovers_exact_counts():
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    p = special.expit(-1.5 + 0.8 * x)
+    a, b = fit_logistic(x, p * 1e6, np.full(4, 1e6))
+    assert (a, b) == pytest.approx((-1.5, 0.8), abs=1e-4)
+    assert crossing(a, b, 0.5) == pytest.approx(1.5 / 0.8, abs=1e-3)
+
+
+@pytest.mark.parametrize("root, integer", [(37.3, False), (12.0, True)])
+def test_solver_finds_a_known_root(root, integer):
+    """Tolerance: the interval must contain the true root and be narrower than 15% of the
+    search range (400 then 800 games per point; seeded, so the test is deterministic)."""
+    solution = solve_curve(synthetic(root, 6.0), 0, 60 if not integer else 30, 0.5, 400, integer=integer)
+    assert solution.low <= root <= solution.high
+    assert solution.high - solution.low < 0.15 * (60 if not integer else 30)
+    assert abs(solution.value - root) < 3
+    assert solution.points.games.eq(800).all() and solution.slope > 0
+
+
+def test_solver_targets_other_rates_and_falling_curves():
+    solution = solve_curve(synthetic(20, -4.0), 0, 40, 0.8, 500)
+    assert solution.slope < 0
+    truth = 20 - 4.0 * special.logit(0.8)  # rate(x) = expit(-(x - 20) / 4) = 0.8
+    assert solution.low <= truth <= solution.high
+
+
+def test_solver_refuses_a_target_out_of_range():
+    with pytest.raises(ValueError, match="not crossed in between; widen --lo/--hi"):
+        solve_curve(synthetic(100, 3.0), 0, 20, 0.5, 200)
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        solve_curve(synthetic(1, 1.0), 0, 2, 1.0, 10)
+    with pytest.raises(ValueError, match="lo < hi"):
+        solve_curve(synthetic(1, 1.0), 2, 2, 0.5, 10)
+
+
+def test_parameter_kinds_and_errors():
+    config = load_config(TWO)
+    assert is_integer_param("budget") and is_integer_param("horde_size") and not is_integer_param("ev_width_in")
+    assert with_param(config, "horde_size", 6.0).horde_size == 6
+    assert with_param(config, "budget", 100).team_budget == 100
+    with pytest.raises(ConfigError, match="did you mean 'horde_size'"):
+        is_integer_param("hord_size")
+    with pytest.raises(ConfigError, match="not a numeric parameter"):
+        is_integer_param("order")
+
+
+def test_solver_on_real_games(nojit):
+    """Tiny sizes as plain Python: the solver runs end to end and answers inside its range."""
+    solution = solve(load_config(TWO), "horde_size", target=0.5, lo=1, hi=12, games=8, rounds=1)
+    assert 1 <= solution.value <= 12 and 1 <= solution.low <= solution.high <= 12
+    assert list(solution.points.columns) == ["value", "games", "escapes", "rate", "ci_low", "ci_high"]
+
+
+def test_plausible_ranges_follow_the_rule():
+    config = load_config(TWO)
+    names = [f.name for f in chosen_fields(config)]
+    assert "horde_size" in names and "tvirus_t" not in names  # a mod's numbers only with the mod
+    assert plausible_range("deploy_separation_in", 12.0) == (6.0, 18.0)  # x0.5, x1.5
+    assert plausible_range("hordes_per_player", 2) == (1, 3)
+    assert plausible_range("emfh_radius_in", 6.0) == (3.0, 9.0)
+    assert plausible_range("kf_budget", 50) == (25, 75)
+
+
+def test_sensitivity_table_ranks_by_size(nojit):
+    from dataclasses import replace
+
+    config = load_config(TWO)
+    exp = sensitivity_experiment(config, 3, 1)
+    exp = replace(exp, axes=(replace(exp.axes[0], values=exp.axes[0].values[:5], labels=exp.axes[0].labels[:5]),))
+    from experiments.sweep import combine, run_cell
+
+    cells = exp.cells()
+    results = combine(exp, cells, {c.key: run_cell(c.config, 3, exp.seed) for c in cells})
+    table = sensitivity_table(results, exp)
+    assert list(table.param) == sorted(table.param, key=lambda p: -abs(table.set_index("param").loc[p, "diff"]))
+    assert set(table.param) == {"table_width_in", "ev_width_in"} and (table.p_holm >= table.p_value).all()
+
+
+def test_mod_numbers_play_with_their_mod_on():
+    config = load_config(TWO)
+    exp = sensitivity_experiment(config, 10, 1, with_mods=["t_virus"])
+    virus = [v for v in exp.axes[0].values if "tvirus_t" in v]
+    assert virus == [{"mods": frozenset({"t_virus"}), "tvirus_t": 3}, {"mods": frozenset({"t_virus"}), "tvirus_t": 5}]
+    assert not any("dk_max_t" in v for v in exp.axes[0].values)

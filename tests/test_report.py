@@ -1,0 +1,115 @@
+"""`shamble report` end to end at a tiny scale (the compiled game: this file runs after
+tests/test_game_jit.py), the charts, and the words of the report."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments import charts
+from experiments.report import markdown_table, points, run_report, suite
+
+pytestmark = pytest.mark.slow
+SCALE = 0.01  # at least 10 games per cell
+
+
+@pytest.fixture(scope="module")
+def tiny_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports")
+    return run_report("tiny", out, scale=SCALE)
+
+
+def test_page_is_one_self_contained_file(tiny_report):
+    html = (tiny_report / "index.html").read_text()
+    assert html.count("data:image/png;base64,") >= 6
+    assert not re.search(r'(src|href)="(?!data:)', html)  # nothing loaded from elsewhere
+    for title in ("The base game and the mods", "Points budget", "Power-up ablation", "Faction against faction",
+                  "Sensitivity of the chosen numbers"):
+        assert title in html
+    assert "<table" in html and not re.search(r"\bnan\b", (tiny_report / "README.md").read_text(), re.I)
+
+
+def test_readme_figures_tables_and_data(tiny_report):
+    readme = (tiny_report / "README.md").read_text()
+    for png in re.findall(r"\]\((\w+\.png)\)", readme):
+        assert (tiny_report / png).exists() and (tiny_report / png.replace(".png", ".svg")).exists()
+    assert len(re.findall(r"^\*\*.+\*\*$", readme, re.M)) >= 5  # a sentence over every table
+    assert len(re.findall(r"^\*[^*].+\*$", readme, re.M)) >= 5  # a sentence under every chart
+    for section in ("mods", "budget", "powerups", "factions", "sensitivity"):
+        data = tiny_report / "data" / section
+        assert (data / "results.parquet").exists() and (data / "summary.csv").exists()
+        assert json.loads((data / "meta.json").read_text())["finished"]
+    meta = json.loads((tiny_report / "meta.json").read_text())
+    assert meta["scale"] == SCALE and meta["calibration_games_per_s"] > 0 and meta["versions"]["numba"]
+    assert set(meta["sections"]) == {"mods", "budget", "powerups", "factions", "sensitivity"}
+
+
+def test_rerun_resumes_every_section(tiny_report):
+    first = (tiny_report / "data" / "budget" / "results.parquet").read_bytes()
+    run_report("tiny", tiny_report.parent, scale=SCALE)
+    meta = json.loads((tiny_report / "meta.json").read_text())
+    assert all(s["played_now"] == 0 for s in meta["sections"].values())
+    pd.testing.assert_frame_equal(pd.read_parquet(tiny_report / "data" / "budget" / "results.parquet"),
+                                  pd.read_parquet(__import__("io").BytesIO(first)))
+
+
+def test_mod_section_says_plainly_what_cannot_be_played(tiny_report):
+    from experiments.report import BASE_CONFIG, playable_mods
+    from sim.config import load_config
+
+    mods, _ = playable_mods(load_config(BASE_CONFIG))
+    readme = (tiny_report / "README.md").read_text()
+    if mods:
+        assert "mods_forest.png" in readme and "T-Virus" in readme
+    else:
+        assert "not playable in this build yet" in readme
+
+
+def test_suite_sizes_scale_and_share_one_seed():
+    sections = suite(scale=0.5)
+    assert len({s.experiment.seed for s in sections}) == 1
+    assert all(s.experiment.games >= 10 for s in sections)
+    assert {s.key for s in sections} == {"mods", "budget", "powerups", "factions", "sensitivity"}
+
+
+def test_points_in_words():
+    assert points(-0.091, 0.031) == "9 points less often (±3)"
+    assert points(0.012, 0.02) == "1 point more often (±2)"
+    assert points(0.001, 0.02) == "about as often (±2)"
+
+
+def test_markdown_table():
+    text = markdown_table(pd.DataFrame({"a": ["x"], "b": ["1%"]}))
+    assert text == "| a | b |\n|---|---|\n| x | 1% |"
+
+
+def test_charts_write_png_and_svg(tmp_path):
+    summary = pd.DataFrame({"budget": [50, 75, 50, 75], "name": ["A", "A", "B", "B"], "rate": [0.2, 0.3, 0.5, 0.6],
+                            "ci_low": [0.1, 0.2, 0.4, 0.5], "ci_high": [0.3, 0.4, 0.6, 0.7]})
+    figures = {
+        "budget": charts.rate_vs_value(summary, "budget", "t", "x"),
+        "forest": charts.forest(pd.DataFrame({"label": ["m1", "m1"], "name": ["A", "B"], "diff": [0.1, -0.1],
+                                              "ci_low": [0.0, -0.2], "ci_high": [0.2, 0.0],
+                                              "flagged": [True, False]}), "t", "x"),
+        "length": charts.game_length(pd.DataFrame({"label": ["a"] * 3, "turns": [3, 5, 5]}), "t"),
+        "curves": charts.escape_curves(pd.DataFrame({"label": ["a", "a"], "turn": [1, 2], "share": [0.1, 0.4]}), "t"),
+        "heat": charts.heatmap(pd.DataFrame(np.eye(2), index=["A", "B"], columns=["A", "B"]), "t", "x", "y"),
+    }
+    for name, fig in figures.items():
+        png, svg = charts.save(fig, tmp_path / name)
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
+
+
+def test_cli_report_and_solve_errors(tmp_path):
+    run = [sys.executable, "-c", "from experiments.cli import app; app()"]
+    bad = subprocess.run([*run, "report", "--scale", "0", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --scale 0")
+    bad = subprocess.run([*run, "solve", "examples/configs/two_players.toml", "--param", "budget", "--target", "1.5"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "strictly between 0 and 1" in bad.stderr
