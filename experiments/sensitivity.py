@@ -25,7 +25,7 @@ import pandas as pd
 from experiments.compare import escape_outcomes
 from experiments.experiment import Axis, Experiment
 from experiments.stats import holm, paired_difference
-from sim.config import _INT_RANGES, GameConfig
+from sim.config import GameConfig, int_range
 from sim.mods import MOD_LIST
 
 PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
@@ -61,7 +61,7 @@ def plausible_range(name: str, default) -> tuple:
     if name in PLAUSIBLE:
         return PLAUSIBLE[name]
     if isinstance(default, int):
-        lo, hi = _INT_RANGES.get(name, (0, 10**6))
+        lo, hi = int_range(name) or (0, 10**6)
         return max(lo, math.floor(default * 0.5 + 0.5)), min(hi, math.floor(default * 1.5 + 0.5))
     return default * 0.5, min(default * 1.5, 1000.0)
 

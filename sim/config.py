@@ -313,6 +313,11 @@ def _is_price_list(value: Any) -> bool:
                                     and 0 <= c <= 1000 for k, c in value)
 
 
+def int_range(name: str) -> tuple[int, int] | None:
+    """(lowest, highest) allowed for an integer parameter, or None if it has no fixed range."""
+    return _INT_RANGES.get(name)
+
+
 def tunable_fields() -> list:
     """Every GameConfig field a user may set (and sweep), with its tag and spec section."""
     return [f for f in fields(GameConfig) if f.name not in ("players",)]
