@@ -66,6 +66,11 @@ class BenchSettings:
         return 0.005 if self.quick else 0.25
 
     @property
+    def game_target_s(self) -> float:
+        """Length of one timed run of whole games (longer: games vary in length)."""
+        return 0.005 if self.quick else 2.0
+
+    @property
     def jit_off_games(self) -> int:
         return 10 if self.quick else JIT_OFF_GAMES
 
@@ -221,7 +226,7 @@ def bench_games(settings: BenchSettings, results: dict) -> dict:
     start = time.perf_counter()
     first = _games_run(config, 2)()
     compile_s = time.perf_counter() - start
-    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.target_s, 1 << 20)
+    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.game_target_s, 1 << 20)
     df = _games_run(config, n)()
     dice_per_game = float(df.groupby("game").dice.first().mean())
     seconds = _best_time(_games_run(config, n), 1 if settings.quick else REPEATS)
@@ -275,7 +280,8 @@ def bench_matrix(settings: BenchSettings, results: dict) -> dict:
         for mods in MATRIX_MODS:
             config = replace(base, mods=frozenset(mods))
             key = f"{name}_{_mod_label(mods)}"
-            n = 32 if settings.quick else _sized(lambda k, c=config: _games_run(c, k), 128, settings.target_s, 1 << 18)
+            n = 32 if settings.quick else _sized(lambda k, c=config: _games_run(c, k), 128, settings.game_target_s,
+                                                 1 << 18)
             df = _games_run(config, n)()
             seconds = _best_time(_games_run(config, n), 1 if settings.quick else 2)
             entries[f"{key}_games_per_s"] = n / seconds
@@ -330,8 +336,9 @@ def bench_memory(settings: BenchSettings, results: dict) -> dict:
     tables = compile_tables(config)
     state = new_state(DEFAULT_BATCH, config.n_players, n_units(config), tables.squad_wounds.shape[1])
     per_game = sum(a.nbytes for a in state) / DEFAULT_BATCH
-    return {"state_bytes_per_game": per_game, "batch_size": DEFAULT_BATCH,
-            "state_mb_in_flight": per_game * DEFAULT_BATCH / 2**20,
+    in_flight = 2 * numba.get_num_threads()  # batches (sim.play.run_batches: two per thread)
+    return {"state_bytes_per_game": per_game, "batch_size": DEFAULT_BATCH, "batches_in_flight": in_flight,
+            "state_mb_in_flight": per_game * DEFAULT_BATCH * in_flight / 2**20,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -526,7 +533,8 @@ MEANINGS = {
     "game_compile_recorded": "when that compile ran",
     "scaling_flatness": "slowest / fastest games/s from 10^4 games up (1 = flat)",
     "state_bytes_per_game": "bytes of game state per game in flight",
-    "batch_size": "games in flight (one batch; longer runs stream)",
+    "batch_size": "games per batch",
+    "batches_in_flight": "batches held at once (two per thread); longer runs stream",
     "state_mb_in_flight": "MiB of game state in flight",
     "peak_rss_mb": "peak resident memory of this process, MiB",
 }

@@ -166,9 +166,6 @@ def suite(scale: float = 1.0, base: GameConfig | None = None) -> list[Section]:
 
 
 def _mods_intro(mods: list[str], missing: dict) -> str:
-    if not mods:
-        return ("The mods of zombie40k §10 are not playable in this build yet (issue 4): this section shows the "
-                "base game only; the mod comparison appears once the kernels play them.")
     return f"The base game against {len(mods)} mods, every cell on the same games (a paired comparison)."
 
 
@@ -280,15 +277,9 @@ def _analyse_powerups(result: SweepResult, section: Section) -> None:
     table = paired_table(result.results, "axis_powerups_removed", "none")
     table["label"] = table.label.str.removeprefix("no_").str.replace("_", " ")
     value = table.assign(diff=-table["diff"], ci_low=-table.ci_high, ci_high=-table.ci_low)
-    if (value[["diff", "ci_low", "ci_high"]] == 0).all().all():
-        section.notes.append("Taking a power-up off the table changed no game: the kernels in this build do not "
-                             "read powerups_removed yet (issue 4), so every value below is exactly zero.")
-
     best = value.loc[value["diff"].idxmax()]
     sentence = (f"The power-up worth most is {best.label} for the {best['name']}: with it on the table they escape "
                 f"{points(best['diff'], (best.ci_high - best.ci_low) / 2)} than without it.")
-    if section.notes:
-        sentence = "No power-up changed any game in this build (the note above): every change is exactly zero."
     section.tables.append(Table(_diff_table(table, "power-up removed"), sentence + " (Changes are in points "
                                 "against the full table on the same games, * = significant after Holm.)"))
     section.figures.append(Chart("powerups", charts.forest(value, "Value of each power-up",

@@ -59,16 +59,16 @@ def test_rerun_resumes_every_section(tiny_report):
                                   pd.read_parquet(__import__("io").BytesIO(first)))
 
 
-def test_mod_section_says_plainly_what_cannot_be_played(tiny_report):
+def test_mod_section_compares_every_mod(tiny_report):
     from experiments.report import BASE_CONFIG, playable_mods
-    from sim.config import load_config
+    from sim.config import MODS, load_config
 
-    mods, _ = playable_mods(load_config(BASE_CONFIG))
+    mods, missing = playable_mods(load_config(BASE_CONFIG))
+    assert mods == list(MODS) and not missing
     readme = (tiny_report / "README.md").read_text()
-    if mods:
-        assert "mods_forest.png" in readme and "T-Virus" in readme
-    else:
-        assert "not playable in this build yet" in readme
+    assert "mods_forest.png" in readme and "Not playable" not in readme
+    for title in ("T-Virus", "Hardcore Mode", "Dead Men Walking", "Killing Floor", "Coop Mode"):
+        assert title in readme
 
 
 def test_suite_sizes_scale_and_share_one_seed():
