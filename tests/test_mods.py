@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import example_config, one_game, team_config
+from conftest import EXAMPLES, example_config, one_game, team_config
 from helpers import assert_matches_pmf
 
 import kernels.assault
@@ -1367,3 +1367,18 @@ def test_s10_build_team_without_usr_under_hardcore():
     assert team.usr == "feel_no_pain"
     built = build_team(resolve(with_mods(team_config("guard"), ["hardcore"])).players[0].team, CAT, allow_usr=False)
     assert built[0].profile.fnp == L.NONE
+
+
+def test_s10_10_a_boss_of_your_own_from_a_catalogue_file():
+    """zombie40k §10.10: a user-defined Boss profile with its weapons, from a catalogue file."""
+    from sim.rulesets.zombie40k import compile_tables
+
+    path = str(EXAMPLES / "catalogue" / "abomination.toml")
+    config = example_config("two_players", mods=frozenset({"boss_variant"}), catalogue_files=(path,),
+                            boss_variant_unit="Abomination")
+    boss = compile_tables(config).extra_stats[X_BOSS]
+    assert (boss[L.T], boss[L.W], boss[L.A], boss[L.S], boss[L.FNP]) == (6, 8, 5, 6, 5)
+    plain = compile_tables(replace(config, mods=frozenset())).extra_stats[X_BOSS]
+    assert (plain[L.T], plain[L.W]) != (6, 8)  # without the mod the Boss is the Zombie Boss
+    with pytest.raises(ConfigError, match="boss_unit"):
+        compile_tables(replace(config, boss_variant_unit="Abominaton"))
