@@ -44,7 +44,7 @@ from sim.rulesets.zombie40k import compile_tables
 
 BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"mods": 1200, "budget": 1000, "powerups": 700, "factions": 300, "sensitivity": 250}
+GAMES = {"mods": 3000, "budget": 2500, "powerups": 1600, "factions": 800, "sensitivity": 600}  # about 3 min on 2 cores
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 HEAD_TO_HEAD = ("t_virus", "hardcore")

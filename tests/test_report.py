@@ -16,7 +16,7 @@ from experiments import charts
 from experiments.report import markdown_table, points, run_report, suite
 
 pytestmark = pytest.mark.slow
-SCALE = 0.01  # at least 10 games per cell
+SCALE = 0.004  # at least 10 games per cell
 
 
 @pytest.fixture(scope="module")
