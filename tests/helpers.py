@@ -54,3 +54,12 @@ def assert_matches_pmf(samples: np.ndarray, pmf: np.ndarray, what: str = "", alp
     p = stats.chisquare(obs, exp).pvalue
     assert p >= alpha, f"{what}: chi-square p = {p:.3g} < {alpha} (observed {obs}, expected {exp.round(1)})"
     return p
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for a child that must stop on Ctrl-C even if a library in the test process
+    set SIGINT to be ignored (a child inherits an ignored signal, and Python then never raises
+    KeyboardInterrupt)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import EXAMPLES, _kernel_modules
+from helpers import default_sigint
 
 from experiments.experiment import ExperimentError, load_experiment
 from experiments.sweep import CheckpointError, read_checkpoint, sweep
@@ -170,7 +171,7 @@ def test_sequential_sampling_stops_at_the_target_or_the_cap(exp_file, tmp_path, 
 
 def _start(exp_file: Path, out: Path) -> subprocess.Popen:
     return subprocess.Popen([*SHAMBLE, "sweep", str(exp_file), "--out", str(out)], env=PLAIN_PYTHON,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
 def _wait_for_cells(proc: subprocess.Popen, out: Path, n: int, timeout: float = 120) -> None:
