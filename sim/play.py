@@ -41,7 +41,7 @@ PLAYER_COLUMNS = {
 DEFAULT_BATCH = 2048
 
 
-def warm_up(config: GameConfig) -> dict:
+def warm_up(config: GameConfig, tables: Tables | None = None) -> dict:
     """Compile the game kernels (or load them from numba's disk cache) on an empty batch.
 
     Returns ``{"seconds", "source"}`` with source "compiled", "disk cache", "already loaded" or
@@ -52,7 +52,7 @@ def warm_up(config: GameConfig) -> dict:
         return {"seconds": 0.0, "source": "JIT disabled"}
     if play_batch.signatures:
         return {"seconds": 0.0, "source": "already loaded"}
-    tables = compile_tables(config)
+    tables = tables or compile_tables(config)
     state = new_state(0, config.n_players, n_units(config), tables.squad_wounds.shape[1])
     start = time.perf_counter()
     play_batch(state, tables, np.uint64(1), np.int64(0), False, np.empty(0, np.uint64))
@@ -97,7 +97,7 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
     if not 1 <= batch_size <= 1_000_000:
         raise ValueError(f"batch_size = {batch_size}; allowed: 1-1000000")
     tables = tables or compile_tables(config)
-    warm_up(config)  # the one-off compile (recorded), outside any batch
+    warm_up(config, tables)  # the one-off compile (recorded), outside any batch
     workers = _workers(threads)
     size = _batch_size(n_games, batch_size, workers)
     shape = (config.n_players, n_units(config), tables.squad_wounds.shape[1], trace_events)

@@ -160,3 +160,22 @@ def _real_dice():
     finally:
         for module, name, obj in swapped:
             setattr(module, name, obj)
+
+
+def clear_table(st, keep=()):
+    """Every unit but ``keep`` leaves the table (scenario tests, one game)."""
+    import kernels.units
+
+    for u in range(st.pos.shape[1]):
+        if u not in keep:
+            kernels.units.remove_unit(st, 0, u)
+
+
+def put_unit(st, tb, u, x, y):
+    """Unit u (its models as they are) stands with its centre at (x, y)."""
+    import kernels.units
+    from kernels import game_layout as GL
+
+    st.pos[0, u] = x, y
+    st.ustate[0, u, GL.US_ON_TABLE] = 1
+    kernels.units.refresh_radius(st, 0, u, tb)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import example_config, one_game, team_config
+from conftest import clear_table, example_config, one_game, put_unit, team_config
 
 import kernels.assault
 import kernels.casualties
@@ -43,18 +43,7 @@ def _played(name: str, n: int) -> pd.DataFrame:
 # ------------------------------------------------------------------ table helpers
 
 
-def _clear(st, keep=()):
-    """Every unit but ``keep`` leaves the table."""
-    for u in range(st.pos.shape[1]):
-        if u not in keep:
-            kernels.units.remove_unit(st, 0, u)
-
-
-def _put(st, tb, u, x, y):
-    """Unit u (its models as they are) stands with its centre at (x, y)."""
-    st.pos[0, u] = x, y
-    st.ustate[0, u, GL.US_ON_TABLE] = 1
-    kernels.units.refresh_radius(st, 0, u, tb)
+_clear, _put = clear_table, put_unit
 
 
 def _gap(st, u, v):

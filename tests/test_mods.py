@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import EXAMPLES, example_config, one_game, team_config
+from conftest import EXAMPLES, clear_table, example_config, one_game, put_unit, team_config
 from helpers import assert_matches_pmf
 
 import kernels.assault
@@ -73,16 +73,7 @@ def _weapon(name: str) -> int:
 # ------------------------------------------------------------------ table helpers (test_game.py style)
 
 
-def _clear(st, keep=()):
-    for u in range(st.pos.shape[1]):
-        if u not in keep:
-            kernels.units.remove_unit(st, 0, u)
-
-
-def _put(st, tb, u, x, y):
-    st.pos[0, u] = x, y
-    st.ustate[0, u, GL.US_ON_TABLE] = 1
-    kernels.units.refresh_radius(st, 0, u, tb)
+_clear, _put = clear_table, put_unit
 
 
 def _hull_y(tb):
