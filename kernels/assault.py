@@ -11,15 +11,17 @@ counted before any wound is resolved.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from kernels.attack_spec import hammer_of_wrath_spec, melee_spec, wound_removing_spec
 from kernels.casualties import after_attack, wipe
 from kernels.combat import resolve_attacks
 from kernels.dice import d3
 from kernels.game_layout import (
+    C_BONUS,
+    C_FLAGS,
+    C_GEAR0,
+    C_INIT,
+    C_STEP,
+    C_WEAPON,
     EK_CHARGE,
     EK_CHARGE_FAIL,
     EK_CONSOLIDATE,
@@ -58,7 +60,7 @@ from kernels.game_layout import (
     US_ROUNDS,
     US_SHOT_AT,
 )
-from kernels.geometry import ev_nearest_point, move_towards
+from kernels.geometry import ev_nearest_point, move_towards, norm
 from kernels.jit import njit
 from kernels.layout import (
     FNP,
@@ -76,7 +78,6 @@ from kernels.layout import (
     MR_SLOW_AND_PURPOSEFUL,
     MR_ZOMBIE,
     N_OUT,
-    N_SPEC,
     OUT_BLIND_HITS,
     OUT_ONES,
     OUT_UNSAVED,
@@ -103,7 +104,7 @@ from kernels.powerups import chuck_active
 from kernels.rng import d6
 from kernels.shooting import shoot, unit_gap
 from kernels.spawning import roll_expr_prm
-from kernels.state import ID_CCW
+from kernels.state import ID_CCW, W_FIGHT, W_HAMMER
 from kernels.units import (
     alive,
     all_have,
@@ -218,10 +219,10 @@ def make_charge(st, g, u, v, tb, rng, phase):
 def move_into_contact(st, g, u, v):
     """Place u in base contact with v on the line between their centres, and lock them."""
     dx, dy = st.pos[g, u, 0] - st.pos[g, v, 0], st.pos[g, u, 1] - st.pos[g, v, 1]
-    norm = max(1e-9, math.hypot(dx, dy))
+    length = max(1e-9, norm(dx, dy))
     reach = st.radius[g, u] + st.radius[g, v]
-    st.pos[g, u, 0] = st.pos[g, v, 0] + dx / norm * reach
-    st.pos[g, u, 1] = st.pos[g, v, 1] + dy / norm * reach
+    st.pos[g, u, 0] = st.pos[g, v, 0] + dx / length * reach
+    st.pos[g, u, 1] = st.pos[g, v, 1] + dy / length * reach
     lock(st, g, u, v)
 
 
@@ -229,10 +230,11 @@ def move_into_contact(st, g, u, v):
 
 
 @njit
-def combat_members(st, g, seed):
-    """bool[U]: the units of seed's combat (the connected set of locked units)."""
+def combat_members(st, g, seed, member):
+    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
     n = st.locked.shape[1]
-    member = np.zeros(n, np.bool_)
+    for u in range(n):
+        member[u] = False
     member[seed] = True
     changed = True
     while changed:
@@ -243,7 +245,6 @@ def combat_members(st, g, seed):
                     if st.locked[g, u, v] and not member[v]:
                         member[v] = True
                         changed = True
-    return member
 
 
 @njit
@@ -357,45 +358,43 @@ def _side_models(st, g, u, member, tb, friendly):
 
 @njit
 def fight(st, g, seed, tb, rng, phase):
-    """Fight one round of seed's combat; returns the members (bool[U]) and the unsaved wounds
-    each unit inflicted and suffered (for combat resolution)."""
-    member = combat_members(st, g, seed)
+    """Fight one round of seed's combat. Leaves the members in ``st.w_member`` and the unsaved
+    wounds each unit inflicted and suffered in ``st.w_inflicted`` / ``st.w_suffered`` (for combat
+    resolution)."""
+    member, inflicted, suffered, target, rampage = st.w_member, st.w_inflicted, st.w_suffered, st.w_target, \
+        st.w_rampage
+    combat_members(st, g, seed, member)
     n = member.shape[0]
-    inflicted = np.zeros(n, np.int64)
-    suffered = np.zeros(n, np.int64)
-    target = np.full(n, -1, np.int64)
-    rampage = np.zeros(n, np.int64)
     for u in range(n):
+        inflicted[u], suffered[u], target[u], rampage[u] = 0, 0, -1, 0
         if member[u] and on_table(st, g, u):
             target[u] = _pick_target(st, g, u, tb)
             if any_has(st, g, u, MR_RAMPAGE) and _side_models(st, g, u, member, tb, False) > \
                     _side_models(st, g, u, member, tb, True):
                 rampage[u] = d3(rng, g)
     _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
-    mm = st.wounds.shape[2]
-    fuel_out = np.zeros((n, mm), np.bool_)
-    choice = np.full((n, mm, N_CHOICE), -1, np.int64)
-    dice = np.zeros((n, mm), np.int64)
-    weapon = np.full((n, mm), -1, np.int64)
-    spec = np.empty(N_SPEC, np.int64)
-    out = np.zeros(N_OUT, np.int64)
-    for step in range(10, 0, -1):
+    fuel_out, choice = st.w_fuel_out, st.w_choice
+    fuel_out[:] = False
+    for u in range(n):  # only the members' kept choices are read
+        if member[u]:
+            choice[u] = -1
+    step = _next_step(st, g, 11, member, target, tb, choice)
+    while step > 0:  # Initiative 10 down to 1 (core §7.3)
         _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
-                         choice, dice, weapon, spec, out)
+                         choice, st.w_dice, st.w_weapon, st.w_spec[W_FIGHT], st.w_out[W_FIGHT])
+        step = _next_step(st, g, step, member, target, tb, choice)
     _discard_empty_chainsaws(st, g, fuel_out)
     blind_tests(st, g, rng)
     for u in range(n):
         if member[u]:
             st.ustate[g, u, US_ROUNDS] += 1
     log_event(st, g, phase, EK_FIGHT, seed, -1, inflicted[seed], suffered[seed], 0)
-    return member, inflicted, suffered
 
 
 @njit
 def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase):
     """Each model with Hammer of Wrath that charged makes one hit at I10 (core §12)."""
-    spec = np.empty(N_SPEC, np.int64)
-    out = np.zeros(N_OUT, np.int64)
+    spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
     for u in range(member.shape[0]):
         v = target[u]
         if not member[u] or v < 0 or st.ustate[g, u, US_CHARGED] == 0 or st.ustate[g, u, US_ROUNDS] != 0:
@@ -415,7 +414,9 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
     medpacks = st.pu[g, v, PU_MEDPACKS:PU_MEDPACKS + 2] if is_squad(v, tb) else st.pu[g, 0, 0:0]
     converts = tb.prm[P_DMW] != 0 and is_squad(v, tb) and not is_squad(u, tb) and u != boss_unit(st) \
         and on_table(st, g, u)  # a horde wiped at this Initiative step still strikes, but takes no one
-    was = st.wounds[g, v].copy() if converts else st.wounds[g, v, 0:0]
+    was = st.w_was[:st.wounds.shape[2] if converts else 0]
+    for m in range(was.shape[0]):
+        was[m] = st.wounds[g, v, m]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
     for m in range(was.shape[0]):
@@ -426,13 +427,6 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
     if out[OUT_BLIND_HITS] > 0:
         st.ustate[g, v, US_BLIND_HIT] = 1
     after_attack(st, g, v, u, before, tb, rng, phase)
-
-
-# a model's melee choice, kept for the round: weapon row, bonus attack, step before Concussive,
-# then who the model is (flags, the six gear rows, Initiative): a model placed in the slot during
-# the round (a Dead Men Walking convert, an Ork Boy) is chosen for afresh
-C_WEAPON, C_BONUS, C_STEP, C_FLAGS, C_GEAR0, C_INIT = 0, 1, 2, 3, 4, 10
-N_CHOICE = 11
 
 
 @njit
@@ -459,34 +453,57 @@ def _choose_melee(st, g, u, m, tb, c):
 
 
 @njit
+def _model_step(st, g, u, m, tb, choice):
+    """The Initiative step model m of unit u strikes at (its kept choice, 1 if Concussed)."""
+    if not _same_model(st.mflags, st.stats, st.gear, choice, g, u, m):
+        _choose_melee(st, g, u, m, tb, choice[u, m])
+    return 1 if st.mstatus[g, u, m] & ST_CONCUSSED else choice[u, m, C_STEP]
+
+
+@njit
+def _fights(st, g, u, member, target):
+    return member[u] and target[u] >= 0 and on_table(st, g, u)
+
+
+@njit
+def _next_step(st, g, below, member, target, tb, choice):
+    """The highest Initiative step under ``below`` at which some model strikes (0: none). Steps
+    nobody strikes at are skipped: nothing changes in them."""
+    best = 0
+    for u in range(member.shape[0]):
+        if not _fights(st, g, u, member, target):
+            continue
+        for m in range(st.wounds.shape[2]):
+            if st.wounds[g, u, m] > 0:
+                at = _model_step(st, g, u, m, tb, choice)
+                if best < at < below:
+                    best = at
+    return best
+
+
+@njit
 def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
                      choice, dice, weapon, spec, out):
     """Models striking at Initiative ``step`` are all counted first, then resolved."""
     n, mm = member.shape[0], st.wounds.shape[2]
-    wounds, mstatus, mflags, stats, gear = st.wounds, st.mstatus, st.mflags, st.stats, st.gear  # bound once
     for u in range(n):
-        for m in range(mm):
-            dice[u, m] = 0
-            weapon[u, m] = -1
-    for u in range(n):
-        v = target[u]
-        if not member[u] or v < 0 or not on_table(st, g, u):
+        if not member[u]:
             continue
+        v = target[u]
         for m in range(mm):
-            if wounds[g, u, m] <= 0:
-                continue
-            if not _same_model(mflags, stats, gear, choice, g, u, m):
-                _choose_melee(st, g, u, m, tb, choice[u, m])
-            at = 1 if mstatus[g, u, m] & ST_CONCUSSED else choice[u, m, C_STEP]
-            if at != step:
+            dice[u, m], weapon[u, m] = 0, -1
+            if not _fights(st, g, u, member, target) or st.wounds[g, u, m] <= 0 or \
+                    _model_step(st, g, u, m, tb, choice) != step:
                 continue
             w, bonus2 = choice[u, m, C_WEAPON], choice[u, m, C_BONUS]
             chainsaw = st.mpow[g, u, m] & MP_CHAINSAW and _is_zombie_unit(st, g, v)
             weapon[u, m] = -2 if chainsaw else w
             dice[u, m] = _attacks_of(st, g, u, m, v, 0 if chainsaw else bonus2, rampage[u], tb)
     for u in range(n):
+        if not member[u]:
+            continue
+        v = target[u]
         for m in range(mm):
-            v = target[u]
             if dice[u, m] > 0 and v >= 0 and on_table(st, g, v):
                 _model_spec(st, g, u, m, v, weapon[u, m], tb, spec)
                 _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, phase, out)
@@ -529,7 +546,9 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
     if w == -2:
         wound_removing_spec(spec, int(tb.prm[P_CHAINSAW_HIT_ON]), 1, False, chuck)
         return
-    attacker = st.stats[g, u, m].copy()
+    attacker = st.w_attacker
+    for c in range(attacker.shape[0]):
+        attacker[c] = st.stats[g, u, m, c]
     if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
         attacker[WS] = 1
     charged = st.ustate[g, u, US_CHARGED] != 0 and st.ustate[g, u, US_ROUNDS] == 0

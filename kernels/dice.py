@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from kernels.jit import njit
+from kernels.jit import njit, njit_alloc
 from kernels.rng import d6, uniform
 
 TWO_PI = 2.0 * math.pi
@@ -43,7 +43,7 @@ def highest_d6(rng, g, n):
     return best
 
 
-@njit
+@njit_alloc
 def sum_highest(rolls, keep):
     """Sum of the ``keep`` highest values of ``rolls`` (0 = all); a pure helper."""
     n = rolls.shape[0]
@@ -53,7 +53,7 @@ def sum_highest(rolls, keep):
     return ordered[n - keep :].sum()
 
 
-@njit
+@njit_alloc
 def roll_expr(rng, g, count, keep, is_d3):
     """Roll a dice expression ``(count, keep, d3)`` (see module docstring)."""
     if keep == 0 or keep >= count:

@@ -39,6 +39,13 @@ N_US = 24
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
 N_GEAR = 6
 
+# ---- a model's melee choice, kept for the round: int64[U, M, N_CHOICE] (GameState.w_choice) --
+# weapon row, bonus attack, step before Concussive, then who the model is (flags, the six gear
+# rows, Initiative): a model placed in the slot during the round (a Dead Men Walking convert, an
+# Ork Boy) is chosen for afresh
+C_WEAPON, C_BONUS, C_STEP, C_FLAGS, C_GEAR0, C_INIT = 0, 1, 2, 3, 4, 10
+N_CHOICE = 11
+
 # ---- model power-ups: int8 bits ---------------------------------------------------------
 MP_DUCT_ATTACK = 1  # Duct Tape +1 Attack
 MP_DUCT_SHOT = 2  # Duct Tape +1 shot

@@ -1,7 +1,21 @@
 """The one place that sets the jit options (house style: numba-stats' ``_util``).
 
-- ``njit``: every kernel helper; cached on disk, ``nogil``, no fastmath (bit-identical results).
+- ``njit``: every kernel helper; cached on disk, ``nogil``, no fastmath (bit-identical results),
+  and no reference counting (numba's ``_nrt=False``): such a helper may not allocate an array
+  and may not return one (numba refuses the first; the second is the rule below).
+- ``njit_alloc``: the same with numba's reference counting, for the few functions that allocate
+  scratch arrays, return them, or receive one from a callee.
 - ``njit_parallel``: only the drivers that loop over games with ``prange``.
+
+Why: the state and the tables are NamedTuples of about 17 arrays each, passed to every helper.
+With reference counting, numba increments and decrements (atomically) the count of every array
+a helper touches, at every call: a profile of whole games put over half the time there.
+
+The rule that keeps the counts right: an array may be *passed* between the two kinds freely, but
+may be *returned* only between functions of the same kind (an ``njit_alloc`` function returning
+a new array to an ``njit`` caller would leak it; an ``njit`` function returning a view to an
+``njit_alloc`` caller would free it early). ``tests/test_kernel_memory.py`` plays games of every
+mod and checks that numba's allocator frees exactly what it allocated.
 
 The on-disk cache lives in a directory keyed by a hash of every source file in ``kernels/``
 (design.md pitfall: numba's cache does not notice edits in another file's jitted callee), so an
@@ -80,6 +94,7 @@ def _decorator(**extra):
     return wrap
 
 
-njit = _decorator()
+njit = _decorator(_nrt=False)
+njit_alloc = _decorator(_nrt=True)  # explicit: an unset flag is inherited from the caller
 njit_parallel = _decorator(parallel=True)
 prange = numba.prange

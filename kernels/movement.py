@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from kernels.assault import overwatch
 from kernels.dice import highest_d6
 from kernels.game_layout import (
@@ -49,7 +47,7 @@ from kernels.game_layout import (
     US_PINNED,
     US_RAN,
 )
-from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, move_towards, rect_distance
+from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, move_towards, norm, rect_distance
 from kernels.jit import njit
 from kernels.layout import (
     MR_ATSKNF,
@@ -309,7 +307,7 @@ def _squad_in_path(st, g, z, target, tb):
     charged instead."""
     ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
     bx, by = st.pos[g, target, 0], st.pos[g, target, 1]
-    length = max(1e-9, math.hypot(bx - ax, by - ay))
+    length = max(1e-9, norm(bx - ax, by - ay))
     ux, uy = (bx - ax) / length, (by - ay) / length
     best, best_t = target, length
     for p in range(n_players(tb)):
@@ -324,15 +322,22 @@ def _squad_in_path(st, g, z, target, tb):
 
 @njit
 def _shamble_order(st, g, tb, rng):
-    """Zombie units that may shamble, closest to its target first (A3)."""
+    """Zombie units that may shamble, closest to its target first (A3): fills ``st.w_order``
+    (ties in unit order) and ``st.w_keys`` (1e18: does not shamble)."""
     first, n = n_players(tb), st.pos.shape[1]
-    keys = np.full(n, 1e18)
-    for z in range(first, n):
-        if on_table(st, g, z) and not in_combat(st, g, z):
+    order, keys = st.w_order, st.w_keys
+    for z in range(n):
+        keys[z] = 1e18
+        if z >= first and on_table(st, g, z) and not in_combat(st, g, z):
             p = shamble_target(st, g, z, tb, rng)
             if p >= 0:
                 keys[z] = _gap(st, g, z, p)
-    return np.argsort(keys, kind="mergesort"), keys
+    for k in range(n):  # a stable insertion sort: a dozen units
+        z = k
+        while z > 0 and keys[order[z - 1]] > keys[k]:
+            order[z] = order[z - 1]
+            z -= 1
+        order[z] = k
 
 
 @njit
@@ -340,7 +345,8 @@ def shamble_phase(st, g, tb, rng):
     """zombie40k §6.2: one roll for every zombie unit; each moves straight at its target and a
     move that reaches base contact is a charge (Overwatch first, then the survivors go on)."""
     roll = float(roll_expr_prm(rng, g, tb.prm, P_SHAMBLE_N))
-    order, keys = _shamble_order(st, g, tb, rng)
+    _shamble_order(st, g, tb, rng)
+    order, keys = st.w_order, st.w_keys
     for k in range(order.shape[0]):
         z = order[k]
         if keys[z] >= 1e17 or not on_table(st, g, z) or in_combat(st, g, z):

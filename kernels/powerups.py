@@ -8,8 +8,6 @@ push the squad closest to the EV D6" back (A28: default push when that squad is 
 
 from __future__ import annotations
 
-import math
-
 from kernels.dice import sum_d6
 from kernels.game_layout import (
     BANANA,
@@ -50,7 +48,7 @@ from kernels.game_layout import (
     SHADES,
     SHOTGUN,
 )
-from kernels.geometry import ev_distance, ev_nearest_point
+from kernels.geometry import ev_distance, ev_nearest_point, norm
 from kernels.jit import njit
 from kernels.layout import BS, K_MELEE, N_STATS, W_BLAST, W_KIND, W_SHOTS, W_TEMPLATE, A, W
 from kernels.spawning import furthest_squad, roll_expr_prm
@@ -101,10 +99,10 @@ def push_back(st, g, q, inches, tb, phase):
     """Move squad q (and the zombies locked with it) straight away from the EV (A28)."""
     ex, ey = ev_nearest_point(st.pos[g, q, 0], st.pos[g, q, 1], tb.prm)
     dx, dy = st.pos[g, q, 0] - ex, st.pos[g, q, 1] - ey
-    norm = math.hypot(dx, dy)
-    if norm < 1e-9:
-        dx, dy, norm = 0.0, -1.0, 1.0
-    dx, dy = dx / norm * inches, dy / norm * inches
+    length = norm(dx, dy)
+    if length < 1e-9:
+        dx, dy, length = 0.0, -1.0, 1.0
+    dx, dy = dx / length * inches, dy / length * inches
     _shift(st, g, q, dx, dy, tb)
     for v in range(st.pos.shape[1]):
         if st.locked[g, q, v]:

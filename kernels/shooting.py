@@ -10,8 +10,6 @@ another squad is shot with every hit randomised among all models in that combat.
 
 from __future__ import annotations
 
-import numpy as np
-
 from kernels.attack_spec import shooting_spec, wound_removing_spec
 from kernels.casualties import after_attack
 from kernels.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
@@ -55,7 +53,6 @@ from kernels.layout import (
     MR_STEALTH,
     MR_ZOMBIE,
     N_OUT,
-    N_SPEC,
     NONE,
     OUT_BLIND_HITS,
     OUT_ONES,
@@ -86,6 +83,7 @@ from kernels.layout import (
 from kernels.morale import blind_tests
 from kernels.powerups import chuck_active
 from kernels.rng import uniform
+from kernels.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
 from kernels.units import (
     alive,
     any_has,
@@ -161,11 +159,17 @@ def shots_of(row, distance, moved, relentless, attacks):
 @njit
 def _expected(st, g, u, m, v, row, dice, snap, tb, spec):
     """Expected unsaved wounds of ``dice`` shots of a weapon (to pick the best weapon)."""
+    return _expected_given(st, g, u, m, v, row, dice, snap, tb, spec, unit_flags(st, g, u, m),
+                           majority_stat(st, g, v, T), majority_stat(st, g, v, SV))
+
+
+@njit
+def _expected_given(st, g, u, m, v, row, dice, snap, tb, spec, flags, toughness, save):
+    """`_expected` with the firer's rules and the target's Toughness and Save worked out."""
     if dice == 0:
         return 0.0
     target = first_alive(st.wounds[g, v], 0)
-    shooting_spec(spec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, v, T),
-                  majority_stat(st, g, v, SV), snap, False, 0, tb.wound_chart, tb.geom)
+    shooting_spec(spec, row, st.stats[g, u, m], flags, toughness, save, snap, False, 0, tb.wound_chart, tb.geom)
     p_hit = 1.0 if spec[SP_HIT_MODE] != 0 else max(0.0, (7 - spec[SP_HIT_ON]) / 6.0)
     if spec[SP_HIT_MODE] != 0:
         dice *= min(alive(st, g, v), tb.geom[G_BLAST_SMALL_MODELS])
@@ -182,7 +186,9 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
     """(weapon row, dice, snap, value) of the best ranged weapon model m can fire at v."""
     distance = unit_gap(st, g, u, v)
     moved = moved_override or st.ustate[g, u, US_MOVED] != 0
-    relentless = (unit_flags(st, g, u, m) & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL)) != 0
+    flags = unit_flags(st, g, u, m)
+    relentless = (flags & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL)) != 0
+    toughness, save = -1, -1  # worked out at the first weapon that has a shot
     best, best_dice, best_snap, best_value = -1, 0, False, 0.0
     for slot in (G_RANGED0, G_RANGED1, G_RANGED2):
         w = st.gear[g, u, m, slot]
@@ -192,7 +198,9 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
         if dice > 0 and st.mpow[g, u, m] & MP_DUCT_SHOT and tb.weapons[w, W_TEMPLATE] == 0 \
                 and tb.weapons[w, W_BLAST] == 0:
             dice += 1  # Duct Tape: one extra shot (A31)
-        value = _expected(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec)
+        if dice > 0 and toughness < 0:
+            toughness, save = majority_stat(st, g, v, T), majority_stat(st, g, v, SV)
+        value = _expected_given(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec, flags, toughness, save)
         if value > best_value:
             best, best_dice, best_snap, best_value = w, dice, snap, value
     return best, best_dice, best_snap, best_value
@@ -207,13 +215,6 @@ def _cover_of(st, g, v):
 
 
 # ---------------------------------------------------------------------- firing
-
-
-@njit
-def _medpacks_of(st, g, v):
-    if v < st.pu.shape[1]:
-        return st.pu[g, v, PU_MEDPACKS: PU_MEDPACKS + 2]
-    return st.pu[g, 0, 0:0]
 
 
 @njit
@@ -244,8 +245,10 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
 def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out):
     before = alive(st, g, v)
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
+    squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
+    medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
-                    _cover_of(st, g, v), defender_chuck, _medpacks_of(st, g, v), out)
+                    _cover_of(st, g, v), defender_chuck, medpacks, out)
     after_attack(st, g, v, u, before, tb, rng, phase)
 
 
@@ -269,7 +272,7 @@ def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
         out[OUT_ONES] += die == 1
         if die >= need and need < NONE:
             hits += 1 + spec[SP_TESLA] * (die == 6)
-    tspec = np.empty(N_SPEC, np.int64)
+    tspec = st.w_spec[W_INTO_COMBAT]
     for _ in range(hits):
         w = _random_combat_unit(st, g, v, rng)
         if w < 0:
@@ -337,8 +340,8 @@ def _uses_shotgun(st, g, u, m, v, tb):
 def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
     """Every living model of unit u (but model ``skip``, -1 for none) fires at unit v; one may
     throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
-    spec = np.empty(N_SPEC, np.int64)
-    out = np.zeros(N_OUT, np.int64)
+    spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
+    out[:] = 0
     st.ustate[g, v, US_PHASE_MODELS] = alive(st, g, v) if st.ustate[g, v, US_PHASE_MODELS] == 0 \
         else st.ustate[g, v, US_PHASE_MODELS]
     thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
@@ -416,8 +419,8 @@ def max_reach(st, g, u, tb):
 def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
     """Split Fire (core §12): the model that does best against ``second`` shoots it before the
     rest of the unit fires at v. Returns that model (-1: nobody had a shot)."""
-    spec = np.empty(N_SPEC, np.int64)
-    out = np.zeros(N_OUT, np.int64)
+    spec, out = st.w_spec[W_SPLIT], st.w_out[W_SPLIT]
+    out[:] = 0
     best, best_value = -1, 0.0
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] > 0:

@@ -43,8 +43,8 @@ from kernels.game_layout import (
     US_ON_TABLE,
     US_START_MODELS,
 )
-from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, is_legal_spot, unit_radius
-from kernels.jit import njit
+from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, is_legal_spot, norm, unit_radius
+from kernels.jit import njit, njit_alloc
 from kernels.layout import FNP, N_STATS, T, W
 from kernels.rng import uniform
 from kernels.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
@@ -237,7 +237,7 @@ def _place_in_band(st, g, h, tb, rng):
     return False
 
 
-@njit
+@njit_alloc
 def setup_game(st, g, tb, rng):
     """zombie40k §3: squads at the player edge (in roll-off order: the order is a uniform
     random permutation), hordes at random, the Boss beside the Escape Vehicle."""
@@ -267,7 +267,7 @@ def _place_boss(st, g, tb):
     log_event(st, g, PH_SETUP, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
 
 
-@njit
+@njit_alloc
 def rolloff_order(n, rng, g):
     """A roll-off order: D6 each, ties re-rolled among the tied (core-7th-edition §1) - as a
     permutation, by repeated roll-offs for each place."""
@@ -279,7 +279,7 @@ def rolloff_order(n, rng, g):
     return order
 
 
-@njit
+@njit_alloc
 def _rolloff_winner(left, rng, g):
     """Roll-off among the players still in ``left``: highest D6 wins, ties roll again."""
     contenders = left.copy()
@@ -407,9 +407,9 @@ def _aim_in_front(st, g, h, p, tb):
     """The point ``result6_gap`` inches in front of squad p, on its line to the EV (A26)."""
     ex, ey = ev_nearest_point(st.pos[g, p, 0], st.pos[g, p, 1], tb.prm)
     dx, dy = ex - st.pos[g, p, 0], ey - st.pos[g, p, 1]
-    norm = max(1e-9, math.hypot(dx, dy))
+    length = max(1e-9, norm(dx, dy))
     reach = st.radius[g, p] + st.radius[g, h] + tb.prm[P_RESULT6_GAP]
-    return st.pos[g, p, 0] + dx / norm * reach, st.pos[g, p, 1] + dy / norm * reach
+    return st.pos[g, p, 0] + dx / length * reach, st.pos[g, p, 1] + dy / length * reach
 
 
 @njit

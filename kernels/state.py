@@ -2,6 +2,8 @@
 
 ``GameState`` holds fixed-shape arrays, axis 0 = game: padded model slots with Wounds 0 for
 dead or empty slots, and a unit axis for squads, hordes and the Boss (kernels.game_layout).
+Its ``w_*`` fields are the scratch of the game being played (no game axis: one thread plays a
+batch game after game), preallocated so that no kernel allocates (kernels.jit).
 ``Tables`` holds the compiled rules every game of a batch shares. Both are plain NamedTuples
 of numpy arrays, passed to every kernel; nothing is a module global.
 """
@@ -12,9 +14,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels.game_layout import N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
-from kernels.layout import N_STATS
+from kernels.game_layout import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
+from kernels.layout import N_OUT, N_SPEC, N_STATS
 
+# rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
+# into a combat resolves each hit with its own spec while the volley's spec is in use)
+W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT = range(5)
+N_WORK = 5
+PER_GAME = ("pos", "radius", "wounds", "stats", "mflags", "mstatus", "gear", "mpow", "ustate", "locked", "grudge",
+            "pu", "res", "pres", "events", "n_events", "viol")  # the fields whose axis 0 is the game
 X_ZOMBIE, X_BOSS, X_ORK_BOY = 0, 1, 2  # rows of Tables.extra_*
 ID_AUTOGUN, ID_CCW, N_IDS = 0, 1, 2  # rows of Tables.ids
 
@@ -39,6 +47,24 @@ class GameState(NamedTuple):
     events: np.ndarray  # float32[n_traced, E, N_EV] trace events (n_traced = 0: no trace)
     n_events: np.ndarray  # int32[n] events written
     viol: np.ndarray  # int32[n] invariant violations found (checked mode only)
+    # scratch of the one game being played (a batch is played by one thread, game after game):
+    # preallocated so that the kernels never allocate (kernels.jit); not per game, never results
+    w_member: np.ndarray  # bool[U] units of the combat being fought
+    w_inflicted: np.ndarray  # int64[U] unsaved wounds each unit inflicted this combat round
+    w_suffered: np.ndarray  # int64[U] unsaved wounds each unit suffered
+    w_target: np.ndarray  # int64[U] the unit each unit attacks (-1 none)
+    w_rampage: np.ndarray  # int64[U] Rampage bonus attacks
+    w_fought: np.ndarray  # bool[U] units whose combat was fought this Zombie Assault phase
+    w_fuel_out: np.ndarray  # bool[U, M] chainsaws that rolled a 1
+    w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.assault)
+    w_dice: np.ndarray  # int64[U, M] attacks at this Initiative step
+    w_weapon: np.ndarray  # int64[U, M] weapon row of those attacks
+    w_was: np.ndarray  # int16[M] Wounds of the defender before a strike (Dead Men Walking)
+    w_attacker: np.ndarray  # int16[N_STATS] the striking model's profile as modified
+    w_spec: np.ndarray  # int64[N_WORK, N_SPEC] attack specs, one row per user (W_*)
+    w_out: np.ndarray  # int64[N_WORK, N_OUT] their outcome counters
+    w_order: np.ndarray  # int64[U] the order zombie units shamble in
+    w_keys: np.ndarray  # float64[U] their distances to their targets
 
 
 class Tables(NamedTuple):
@@ -84,4 +110,25 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         events=np.zeros((n if trace_events else 0, trace_events, N_EV), np.float32),
         n_events=np.zeros(n, np.int32),
         viol=np.zeros(n, np.int32),
+        w_member=np.zeros(u, np.bool_),
+        w_inflicted=np.zeros(u, np.int64),
+        w_suffered=np.zeros(u, np.int64),
+        w_target=np.zeros(u, np.int64),
+        w_rampage=np.zeros(u, np.int64),
+        w_fought=np.zeros(u, np.bool_),
+        w_fuel_out=np.zeros((u, m), np.bool_),
+        w_choice=np.zeros((u, m, N_CHOICE), np.int64),
+        w_dice=np.zeros((u, m), np.int64),
+        w_weapon=np.zeros((u, m), np.int64),
+        w_was=np.zeros(m, np.int16),
+        w_attacker=np.zeros(N_STATS, np.int16),
+        w_spec=np.zeros((N_WORK, N_SPEC), np.int64),
+        w_out=np.zeros((N_WORK, N_OUT), np.int64),
+        w_order=np.zeros(u, np.int64),
+        w_keys=np.zeros(u),
     )
+
+
+def head(state: GameState, count: int) -> GameState:
+    """The first ``count`` games of a batch (views), with the batch's scratch."""
+    return state._replace(**{name: getattr(state, name)[:count] for name in PER_GAME})

@@ -93,7 +93,7 @@ from kernels.game_layout import (
     US_SHOT_AT,
 )
 from kernels.geometry import ev_distance, unit_radius
-from kernels.jit import njit
+from kernels.jit import njit, njit_alloc
 from kernels.layout import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
 from kernels.morale import leadership_after_shooting
 from kernels.movement import (
@@ -315,8 +315,8 @@ def assault_phase(st, g, p, tb, rng):
 def _fight_combat(st, g, p, tb, rng):
     """The squad's combat, if it is locked in one, is fought in its Assault phase."""
     if on_table(st, g, p) and in_combat(st, g, p):
-        member, inflicted, suffered = fight(st, g, p, tb, rng, PH_ASSAULT)
-        resolve_combat(st, g, member, inflicted, suffered, tb, rng, PH_ASSAULT)
+        fight(st, g, p, tb, rng, PH_ASSAULT)
+        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng, PH_ASSAULT)
         _consolidations(st, g, tb, rng, PH_ASSAULT)
 
 
@@ -499,14 +499,15 @@ def zombie_shooting(st, g, tb, rng):
 def zombie_assault(st, g, tb, rng):
     """zombie40k §6.4: every combat with zombies in it is fought once."""
     _reset_overwatch(st, g)
-    fought = np.zeros(st.pos.shape[1], np.bool_)
+    fought, member = st.w_fought, st.w_member
+    fought[:] = False
     for p in range(n_players(tb)):
         if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
             continue
-        member, inflicted, suffered = fight(st, g, p, tb, rng, PH_Z_ASSAULT)
+        fight(st, g, p, tb, rng, PH_Z_ASSAULT)
         for u in range(member.shape[0]):
             fought[u] = fought[u] or member[u]
-        resolve_combat(st, g, member, inflicted, suffered, tb, rng, PH_Z_ASSAULT)
+        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng, PH_Z_ASSAULT)
     _consolidations(st, g, tb, rng, PH_Z_ASSAULT)
 
 
@@ -548,7 +549,7 @@ def _it_will_not_die(st, g, u, rng):
 # -------------------------------------------------------------------------- the game
 
 
-@njit
+@njit_alloc
 def turn_order(st, g, tb, rng):
     """A7: roll-off each game turn (default), fixed, or rotating."""
     n = n_players(tb)
@@ -617,7 +618,7 @@ def _reset_game(st, g):
     st.res[g, R_WINNER] = -1
 
 
-@njit
+@njit_alloc
 def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
@@ -705,7 +706,7 @@ def _check(st, g, tb, check):
         st.viol[g] += count_violations(st, g, tb)
 
 
-@njit
+@njit_alloc
 def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``.
     ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled).

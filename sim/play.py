@@ -23,7 +23,7 @@ import pandas as pd
 from kernels import game_layout as GL
 from kernels.jit import JIT_DISABLED
 from kernels.rng import draws_between, new_streams
-from kernels.state import GameState, Tables, new_state
+from kernels.state import GameState, Tables, head, new_state
 from kernels.turn import play_batch
 from sim.config import GameConfig
 from sim.rulesets.zombie40k import compile_tables, n_units
@@ -110,7 +110,7 @@ def run_batches(config: GameConfig, n_games: int, seed: int, batch_size: int = D
             if not free:
                 yield _collect(running.popleft(), seed, progress, free)
             state, own = free.pop()
-            st = state if count == size else _head(state, count)
+            st = state if count == size else head(state, count)
             rng = np.empty(count, np.uint64)
             submit = pool.submit if workers > 1 else _at_once  # one thread: in this one (numpy error state)
             future = submit(play_batch, st, own, np.uint64(seed), np.int64(start), check, rng)
@@ -147,10 +147,6 @@ def _batch_size(n_games: int, batch_size: int, workers: int) -> int:
         return 0
     rounds = -(-n_games // (workers * batch_size))
     return max(1, min(batch_size, -(-n_games // (workers * rounds))))
-
-
-def _head(state: GameState, count: int) -> GameState:
-    return GameState(*(a[:count] if a.shape[0] == state.pos.shape[0] else a for a in state))
 
 
 def play(config: GameConfig, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, first_game: int = 0,

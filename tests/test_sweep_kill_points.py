@@ -90,9 +90,11 @@ def test_killed_at_random_points_then_resumed_gives_the_same_table(tmp_path, ref
         _, err = proc.communicate(timeout=120)
         if killed_by is None:
             assert proc.returncode == 0, err
-        else:  # Ctrl-C: exit 130 (or, during start-up, Python's own KeyboardInterrupt); SIGKILL: -9
-            assert proc.returncode in ((130, -signal.SIGINT) if killed_by == signal.SIGINT else (-signal.SIGKILL,)), err
         done_now = _whole(out, exp_file)
+        if killed_by is not None:  # Ctrl-C: exit 130 (or, during start-up, Python's own KeyboardInterrupt); SIGKILL: -9
+            allowed = (130, -signal.SIGINT) if killed_by == signal.SIGINT else (-signal.SIGKILL,)
+            too_late = proc.returncode == 0 and len(done_now) == N_CELLS  # the signal met a sweep that had finished
+            assert proc.returncode in allowed or too_late, err
         assert done_before <= done_now, "a finished cell was lost"
         done_before = done_now
         if proc.returncode == 0:  # it finished before the kill: start over to keep killing
