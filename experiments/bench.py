@@ -313,20 +313,26 @@ def bench_scaling(settings: BenchSettings, results: dict) -> dict:
     sizes = [10**k for k in range(3, 7) if 10**k <= settings.scale_max] or [settings.scale_max]
     if settings.quick:
         sizes = [16, 64]
-    entries, rates = {}, {}
+    entries, rates, peaks = {}, {}, {}
     for n in sizes:
         seconds, _ = _stream(config, n, DEFAULT_BATCH)
-        rates[n] = n / seconds
+        rates[n], peaks[n] = n / seconds, _peak_rss_mb()
         entries[f"scaling_{n}_games_per_s"] = rates[n]
     flat = [r for n, r in rates.items() if n >= 10_000] or list(rates.values())
     entries["scaling_flatness"] = min(flat) / max(flat)
+    first = min((n for n in peaks if n >= 10_000), default=min(peaks))
+    entries["scaling_memory_growth"] = peaks[max(peaks)] / peaks[first]
     return entries
+
+
+def _peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def bench_memory(settings: BenchSettings, results: dict) -> dict:
     """Bytes of game state per game in flight, the batch size, and this process's peak RSS."""
-    import resource
-
     from kernels.state import new_state
     from sim.config import load_config
     from sim.play import DEFAULT_BATCH
@@ -339,7 +345,7 @@ def bench_memory(settings: BenchSettings, results: dict) -> dict:
     in_flight = 2 * numba.get_num_threads()  # batches (sim.play.run_batches: two per thread)
     return {"state_bytes_per_game": per_game, "batch_size": DEFAULT_BATCH, "batches_in_flight": in_flight,
             "state_mb_in_flight": per_game * DEFAULT_BATCH * in_flight / 2**20,
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "peak_rss_mb": _peak_rss_mb()}
 
 
 def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
@@ -365,6 +371,35 @@ def _run_jit_off_games(games: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+# The throughput goals of issue 6, for the 4-player base sample config: (figure, ">=" or "<=", bound, what)
+TARGETS = (
+    ("games_per_s_per_core", ">=", 20_000.0, "whole games per second per core"),
+    ("games_ceiling_share", ">=", 0.15, "share of the dice ceiling (games/s x dice per game / D6/s)"),
+    ("games_jit_speedup", ">=", 300.0, "times the JIT-off run (one thread)"),
+    ("scaling_flatness", ">=", 0.90, "games/s flat within 10% from 10^4 to 10^6 games (slowest / fastest)"),
+    ("scaling_memory_growth", "<=", 1.10, "peak memory after the longest run / after 10^4 games (bounded)"),
+)
+
+
+def bench_targets(settings: BenchSettings, results: dict) -> dict:
+    """The measured figures beside the goals: ``targets`` is a list of {figure, what, measured,
+    bound, op, met, note}. ``met`` is None where this run cannot tell (a figure not measured, or
+    the scaling run not taken up to 10^6 games)."""
+    runs = sorted(int(k.split("_")[1]) for k in results if k.startswith("scaling_") and k.endswith("_games_per_s"))
+    short = bool(runs) and runs[-1] < 10**6
+    rows = []
+    for figure, op, bound, what in TARGETS:
+        measured = results.get(figure)
+        met = None if measured is None else bool(measured >= bound if op == ">=" else measured <= bound)
+        note = ""
+        if figure.startswith("scaling_") and runs:
+            note = f"10^4 to {runs[-1]:,} games" + ("; 10^6 not run (--scale-max 1000000)" if short else "")
+            met = None if short else met
+        rows.append({"figure": figure, "what": what, "measured": measured, "op": op, "bound": bound, "met": met,
+                     "note": note})
+    return {"targets": rows}
+
+
 BENCHMARKS: list[tuple[str, Benchmark]] = [
     ("compile", bench_compile),
     ("dice", bench_dice),
@@ -375,6 +410,7 @@ BENCHMARKS: list[tuple[str, Benchmark]] = [
     ("matrix", bench_matrix),
     ("scaling", bench_scaling),
     ("memory", bench_memory),
+    ("targets", bench_targets),
 ]
 GAME_BENCHMARKS = ("game_compile", "games", "matrix", "scaling", "memory")
 WITHOUT_GAMES = [b for b in BENCHMARKS if b[0] not in GAME_BENCHMARKS]
@@ -537,6 +573,7 @@ MEANINGS = {
     "batches_in_flight": "batches held at once (two per thread); longer runs stream",
     "state_mb_in_flight": "MiB of game state in flight",
     "peak_rss_mb": "peak resident memory of this process, MiB",
+    "scaling_memory_growth": "peak memory after the longest scaling run / after 10^4 games (1 = bounded)",
 }
 
 
@@ -574,8 +611,18 @@ def render_bench(results: dict, console: Console) -> None:
     table.add_column("value", justify="right")
     table.add_column("meaning")
     for key, value in results.items():
-        table.add_row(key, _shown(value), meaning(key))
+        if key != "targets":
+            table.add_row(key, _shown(value), meaning(key))
     console.print(table)
+    if results.get("targets"):
+        goals = Table(title="issue 6 goals, 4-player base sample config", title_justify="left")
+        for column in ("figure", "measured", "goal", "met", "note"):
+            goals.add_column(column, justify="right" if column in ("measured", "goal") else "left")
+        for row in results["targets"]:
+            shown = "not measured" if row["measured"] is None else _shown(row["measured"])
+            met = {True: "yes", False: "no", None: "cannot tell"}[row["met"]]
+            goals.add_row(row["figure"], shown, f"{row['op']} {_shown(row['bound'])}", met, row["note"])
+        console.print(goals)
 
 
 def bench_json(results: dict) -> str:

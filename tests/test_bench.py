@@ -9,7 +9,7 @@ import numba
 import pytest
 from typer.testing import CliRunner
 
-from experiments.bench import BENCHMARKS, bench_dice, bench_games, run_bench
+from experiments.bench import BENCHMARKS, bench_dice, bench_games, bench_targets, run_bench
 from experiments.cli import app
 
 RUNNER = CliRunner()
@@ -67,3 +67,16 @@ def test_whole_games_benchmark_reports_its_figures(nojit):
     for key in ("games_per_s", "games_per_s_1_thread", "dice_per_game", "games_compile_s", "games_per_s_per_core"):
         assert data[key] > 0, key
     assert data["games_config"] == "four_players.toml"
+
+
+def test_goals_sit_beside_the_figures():
+    figures = {"games_per_s_per_core": 25_000.0, "games_ceiling_share": 0.01, "scaling_flatness": 0.95,
+               "scaling_memory_growth": 1.02, "scaling_10000_games_per_s": 1.0, "scaling_1000000_games_per_s": 1.0}
+    rows = {row["figure"]: row for row in bench_targets(None, figures)["targets"]}
+    assert [rows[f]["met"] for f in ("games_per_s_per_core", "games_ceiling_share", "games_jit_speedup")] == \
+        [True, False, None]  # the last one not measured
+    assert rows["scaling_flatness"]["met"] is True and rows["scaling_memory_growth"]["met"] is True
+    del figures["scaling_1000000_games_per_s"]  # scaling stopped short of 10^6 games: cannot tell
+    rows = {row["figure"]: row for row in bench_targets(None, figures)["targets"]}
+    assert rows["scaling_flatness"]["met"] is None and "10^6 not run" in rows["scaling_flatness"]["note"]
+    assert bench_targets(None, {**figures, "scaling_memory_growth": 1.5})["targets"][4]["met"] is None
