@@ -14,7 +14,7 @@ from rich.table import Table
 from scipy import stats
 
 from sim.config import GameConfig
-from sim.play import games, play
+from sim.play import games, play, warm_up
 
 Z95 = 0.95
 
@@ -50,9 +50,24 @@ def summarise(config: GameConfig, df: pd.DataFrame) -> dict:
     }
 
 
+def load_game_kernels(config: GameConfig, console: Console | None = None) -> dict:
+    """Compile the game kernels, or load them from numba's disk cache, under a status line on
+    stderr (the first run on a machine compiles them for a few minutes); a compile is announced
+    when it ends. Returns `sim.play.warm_up`'s dict."""
+    console = console or Console(stderr=True)
+    with console.status("loading the game kernels (the first run on a machine compiles them: "
+                        "about 4 minutes on 2 cores, then they are cached)"):
+        loaded = warm_up(config)
+    if loaded["source"] == "compiled":
+        console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
+    return loaded
+
+
 def run_play(config: GameConfig, n_games: int, seed: int, show_progress: bool = True,
              batch_size: int = 2048) -> pd.DataFrame:
     """Play with a progress bar on stderr (rich) for long runs."""
+    if show_progress:
+        load_game_kernels(config)
     if not show_progress or n_games < 2 * batch_size:
         return play(config, n_games, seed, batch_size=batch_size)
     columns = (TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())

@@ -35,6 +35,7 @@ from rich.console import Console
 from experiments import charts
 from experiments.compare import escape_turn_curves, paired_table, per_game
 from experiments.experiment import EXAMPLES, Axis, Experiment, load_team_ref
+from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment, sensitivity_table
 from experiments.sweep import SweepResult, now, run_cell, run_meta, sweep, write_json, write_table
 from sim.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
@@ -363,6 +364,7 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     console = console or Console(stderr=True)
     folder = Path(out) / name
     sections = suite(scale)
+    load_game_kernels(sections[0].experiment.base, console)
     rate = calibrate(sections[0].experiment.base)
     console.print(f"shamble report {name}: {len(sections)} sweeps, seed {SEED}, scale {scale:g}")
     for line in plan_lines(sections, rate):

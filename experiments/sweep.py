@@ -46,6 +46,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
+from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
 from sim.config import ConfigError, GameConfig
 from sim.play import play
@@ -271,6 +272,8 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
         write_checkpoint(df, paths[cell.key], _stamp(exp_hash, cell, exp))
         done[cell.key] = df
 
+    if pending and show_progress and not dask:
+        load_game_kernels(pending[0].config, console)
     with _progress(console, show_progress) as bar:
         runner = _run_dask if dask else _run_here
         runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending)), dask)

@@ -71,3 +71,18 @@ def test_trace_tells_the_game_and_draws_each_turn(tmp_path):
     pictures = sorted(tmp_path.glob("turn_*.png"))
     assert len(pictures) == len(turns) >= 1
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pictures)
+
+
+@pytest.mark.parametrize(("source", "said"), [("compiled", "compiled the game kernels in 3 s"), ("disk cache", "")])
+def test_a_compile_is_announced_and_a_cache_load_is_quiet(monkeypatch, source, said):
+    import io
+
+    from rich.console import Console
+
+    import experiments.play as play_cli
+    from sim.config import load_config
+
+    monkeypatch.setattr(play_cli, "warm_up", lambda config: {"seconds": 3.0, "source": source})
+    out = io.StringIO()
+    assert play_cli.load_game_kernels(load_config(TWO), Console(file=out))["source"] == source
+    assert out.getvalue().strip().startswith(said) and bool(out.getvalue()) == bool(said)
