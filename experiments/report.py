@@ -45,7 +45,7 @@ from sim.rulesets.zombie40k import compile_tables
 
 BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"mods": 3000, "budget": 2500, "powerups": 1600, "factions": 800, "sensitivity": 600}  # about 3 min on 2 cores
+GAMES = {"mods": 6000, "budget": 5000, "powerups": 3200, "factions": 1600, "sensitivity": 1200}  # about 2 min on 2 cores
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 HEAD_TO_HEAD = ("t_virus", "hardcore")
