@@ -51,14 +51,19 @@ WORKLOAD = dict(attacker="Tactical Marine", weapon="Boltgun", target="Zombie", m
 WORKLOAD_WORDS = "10 Boltgun shots (5 Tactical Marines at half range) at 10 Zombies per game"
 
 
+SCALE_MAX = 1_000_000  # the issue's longest run: about 13 minutes of the 20 a full bench takes on 2 cores
+
+
 @dataclass(frozen=True)
 class BenchSettings:
     """``games``: games of the attack benchmark (None: sized to ``target_s``); ``quick``: tiny
-    sizes, for the tests; ``scale_max``: the largest run of the scaling benchmark."""
+    sizes, for the tests; ``scale_max``: the largest run of the scaling benchmark; ``say``: told
+    what is being measured (the command line shows it on a status line)."""
 
     games: int | None = None
     quick: bool = False
-    scale_max: int = 100_000
+    scale_max: int = SCALE_MAX
+    say: Callable[[str], None] = lambda what: None
 
     @property
     def target_s(self) -> float:
@@ -315,6 +320,7 @@ def bench_scaling(settings: BenchSettings, results: dict) -> dict:
         sizes = [16, 64]
     entries, rates, peaks = {}, {}, {}
     for n in sizes:
+        settings.say(f"scaling: {n:,} games")
         seconds, _ = _stream(config, n, DEFAULT_BATCH)
         rates[n], peaks[n] = n / seconds, _peak_rss_mb()
         entries[f"scaling_{n}_games_per_s"] = rates[n]
@@ -496,7 +502,8 @@ def _check_threads(threads: int | None) -> None:
 
 
 def run_bench(*, games: int | None = None, quick: bool = False, threads: int | None = None,
-              benchmarks: list[tuple[str, Benchmark]] | None = None, scale_max: int = 100_000) -> dict:
+              benchmarks: list[tuple[str, Benchmark]] | None = None, scale_max: int = SCALE_MAX,
+              say: Callable[[str], None] | None = None) -> dict:
     """Run the benchmarks once and return every figure in one flat dict.
 
     Parameters
@@ -511,6 +518,8 @@ def run_bench(*, games: int | None = None, quick: bool = False, threads: int | N
         Defaults to `BENCHMARKS`.
     scale_max : int
         Largest run of the scaling benchmark (10^3 .. scale_max games, powers of ten).
+    say : callable or None
+        Told the name of each benchmark as it starts (and each run length of the scaling one).
     """
     _check_threads(threads)
     if games is not None and (not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES):
@@ -521,9 +530,10 @@ def run_bench(*, games: int | None = None, quick: bool = False, threads: int | N
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        settings = BenchSettings(games=games, quick=quick, scale_max=scale_max)
+        settings = BenchSettings(games=games, quick=quick, scale_max=scale_max, say=say or (lambda what: None))
         results: dict = {**machine_info(), "threads": numba.get_num_threads(), "quick": quick}
-        for _name, benchmark in BENCHMARKS if benchmarks is None else benchmarks:
+        for name, benchmark in BENCHMARKS if benchmarks is None else benchmarks:
+            settings.say(name)
             results.update(benchmark(settings, results))
     finally:
         numba.set_num_threads(before)

@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from typer.exceptions import TyperException
 
-from experiments.bench import WITHOUT_GAMES, bench_json, render_bench, run_bench
+from experiments.bench import SCALE_MAX, WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.odds import odds_json, odds_report, plot_odds, render_odds, render_rows
 from experiments.roster import (
     mods_json,
@@ -172,12 +172,14 @@ def bench(
     whole_games: Annotated[bool, typer.Option("--whole-games/--no-whole-games",
                                               help="Also time whole games (sample configs, mods, scaling).")] = True,
     scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
-                                                "10^6 takes minutes).")] = 100_000,
+                                                "10^6 is about 13 of the 20 minutes on 2 cores).")] = SCALE_MAX,
 ) -> None:
-    """Kernel speed on this machine: dice ceiling, attacks/s, whole games/s, scaling, memory, JIT speed-ups."""
-    with _user_errors():
+    """Kernel speed on this machine: dice ceiling, attacks/s, whole games/s, scaling, memory, JIT speed-ups,
+    and the goals of issue 6 beside them (about 20 minutes on 2 cores; --scale-max 100000: about 6)."""
+    with _user_errors(), Console(stderr=True).status("bench") as status:
         results = run_bench(games=games, quick=quick, threads=threads,
-                            benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max)
+                            benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max,
+                            say=lambda what: status.update(f"bench: {what}"))
     if as_json:
         typer.echo(bench_json(results))
     else:

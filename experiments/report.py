@@ -45,7 +45,8 @@ from sim.rulesets.zombie40k import compile_tables
 
 BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"mods": 6000, "budget": 5000, "powerups": 3200, "factions": 1600, "sensitivity": 1200}  # about 2 min on 2 cores
+# games per cell at scale 1: about 2 minutes on 2 cores
+GAMES = {"mods": 6000, "budget": 5000, "powerups": 3200, "factions": 1600, "sensitivity": 1200}
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 HEAD_TO_HEAD = ("t_virus", "hardcore")
