@@ -489,11 +489,12 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
     for u in range(n):
         if not member[u]:
             continue
+        dice[u], weapon[u] = 0, -1
+        if not _fights(st, g, u, member, target):
+            continue
         v = target[u]
         for m in range(mm):
-            dice[u, m], weapon[u, m] = 0, -1
-            if not _fights(st, g, u, member, target) or st.wounds[g, u, m] <= 0 or \
-                    _model_step(st, g, u, m, tb, choice) != step:
+            if st.wounds[g, u, m] <= 0 or _model_step(st, g, u, m, tb, choice) != step:
                 continue
             w, bonus2 = choice[u, m, C_WEAPON], choice[u, m, C_BONUS]
             chainsaw = st.mpow[g, u, m] & MP_CHAINSAW and _is_zombie_unit(st, g, v)

@@ -21,8 +21,6 @@ from kernels.layout import N_OUT, N_SPEC, N_STATS
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
 W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT = range(5)
 N_WORK = 5
-PER_GAME = ("pos", "radius", "wounds", "stats", "mflags", "mstatus", "gear", "mpow", "ustate", "locked", "grudge",
-            "pu", "res", "pres", "events", "n_events", "viol")  # the fields whose axis 0 is the game
 X_ZOMBIE, X_BOSS, X_ORK_BOY = 0, 1, 2  # rows of Tables.extra_*
 ID_AUTOGUN, ID_CCW, N_IDS = 0, 1, 2  # rows of Tables.ids
 
@@ -87,6 +85,9 @@ class Tables(NamedTuple):
     pu_value: np.ndarray  # float64[13] how much a squad values each power-up (roll twice, keep one)
     horde_size: np.ndarray  # int64[1] models per horde
     shop: np.ndarray  # int64[n_items, N_SHOP] Killing Floor items in wish-list order (0 rows: no shop)
+
+
+PER_GAME = tuple(name for name in GameState._fields if not name.startswith("w_"))  # axis 0 is the game
 
 
 def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace_events: int = 0) -> GameState:
