@@ -37,7 +37,7 @@ from rich.table import Table
 
 from kernels import layout as L
 from kernels.batch import attack_group_batch, d6_ceiling
-from kernels.jit import JIT_DISABLED
+from kernels.jit import JIT_DISABLED, entry_point
 from kernels.rng import new_streams
 from sim.exchange import Exchange
 from sim.odds import build_exchange
@@ -150,7 +150,7 @@ def _dice_run(n_streams: int, n_per_game: int) -> Callable[[], object]:
 
 def bench_compile(settings: BenchSettings, results: dict) -> dict:
     """First call of the kernels on tiny inputs: compile time, or the disk cache's load time."""
-    kernels = (d6_ceiling, attack_group_batch)
+    kernels = tuple(entry_point(k) for k in (d6_ceiling, attack_group_batch))
     loaded = not JIT_DISABLED and all(k.signatures for k in kernels)
     start = time.perf_counter()
     _dice_run(2, 2)()

@@ -1,26 +1,39 @@
 """The one place that sets the jit options (house style: numba-stats' ``_util``).
 
-- ``njit``: every kernel helper; cached on disk, ``nogil``, no fastmath (bit-identical results),
-  and no reference counting (numba's ``_nrt=False``): such a helper may not allocate an array
-  and may not return one (numba refuses the first; the second is the rule below).
-- ``njit_alloc``: the same with numba's reference counting, for the few functions that allocate
+- ``njit``: every kernel; ``nogil``, no fastmath (bit-identical results), and no reference
+  counting (numba's ``_nrt=False``): such a kernel may not allocate an array and may not return
+  one (numba refuses the first; the second is the rule below).
+- ``njit_alloc``: the same with numba's reference counting, for the few kernels that allocate
   scratch arrays, return them, or receive one from a callee.
 - ``njit_parallel``: only the drivers that loop over games with ``prange``.
 
-Why: the state and the tables are NamedTuples of about 17 arrays each, passed to every helper.
-With reference counting, numba increments and decrements (atomically) the count of every array
-a helper touches, at every call: a profile of whole games put over half the time there.
+**Reference counting.** A game's state and tables are NamedTuples of many arrays, passed to every
+helper; with reference counting numba increments and decrements, atomically, the count of every
+array a helper touches at every call (over half the time of a game, once). The rule that keeps
+the counts right: an array may be *passed* between the two kinds freely, but *returned* only
+between kernels of the same kind. ``tests/test_kernel_memory.py`` checks that numba's allocator
+frees exactly what it allocated over games of every mod.
 
-The rule that keeps the counts right: an array may be *passed* between the two kinds freely, but
-may be *returned* only between functions of the same kind (an ``njit_alloc`` function returning
-a new array to an ``njit`` caller would leak it; an ``njit`` function returning a view to an
-``njit_alloc`` caller would free it early). ``tests/test_kernel_memory.py`` plays games of every
-mod and checks that numba's allocator frees exactly what it allocated.
+**Compile time: one optimisation per entry point.** numba compiles every jitted function into a
+code library of its own, links into it the libraries of everything it calls, then optimises and
+generates machine code for the whole linked module: a kernel ten calls deep was optimised and
+compiled ten times over, once inside each caller (230-450 s for a whole game). Here a kernel
+called from another kernel is compiled *light*: typed and lowered to LLVM IR with the
+function-level passes, but its module is neither optimised as a whole nor turned into machine
+code, and it has no CPython or C wrapper; the entry point called from Python links every light
+module it reaches and optimises and compiles the whole game once (the same LLVM pipeline, so the
+same numbers to the last bit: no fastmath, no FMA contraction). A kernel called from Python
+(``play_batch``, a test's driver, ``shooting_spec`` from ``sim``) runs through a *twin*: a full
+compile of the same function, made on its first Python call and cached on disk. Set
+``SHAMBLE_LIGHT_KERNELS=0`` to compile every kernel in full (numba's own way) when debugging.
 
-The on-disk cache lives in a directory keyed by a hash of every source file in ``kernels/``
-(design.md pitfall: numba's cache does not notice edits in another file's jitted callee), so an
-edited kernel always recompiles. ``SHAMBLE_NUMBA_CACHE`` moves the root; ``NUMBA_CACHE_DIR`` set
-by the user wins.
+**Cache.** Compiled entry points are cached on disk, one folder per kernels package (a ruleset's
+``kernels/<id>/``, the shared core ``kernels/w40k/``, the generic modules at the top) named by a
+hash of the sources of that package and of every kernels package it imports, sub-folders
+included (design.md pitfall: numba's own cache does not notice edits in another file's callee).
+The folder does not depend on where the sources live, so a second clone of the same commit loads
+the first one's kernels; a playing user compiles only the ruleset in use. ``SHAMBLE_NUMBA_CACHE``
+moves the root (default ``$XDG_CACHE_HOME/shamble/numba``, else ``~/.cache/shamble/numba``).
 
 With ``NUMBA_DISABLE_JIT=1`` the kernels run as plain Python on numpy scalars, where unsigned
 overflow is the intended wrap-around of the random generator: numpy's overflow warning is
@@ -29,47 +42,164 @@ switched off in that mode only.
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import os
+import threading
 from pathlib import Path
 
+import numba
 import numpy as np
+from numba.core import codegen, compiler, types
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
+from numba.core.registry import CPUDispatcher
 
-_KERNELS_DIR = Path(__file__).resolve().parent
-
-
-def kernels_source_hash() -> str:
-    """Hash of every ``kernels/*.py`` source: the key of the compiled-code cache."""
-    digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(_KERNELS_DIR.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _cache_dir() -> str:
-    root = os.environ.get("SHAMBLE_NUMBA_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "shamble", "numba"
-    )
-    return os.path.join(root, kernels_source_hash())
-
-
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    os.environ["NUMBA_CACHE_DIR"] = _cache_dir()
-
-import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
-
-if not numba.config.CACHE_DIR:
-    numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-
-from numba.core import types  # noqa: E402
-from numba.core.registry import CPUDispatcher  # noqa: E402
-
+KERNELS_DIR = Path(__file__).resolve().parent
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)
+LIGHT_KERNELS = os.environ.get("SHAMBLE_LIGHT_KERNELS", "1") != "0"
 if JIT_DISABLED:
     np.seterr(over="ignore")
 
 _OPTIONS = dict(nogil=True, fastmath=False, error_model="numpy", nopython=True, boundscheck=None)
+_LIGHT = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+# ---------------------------------------------------------------------------------- the cache
+
+
+def cache_root() -> Path:
+    root = os.environ.get("SHAMBLE_NUMBA_CACHE")
+    if root:
+        return Path(root)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "shamble" / "numba"
+
+
+def package_of(path: str | Path) -> str:
+    """The kernels package a source file belongs to: ``"w40k"``, a ruleset id, or ``""`` for the
+    generic modules at the top of ``kernels/``."""
+    parts = Path(path).resolve().relative_to(KERNELS_DIR).parts
+    return parts[0] if len(parts) > 1 else ""
+
+
+def _package_files(package: str) -> list[Path]:
+    if package == "":
+        return sorted(KERNELS_DIR.glob("*.py"))
+    return sorted((KERNELS_DIR / package).rglob("*.py"))
+
+
+def _imported_packages(path: Path) -> set[str]:
+    """The kernels packages a source file imports (``kernels.w40k.combat`` -> ``"w40k"``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+            [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "kernels" and len(parts) > 1 and (KERNELS_DIR / parts[1]).is_dir():
+                found.add(parts[1])
+    return found
+
+
+@functools.cache
+def package_closure(package: str) -> tuple[str, ...]:
+    """The package, the generic modules and every kernels package they import, transitively."""
+    seen, todo = {"", package}, [package, ""]
+    while todo:
+        for path in _package_files(todo.pop()):
+            for dep in _imported_packages(path) - seen:
+                seen.add(dep)
+                todo.append(dep)
+    return tuple(sorted(seen))
+
+
+@functools.cache
+def source_hash(package: str) -> str:
+    """Hash of every source file the compiled code of ``package`` is made of."""
+    digest = hashlib.blake2b(digest_size=8)
+    for dep in package_closure(package):
+        for path in _package_files(dep):
+            digest.update(path.relative_to(KERNELS_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_dir(package: str) -> Path:
+    """The folder of ``package``'s compiled kernels (``zombie40k-1a2b3c4d5e6f7a8b``)."""
+    return cache_root() / f"{package or 'generic'}-{source_hash(package)}"
+
+
+class _KernelCacheLocator(UserProvidedCacheLocator):
+    """numba's cache locator with the folder of ``cache_dir``: independent of the clone's path."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_dir(package_of(py_file)))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        try:
+            package_of(py_file)
+        except ValueError:
+            return None  # not a kernels source (a test's driver): numba's own locators
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+class _KernelCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_KernelCacheLocator, *CompileResultCacheImpl._locator_classes]
+
+
+class _KernelCache(FunctionCache):
+    _impl_class = _KernelCacheImpl
+
+
+# ---------------------------------------------------------------------------------- light kernels
+
+
+class _EnvIgnored:
+    """The codegen as a light library shows it: a light kernel has no environment to set."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def set_env(self, env_name, env):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+class _LightLibrary(codegen.JITCodeLibrary):
+    """The code library of a kernel called from another kernel: its IR (function passes done) is
+    linked into its callers; the module passes and machine code are the entry point's."""
+
+    def _optimize_final_module(self):
+        pass
+
+    def _finalize_final_module(self):
+        self._finalize_dynamic_globals()
+        self._finalized = True
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        return 0
+
+    @property
+    def codegen(self):
+        return _EnvIgnored(self._codegen)
+
+
+def _light_pipeline(qualname: str):
+    class LightCompiler(compiler.Compiler):
+        def __init__(self, typingctx, targetctx, library, *args):
+            super().__init__(typingctx, targetctx, library or _LightLibrary(targetctx.codegen(), qualname), *args)
+
+    return LightCompiler
 
 
 class _TypeDispatcher(CPUDispatcher):
@@ -83,18 +213,50 @@ class _TypeDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def _decorator(**extra):
+class _KernelDispatcher(_TypeDispatcher):
+    """A kernel: light inside other kernels, its cached full ``twin`` when called from Python."""
+
+    _twin_lock = threading.Lock()
+
+    def __call__(self, *args, **kws):
+        return self.twin(*args, **kws)
+
+    @property
+    def twin(self) -> CPUDispatcher:
+        with self._twin_lock:
+            if self._twin is None:
+                self._twin = _full_dispatcher(self.py_func, self._full_options)
+            return self._twin
+
+
+def _full_dispatcher(func, options: dict) -> CPUDispatcher:
+    dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions=options)
+    dispatcher._cache = _KernelCache(func)
+    return dispatcher
+
+
+def _decorator(light: bool = True, **extra):
     def wrap(func):
         if JIT_DISABLED:
             return func
-        dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions={**_OPTIONS, **extra})
-        dispatcher.enable_caching()
-        return dispatcher
+        options = {**_OPTIONS, **extra}
+        if not (light and LIGHT_KERNELS):
+            return _full_dispatcher(func, options)
+        kernel = _KernelDispatcher(py_func=func, locals={}, targetoptions=options | _LIGHT,
+                                   pipeline_class=_light_pipeline(func.__qualname__))
+        kernel._full_options, kernel._twin = options, None
+        return kernel
 
     return wrap
 
 
+def entry_point(kernel):
+    """The dispatcher that runs when ``kernel`` is called from Python (for its ``signatures``
+    and ``stats``); ``kernel`` itself when it is compiled in full or the JIT is off."""
+    return getattr(kernel, "twin", kernel)
+
+
 njit = _decorator(_nrt=False)
 njit_alloc = _decorator(_nrt=True)  # explicit: an unset flag is inherited from the caller
-njit_parallel = _decorator(parallel=True)
+njit_parallel = _decorator(light=False, parallel=True)
 prange = numba.prange

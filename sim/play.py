@@ -14,14 +14,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 import numba
 import numpy as np
 import pandas as pd
 
 from kernels import game_layout as GL
-from kernels.jit import JIT_DISABLED
+from kernels.jit import JIT_DISABLED, cache_dir, entry_point
 from kernels.rng import draws_between, new_streams
 from kernels.state import GameState, Tables, head, new_state
 from kernels.turn import play_batch
@@ -48,23 +47,24 @@ def warm_up(config: GameConfig, tables: Tables | None = None) -> dict:
     "JIT disabled". A compile's duration is recorded beside the cache (``compile.json``), so a
     later run can report the one-off compile time without paying it again (`recorded_compile`).
     """
-    if JIT_DISABLED or not hasattr(play_batch, "signatures"):  # the tests' plain-Python kernels
+    entry = entry_point(play_batch)
+    if JIT_DISABLED or not hasattr(entry, "signatures"):  # the tests' plain-Python kernels
         return {"seconds": 0.0, "source": "JIT disabled"}
-    if play_batch.signatures:
+    if entry.signatures:
         return {"seconds": 0.0, "source": "already loaded"}
     tables = tables or compile_tables(config)
     state = new_state(0, config.n_players, n_units(config), tables.squad_wounds.shape[1])
     start = time.perf_counter()
     play_batch(state, tables, np.uint64(1), np.int64(0), False, np.empty(0, np.uint64))
     seconds = time.perf_counter() - start
-    compiled = sum(play_batch.stats.cache_misses.values()) > 0
+    compiled = sum(entry.stats.cache_misses.values()) > 0
     if compiled:
         _record_compile(seconds)
     return {"seconds": seconds, "source": "compiled" if compiled else "disk cache"}
 
 
 def _record_compile(seconds: float) -> None:
-    path = Path(numba.config.CACHE_DIR) / "compile.json"
+    path = cache_dir("") / "compile.json"
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -75,7 +75,7 @@ def _record_compile(seconds: float) -> None:
 def recorded_compile() -> dict | None:
     """The last recorded cold compile of these kernels (seconds, when), or None."""
     try:
-        return json.loads((Path(numba.config.CACHE_DIR) / "compile.json").read_text())
+        return json.loads((cache_dir("") / "compile.json").read_text())
     except (OSError, ValueError):
         return None
 
@@ -136,7 +136,7 @@ def _collect(item, seed: int, progress, free: list):
 
 
 def _workers(threads: int | None) -> int:
-    if JIT_DISABLED or not hasattr(play_batch, "signatures"):
+    if JIT_DISABLED or not hasattr(entry_point(play_batch), "signatures"):
         return 1  # plain-Python kernels hold the GIL
     return threads or numba.get_num_threads()
 
