@@ -1,0 +1,289 @@
+"""Rulesets behind one seam (design.md "Rulesets behind one seam"; pgx / OpenSpiel registries).
+
+Shamble plays several rule systems on one engine of dice, batches, results, experiments and
+report. Each rule system is a **ruleset**: a package ``sim/rulesets/<id>/`` whose module
+``RULESET`` attribute implements the `Ruleset` protocol below, with its kernels in
+``kernels/<id>/`` and its data in ``sim/data/<id>/``. The shared layers (``sim.play``, the
+experiments, the report, the command line) call only this protocol, so a new ruleset adds files
+and edits none of the shared ones (nor another ruleset's).
+
+Rulesets are found by discovery: every sub-package of ``sim.rulesets`` that defines ``RULESET``;
+a ruleset defined elsewhere (the test tree's proof ruleset) joins with `register`. A config names
+its ruleset (``ruleset = "<id>"`` in a file, the ``ruleset`` attribute of the object); a file
+without one is a Zombie 40,000 config, so every existing file keeps working.
+
+What a ruleset supplies:
+
+- **identity**: ``id``, ``title``, ``spec`` (the spec files it implements), ``win_word`` (its
+  own word for a win in tables: "escape", "survive"...), ``end_reasons`` (the values of the
+  ``reason`` column);
+- **parameters**: `Parameter` records (name, default, [V]/[I]/[C] tag, spec section, range,
+  choices, help), what ``shamble params`` lists, ``sensitivity`` varies and ``solve`` solves for;
+- **configs**: read a parsed file (``config_from_dict``), change parameters (``with_params``), its
+  policy presets and mods, example configs by player count;
+- **the game**: ``compile`` (config -> the tables its kernels read), ``new_state`` (a batch of
+  ``n`` games), ``head`` (its first ``k`` games), ``play_batch`` (the kernel entry point:
+  ``play_batch(state, tables, seed, first_game, check, rng)`` plays game ``first_game + g`` of
+  ``seed`` in slot ``g`` and leaves ``rng[g]`` at the stream's last counter), ``violations``
+  (invariant breaks found in checked mode), ``results`` (one tidy row per game x player:
+  `COMMON_COLUMNS` first, then its own), ``trace`` (one game told and drawn);
+- **experiments**: its own axes (`AxisKind`: Zombie 40,000's budget, mods and power-ups), its
+  report sections (`ReportSection`), its bench configs;
+- **commands**: an optional ``typer.Typer`` of ruleset-only commands (``shamble zombie40k mods``).
+
+**Configs.** A ruleset's config is a frozen dataclass with a ``ruleset`` property (its id) and a
+``players`` tuple of frozen dataclasses that have at least ``name`` and ``policy``; the shared
+layers change it only through ``dataclasses.replace`` and the ruleset's own methods, and hash it
+(cell keys) from its fields. A config file is TOML; the shared reader takes its ``ruleset`` key
+and hands the rest to ``config_from_dict``. Errors are ``ValueError`` subclasses with one line
+naming the file, the field and what is allowed.
+
+**Report analyses** (``ReportSection.analysis``, in ``experiments.analyses``): ``"outcomes"``
+(each cell's win rate per player with its interval, the end reasons, game length and the turn
+of the win), ``"paired"`` (each cell minus the ``reference`` cell on the same games, per player,
+Holm-corrected; ``worth = True`` reports reference minus cell, the value of what a cell
+removes), ``"by_value"`` (win rate against a numeric ``axis``), ``"matchups"`` (the row side's
+win rate against the column side, seat-balanced, from two per-player ``axes``) and
+``"sensitivity"`` (every [C] parameter at its plausible low and high value; no ``axes``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_RULESET = "zombie40k"  # the ruleset of a config file that names none
+COMMON_COLUMNS = ("ruleset", "game", "player", "name", "won", "game_winner", "reason", "turns", "dice")
+"""Every ruleset's result frame starts with these columns, one row per (game, player):
+
+ruleset (id), game (index in the run), player (seat index), name (the player's name), won (this
+player won the game; several may, in a cooperative win), game_winner (the winner's name, a
+ruleset's word for a shared win such as "all players", or "" for none), reason (how the game
+ended: one of the ruleset's ``end_reasons``), turns (game turns played), dice (random draws the
+game used)."""
+
+
+class RulesetError(ValueError):
+    """An unknown ruleset or a broken registration; the message is one line."""
+
+
+# ---------------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule parameter of a ruleset, as ``shamble params`` lists it.
+
+    ``tag`` is the spec's confidence tag: "V" verified, "I" inferred, "C" chosen (a number the
+    spec had to choose; ``sensitivity`` varies these), or the kind of a simulator setting
+    ("policy", "mods", "data", "ablation", an ambiguity "A12"). ``range`` is (lowest, highest)
+    for numbers, ``choices`` the allowed words. ``plausible`` is the (low, high) pair
+    ``sensitivity`` plays (None: the default x0.5 and x1.5 within ``range``). ``enable`` names
+    what must be switched on for the parameter to matter (a mod: ``{"mods": ("t_virus",)}``).
+    """
+
+    name: str
+    default: Any
+    tag: str
+    spec: str
+    help: str = ""
+    range: tuple[float, float] | None = None
+    choices: tuple = ()
+    plausible: tuple | None = None
+    enable: Mapping[str, tuple] = field(default_factory=dict)
+    meaning: Mapping[Any, str] = field(default_factory=dict)  # special values: {0: "automatic"}
+
+    @property
+    def is_integer(self) -> bool:
+        return isinstance(self.default, int) and not isinstance(self.default, bool)
+
+    @property
+    def is_numeric(self) -> bool:
+        return isinstance(self.default, int | float) and not isinstance(self.default, bool)
+
+
+@dataclass(frozen=True)
+class AxisKind:
+    """An experiment axis a ruleset adds (the ``[axes]`` keys beyond parameters).
+
+    ``parse(value, base, base_dir, player)`` turns one TOML value into what ``apply(config,
+    parsed, player)`` sets; ``label(value)`` is the short text of the value in tables and cell
+    keys. ``per_player`` axes are written ``[axes.<name>]`` with one list per player (name or
+    index). Axes are applied in ``order`` (lower first; parameters come at 4, after players,
+    teams, policies and budget). A ``numeric`` axis (a points budget) can be solved for, within
+    ``default_range``.
+    """
+
+    name: str
+    parse: Callable[..., Any]
+    apply: Callable[..., Any]
+    label: Callable[[Any], str]
+    help: str = ""
+    per_player: bool = False
+    order: float = 6.0
+    numeric: bool = False
+    default_range: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section of the balance report, as data (the experiments layer plays and analyses it).
+
+    The experiment is ``base`` crossed with ``axes`` (an experiment file's ``[axes]`` table, read
+    by the same parser) at ``games`` games per cell times the report's scale. ``analysis`` names
+    the analysis of ``experiments.analyses`` that turns the sweep into tables, charts and
+    sentences; ``options`` are its settings (the reference cell of a paired comparison, the
+    words of a value axis...).
+    """
+
+    key: str
+    title: str
+    intro: str
+    base: Any
+    games: int
+    axes: Mapping[str, Any]
+    analysis: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 2024
+
+
+# ---------------------------------------------------------------------------------- the protocol
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What a rule system supplies to the shared layers (module docstring)."""
+
+    id: str
+    title: str
+    spec: str
+    win_word: str
+    end_reasons: tuple[str, ...]
+    kernels_package: str  # "kernels.<id>": where its compiled code lives (its cache folder)
+
+    # parameters and configs
+    def parameters(self) -> list[Parameter]: ...
+    def config_from_dict(self, data: dict, source: str, base_dir: Path | None) -> Any: ...
+    def with_params(self, config: Any, params: Mapping[str, Any], source: str = "params") -> Any: ...
+    def with_mods(self, config: Any, mods: Iterable[str]) -> Any: ...
+    def mods(self) -> dict[str, str]: ...  # name -> title; {} when the ruleset has none
+    def policy_presets(self) -> dict[str, Any]: ...
+    def policy_from(self, value: Any, where: str) -> Any: ...
+    def example_config(self, n_players: int | None = None) -> Any: ...
+
+    # the game
+    def compile(self, config: Any) -> Any: ...
+    def new_state(self, config: Any, tables: Any, n_games: int, trace_events: int = 0) -> Any: ...
+    def head(self, state: Any, count: int) -> Any: ...
+    play_batch: Callable[..., Any]
+    def violations(self, state: Any) -> int: ...
+    def results(self, config: Any, state: Any | None, first_game: int, dice: np.ndarray) -> pd.DataFrame: ...
+    def events(self, state: Any) -> np.ndarray: ...  # the one traced game's events
+    def trace(self, config: Any, events: np.ndarray, result: pd.DataFrame,
+              out_dir: Path | None) -> tuple[list[str], list[Path]]: ...
+
+    # experiments, report, bench, commands
+    def axes(self) -> dict[str, AxisKind]: ...
+    def report_sections(self, scale: float) -> list[ReportSection]: ...
+    def bench_configs(self) -> dict[str, Any]: ...  # label -> config, the whole-game figures
+    def cli(self) -> Any: ...  # a typer.Typer of ruleset-only commands, or None
+
+
+# ---------------------------------------------------------------------------------- the registry
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+_DISCOVERED = False
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Add a ruleset (discovery does this for ``sim/rulesets/<id>/``; the tests for their own)."""
+    missing = [name for name in _required_members() if not hasattr(ruleset, name)]
+    if missing:
+        raise RulesetError(f"ruleset {getattr(ruleset, 'id', ruleset)!r}: missing {', '.join(missing)}")
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def unregister(ruleset_id: str) -> None:
+    _REGISTRY.pop(ruleset_id, None)
+
+
+def _required_members() -> list[str]:
+    return sorted(set(Ruleset.__annotations__) | {n for n, v in vars(Ruleset).items()
+                                                   if callable(v) and not n.startswith("_")})
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    import sim.rulesets
+
+    for info in pkgutil.iter_modules(sim.rulesets.__path__):
+        if info.ispkg:
+            module = importlib.import_module(f"sim.rulesets.{info.name}")
+            if hasattr(module, "RULESET") and module.RULESET.id not in _REGISTRY:
+                register(module.RULESET)
+    _DISCOVERED = True
+
+
+def get(ruleset_id: str, where: str = "ruleset") -> Ruleset:
+    """The ruleset ``ruleset_id``; an unknown id is one line naming ``where`` and the ids."""
+    if ruleset_id not in _REGISTRY:
+        _discover()
+    if ruleset_id not in _REGISTRY:
+        raise RulesetError(f"{where} = {ruleset_id!r}: no such ruleset; allowed: {', '.join(ids())}")
+    return _REGISTRY[ruleset_id]
+
+
+def ids() -> list[str]:
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [_REGISTRY[i] for i in ids()]
+
+
+def ruleset_of(config: Any) -> Ruleset:
+    """The ruleset a config belongs to (its ``ruleset`` attribute)."""
+    return get(getattr(config, "ruleset", DEFAULT_RULESET))
+
+
+# ---------------------------------------------------------------------------------- shared helpers
+
+
+def head_of(state: tuple, count: int, per_game: Iterable[str]) -> tuple:
+    """The first ``count`` games of a batch state (a NamedTuple): views of its ``per_game``
+    fields, the other fields (per-thread scratch) as they are."""
+    return state._replace(**{name: getattr(state, name)[:count] for name in per_game})
+
+
+def common_frame(ruleset_id: str, names: Iterable[str], first_game: int, n_games: int, won: np.ndarray,
+                 winner_names: np.ndarray, reasons: np.ndarray, turns: np.ndarray, dice: np.ndarray) -> dict:
+    """The `COMMON_COLUMNS` of ``n_games`` games x ``len(names)`` players, as columns.
+
+    ``won`` is bool[n_games, n_players]; ``winner_names``, ``reasons``, ``turns`` and ``dice`` are
+    per game.
+    """
+    names = np.array(list(names), dtype=object)
+    n_p = len(names)
+    return {
+        "ruleset": np.full(n_games * n_p, ruleset_id, dtype=object),
+        "game": np.repeat(np.arange(first_game, first_game + n_games), n_p),
+        "player": np.tile(np.arange(n_p), n_games),
+        "name": np.tile(names, n_games),
+        "won": np.asarray(won, bool).reshape(n_games * n_p),
+        "game_winner": np.repeat(np.asarray(winner_names, dtype=object), n_p),
+        "reason": np.repeat(np.asarray(reasons, dtype=object), n_p),
+        "turns": np.repeat(np.asarray(turns), n_p),
+        "dice": np.repeat(np.asarray(dice, np.int64), n_p),
+    }
