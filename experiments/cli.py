@@ -31,7 +31,7 @@ from experiments.roster import (
     render_roster,
     roster_report,
 )
-from sim.odds import unit_rows, weapon_rows
+from sim.w40k.odds import unit_rows, weapon_rows
 
 app = typer.Typer(
     name="shamble",
@@ -88,7 +88,7 @@ def _fail(message: str, code: int = USAGE_ERROR):
 
 def _playable(config, seed: int, batch_size: int) -> None:
     """Refuse what ``sim.play`` would refuse, before a progress bar is drawn on stderr."""
-    from sim.rulesets.zombie40k import compile_tables
+    from sim.rulesets.zombie40k.compile import compile_tables
 
     if not 0 <= seed < 2**63:
         raise ValueError(f"--seed {seed}; allowed: 0 to 2**63 - 1")
@@ -248,7 +248,7 @@ ModOption = Annotated[list[str] | None, typer.Option(
 
 
 def _config(path: Path, extra_mods: list[str] | None = None):
-    from sim.config import load_config, with_mods
+    from sim.rulesets.zombie40k.config import load_config, with_mods
 
     return with_mods(load_config(path), extra_mods or ())
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from sim.catalogue import (
+from sim.w40k.catalogue import (
     Catalogue,
     CatalogueError,
     UnknownNameError,
     load_catalogue,
     load_catalogue_file,
 )
-from sim.profiles import NO_AP, NO_SAVE
+from sim.w40k.profiles import NO_AP, NO_SAVE
 
 N = NO_SAVE  # "-" save
 D = NO_AP  # "-" AP

@@ -1,4 +1,4 @@
-"""``shamble odds`` end to end, and the rules of `sim.odds.build_exchange` that count the dice.
+"""``shamble odds`` end to end, and the rules of `sim.w40k.odds.build_exchange` that count the dice.
 
 The CLI cases assert exact published odds (five marines double-tapping zombies: 10 x 8/27 models
 removed), answer for every catalogue unit as attacker and as target, and check that bad input
@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from experiments.cli import app
 from experiments.odds import odds_table, plot_odds
-from sim.catalogue import UnknownNameError, load_catalogue
-from sim.odds import attacks_per_model, build_exchange, describe, unit_rows, weapon_rows
-from sim.profiles import NO_SAVE
+from sim.w40k.catalogue import UnknownNameError, load_catalogue
+from sim.w40k.odds import attacks_per_model, build_exchange, describe, unit_rows, weapon_rows
+from sim.w40k.profiles import NO_SAVE
 
 RUNNER = CliRunner()
 UNITS = list(load_catalogue().units)

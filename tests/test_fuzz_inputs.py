@@ -40,11 +40,19 @@ from typer.testing import CliRunner
 import sim.play
 from experiments import cli
 from experiments.bench import MAX_GAMES
-from sim.catalogue import CatalogueError, UnknownNameError, load_catalogue
-from sim.config import MODS, ConfigError, GameConfig, PlayerConfig, config_from_dict, load_config, make_config
-from sim.mods import CONTRADICTIONS
-from sim.rulesets.zombie40k import compile_tables
-from sim.teams import TeamError, build_team, check_team, fit_team, load_team, team_from_dict
+from sim.rulesets.zombie40k.compile import compile_tables
+from sim.rulesets.zombie40k.config import (
+    MODS,
+    ConfigError,
+    GameConfig,
+    PlayerConfig,
+    config_from_dict,
+    load_config,
+    make_config,
+)
+from sim.rulesets.zombie40k.mods import CONTRADICTIONS
+from sim.rulesets.zombie40k.teams import TeamError, build_team, check_team, fit_team, load_team, team_from_dict
+from sim.w40k.catalogue import CatalogueError, UnknownNameError, load_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "examples" / "teams"

@@ -1,4 +1,4 @@
-"""The combat kernels against the exact odds of `sim.exact`, one exchange at a time.
+"""The combat kernels against the exact odds of `sim.w40k.exact`, one exchange at a time.
 
 Each case plays an exchange (attacker, weapon, dice, target, situation) in 40,000 games of
 the jitted kernels and compares the histogram of (unsaved wounds, models removed) with the
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from helpers import assert_matches_pmf
 
-from kernels import layout as L
-from sim.catalogue import load_catalogue
-from sim.exact import exchange_odds
-from sim.exchange import Exchange, simulate_exchange
-from sim.profiles import Profile, Weapon
+from kernels.w40k import columns as L
+from sim.w40k.catalogue import load_catalogue
+from sim.w40k.exact import exchange_odds
+from sim.w40k.exchange import Exchange, simulate_exchange
+from sim.w40k.profiles import Profile, Weapon
 
 N_GAMES = 40_000
 CAT = load_catalogue()

@@ -16,8 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.catalogue import load_catalogue, load_catalogue_file
-from sim.teams import (
+from sim.rulesets.zombie40k.teams import (
     USR_CHOICES,
     ModelChoice,
     Team,
@@ -29,6 +28,7 @@ from sim.teams import (
     team_from_dict,
     usr_key,
 )
+from sim.w40k.catalogue import load_catalogue, load_catalogue_file
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "examples" / "teams"

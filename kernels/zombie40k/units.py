@@ -3,7 +3,9 @@ trace events. Units: squads 0..P-1, hordes P..U-2, the Zombie Boss U-1."""
 
 from __future__ import annotations
 
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.w40k.columns import LD, MR_UNIT_RULES
+from kernels.zombie40k.columns import (
     EV_A,
     EV_B,
     EV_C,
@@ -17,9 +19,7 @@ from kernels.game_layout import (
     US_ON_TABLE,
     US_ROUNDS,
 )
-from kernels.geometry import unit_radius
-from kernels.jit import njit
-from kernels.layout import LD, MR_UNIT_RULES
+from kernels.zombie40k.geometry import unit_radius
 
 
 @njit

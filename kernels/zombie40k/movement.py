@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import math
 
-from kernels.assault import overwatch
 from kernels.dice import highest_d6
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.rng import d6, uniform
+from kernels.w40k.columns import (
+    MR_ATSKNF,
+    MR_BOUNDING_LEAP,
+    MR_CRUSADER,
+    MR_FLEET,
+    MR_MOVE_THROUGH_COVER,
+    MR_SLOW_AND_PURPOSEFUL,
+)
+from kernels.zombie40k.assault import overwatch
+from kernels.zombie40k.columns import (
     EK_EMBARK,
     EK_MOVE,
     EK_REGROUP,
@@ -47,21 +57,19 @@ from kernels.game_layout import (
     US_PINNED,
     US_RAN,
 )
-from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, move_towards, norm, rect_distance
-from kernels.jit import njit
-from kernels.layout import (
-    MR_ATSKNF,
-    MR_BOUNDING_LEAP,
-    MR_CRUSADER,
-    MR_FLEET,
-    MR_MOVE_THROUGH_COVER,
-    MR_SLOW_AND_PURPOSEFUL,
+from kernels.zombie40k.geometry import (
+    edge_distance,
+    ev_distance,
+    ev_nearest_point,
+    ev_rect,
+    move_towards,
+    norm,
+    rect_distance,
 )
-from kernels.morale import fall_back, leadership_test
-from kernels.powerups import chuck_active
-from kernels.rng import d6, uniform
-from kernels.spawning import roll_expr_prm
-from kernels.units import (
+from kernels.zombie40k.morale import fall_back, leadership_test
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.spawning import roll_expr_prm
+from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,

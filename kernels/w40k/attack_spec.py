@@ -3,14 +3,14 @@
 ``shooting_spec`` and ``melee_spec`` turn a weapon row, the attacker's characteristics and
 special rules, the target's characteristics and the situation (snap shots, charge, first
 round of a combat, the Blessing of Chuck Norris) into the int64 ``spec`` that
-``kernels.combat.resolve_attacks`` reads. Charts (to wound: core-7th-edition §6.5; close
-combat to hit: §7.3) are arguments built by ``sim.tables``.
+``kernels.w40k.combat.resolve_attacks`` reads. Charts (to wound: core-7th-edition §6.5; close
+combat to hit: §7.3) are arguments built by ``sim.w40k.tables``.
 """
 
 from __future__ import annotations
 
 from kernels.jit import njit
-from kernels.layout import (
+from kernels.w40k.columns import (
     BS,
     G_BLAST_LARGE_MODELS,
     G_BLAST_LARGE_RADIUS,

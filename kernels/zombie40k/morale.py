@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from kernels.casualties import after_attack
 from kernels.dice import sum_d6
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.rng import d6
+from kernels.w40k.columns import MR_FEARLESS, MR_STUBBORN, I
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
     EK_FALL_BACK,
     PH_SHOOTING,
     R_TURNS,
@@ -13,12 +16,9 @@ from kernels.game_layout import (
     US_FALLING_BACK,
     US_PINNED,
 )
-from kernels.geometry import move_towards
-from kernels.jit import njit
-from kernels.layout import MR_FEARLESS, MR_STUBBORN, I
-from kernels.powerups import chuck_active
-from kernels.rng import d6
-from kernels.units import alive, any_has, is_squad, leadership, log_event, majority_stat, on_table
+from kernels.zombie40k.geometry import move_towards
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.units import alive, any_has, is_squad, leadership, log_event, majority_stat, on_table
 
 
 @njit

@@ -10,36 +10,10 @@ another squad is shot with every hit randomised among all models in that combat.
 
 from __future__ import annotations
 
-from kernels.attack_spec import shooting_spec, wound_removing_spec
-from kernels.casualties import after_attack
-from kernels.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
-from kernels.game_layout import (
-    EK_GETS_HOT,
-    EK_SHOOT,
-    G_GRENADE,
-    G_RANGED0,
-    G_RANGED1,
-    G_RANGED2,
-    MP_DUCT_SHOT,
-    MP_SHOTGUN,
-    P_FREE_FIRE,
-    P_PVP,
-    P_PVP_ZONE,
-    P_SHOTGUN_HIT_ON,
-    P_SHOTGUN_RANGE,
-    P_SHOTGUN_SHOTS,
-    PU_MEDPACKS,
-    R_TURNS,
-    US_BLIND_HIT,
-    US_BLINDED,
-    US_MOVED,
-    US_NO_CHARGE,
-    US_PHASE_MODELS,
-    US_SHOT_AT,
-)
-from kernels.geometry import edge_distance, ev_distance
 from kernels.jit import njit
-from kernels.layout import (
+from kernels.rng import uniform
+from kernels.w40k.attack_spec import shooting_spec, wound_removing_spec
+from kernels.w40k.columns import (
     FNP,
     G_BLAST_SMALL_MODELS,
     HM_AUTO,
@@ -80,11 +54,37 @@ from kernels.layout import (
     A,
     T,
 )
-from kernels.morale import blind_tests
-from kernels.powerups import chuck_active
-from kernels.rng import uniform
-from kernels.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
-from kernels.units import (
+from kernels.w40k.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
+    EK_GETS_HOT,
+    EK_SHOOT,
+    G_GRENADE,
+    G_RANGED0,
+    G_RANGED1,
+    G_RANGED2,
+    MP_DUCT_SHOT,
+    MP_SHOTGUN,
+    P_FREE_FIRE,
+    P_PVP,
+    P_PVP_ZONE,
+    P_SHOTGUN_HIT_ON,
+    P_SHOTGUN_RANGE,
+    P_SHOTGUN_SHOTS,
+    PU_MEDPACKS,
+    R_TURNS,
+    US_BLIND_HIT,
+    US_BLINDED,
+    US_MOVED,
+    US_NO_CHARGE,
+    US_PHASE_MODELS,
+    US_SHOT_AT,
+)
+from kernels.zombie40k.geometry import edge_distance, ev_distance
+from kernels.zombie40k.morale import blind_tests
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.units import (
     alive,
     any_has,
     in_combat,

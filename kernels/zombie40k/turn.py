@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.assault import (
+from kernels.jit import njit, njit_alloc
+from kernels.rng import d6, stream_start
+from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
+from kernels.zombie40k.assault import (
     can_charge,
     consolidate,
     fight,
@@ -20,8 +23,8 @@ from kernels.assault import (
     resolve_combat,
     squad_consolidation_goal,
 )
-from kernels.casualties import after_attack
-from kernels.game_layout import (
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
     EK_DEFIB,
     EK_END,
     EK_ORDER,
@@ -92,11 +95,9 @@ from kernels.game_layout import (
     US_RESPAWNS,
     US_SHOT_AT,
 )
-from kernels.geometry import ev_distance, unit_radius
-from kernels.jit import njit, njit_alloc
-from kernels.layout import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
-from kernels.morale import leadership_after_shooting
-from kernels.movement import (
+from kernels.zombie40k.geometry import ev_distance, unit_radius
+from kernels.zombie40k.morale import leadership_after_shooting
+from kernels.zombie40k.movement import (
     can_embark,
     may_run,
     nearest_squad_goal,
@@ -104,12 +105,11 @@ from kernels.movement import (
     squad_movement,
     squad_run,
 )
-from kernels.powerups import roll_powerup
-from kernels.rng import d6, stream_start
-from kernels.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
-from kernels.shop import kf_shop
-from kernels.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
-from kernels.units import (
+from kernels.zombie40k.powerups import roll_powerup
+from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
+from kernels.zombie40k.shop import kf_shop
+from kernels.zombie40k.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
+from kernels.zombie40k.units import (
     alive,
     any_has,
     boss_unit,

@@ -9,7 +9,9 @@ push the squad closest to the EV D6" back (A28: default push when that squad is 
 from __future__ import annotations
 
 from kernels.dice import sum_d6
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.w40k.columns import BS, K_MELEE, N_STATS, W_BLAST, W_KIND, W_SHOTS, W_TEMPLATE, A, W
+from kernels.zombie40k.columns import (
     BANANA,
     BILE,
     CHAINSAW,
@@ -48,12 +50,10 @@ from kernels.game_layout import (
     SHADES,
     SHOTGUN,
 )
-from kernels.geometry import ev_distance, ev_nearest_point, norm
-from kernels.jit import njit
-from kernels.layout import BS, K_MELEE, N_STATS, W_BLAST, W_KIND, W_SHOTS, W_TEMPLATE, A, W
-from kernels.spawning import furthest_squad, roll_expr_prm
-from kernels.state import X_ORK_BOY
-from kernels.units import log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm
+from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
+from kernels.zombie40k.state import X_ORK_BOY
+from kernels.zombie40k.units import log_event, n_players, on_table, refresh_radius
 
 
 @njit

@@ -2,7 +2,7 @@
 
 ``exchange_odds(exchange)`` returns the exact joint distribution of (unsaved wounds, models
 removed) when ``exchange.n_dice`` attack dice are resolved against the target unit, under the
-same rules as ``kernels.combat`` but computed independently: no kernel code and no random
+same rules as ``kernels.w40k.combat`` but computed independently: no kernel code and no random
 draw is used. The rules are read off the profiles here (to-hit tables of core-7th-edition
 §6.3 and §7.3 and the wound chart of §6.5, transcribed as printed), and every die procedure
 (re-rolls, BS 6+, the Blessing of Chuck Norris, scatter) is enumerated face by face.
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.exchange import Exchange
-from sim.profiles import NO_AP, NO_SAVE, Profile
+from sim.w40k.exchange import Exchange
+from sim.w40k.profiles import NO_AP, NO_SAVE, Profile
 
 FACES = (1, 2, 3, 4, 5, 6)
 

@@ -1,7 +1,7 @@
 """Batch state and rule tables of whole games (design.md decision 1; house style: pgx).
 
 ``GameState`` holds fixed-shape arrays, axis 0 = game: padded model slots with Wounds 0 for
-dead or empty slots, and a unit axis for squads, hordes and the Boss (kernels.game_layout).
+dead or empty slots, and a unit axis for squads, hordes and the Boss (kernels.zombie40k.columns).
 Its ``w_*`` fields are the scratch of the game being played (no game axis: one thread plays a
 batch game after game), preallocated so that no kernel allocates (kernels.jit).
 ``Tables`` holds the compiled rules every game of a batch shares. Both are plain NamedTuples
@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels.game_layout import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
-from kernels.layout import N_OUT, N_SPEC, N_STATS
+from kernels.w40k.columns import N_OUT, N_SPEC, N_STATS
+from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
 
 # rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
@@ -31,8 +31,8 @@ class GameState(NamedTuple):
     pos: np.ndarray  # float64[n, U, 2] unit centre, inches (x across, y towards the EV)
     radius: np.ndarray  # float64[n, U] radius of the unit's blob of living models, inches
     wounds: np.ndarray  # int16[n, U, M] Wounds left; 0 = dead or empty slot; slot 0 is closest
-    stats: np.ndarray  # int16[n, U, M, N_STATS] characteristics (kernels.layout WS..RP)
-    mflags: np.ndarray  # int64[n, U, M] special rules (kernels.layout MR_*)
+    stats: np.ndarray  # int16[n, U, M, N_STATS] characteristics (kernels.w40k.columns WS..RP)
+    mflags: np.ndarray  # int64[n, U, M] special rules (kernels.w40k.columns MR_*)
     mstatus: np.ndarray  # int8[n, U, M] status bits (ST_CONCUSSED)
     gear: np.ndarray  # int16[n, U, M, N_GEAR] weapon-table rows, -1 = none
     mpow: np.ndarray  # int8[n, U, M] power-ups on the model (MP_*)
@@ -54,7 +54,7 @@ class GameState(NamedTuple):
     w_rampage: np.ndarray  # int64[U] Rampage bonus attacks
     w_fought: np.ndarray  # bool[U] units whose combat was fought this Zombie Assault phase
     w_fuel_out: np.ndarray  # bool[U, M] chainsaws that rolled a 1
-    w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.assault)
+    w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.zombie40k.assault)
     w_dice: np.ndarray  # int64[U, M] attacks at this Initiative step
     w_weapon: np.ndarray  # int64[U, M] weapon row of those attacks
     w_was: np.ndarray  # int16[M] Wounds of the defender before a strike (Dead Men Walking)
@@ -66,7 +66,7 @@ class GameState(NamedTuple):
 
 
 class Tables(NamedTuple):
-    """The compiled rules of one game configuration (sim.rulesets.zombie40k builds it)."""
+    """The compiled rules of one game configuration (sim.rulesets.zombie40k.compile builds it)."""
 
     weapons: np.ndarray  # int64[n_weapons, N_WFIELDS]
     wound_chart: np.ndarray  # int64[11, 11]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.zombie40k.columns import (
     EK_WIPE,
     P_BOSS_KILL_POWERUP,
     P_BOSS_RESPAWNS,
@@ -21,10 +22,9 @@ from kernels.game_layout import (
     US_OUT,
     US_WIPED_BY,
 )
-from kernels.geometry import ev_distance
-from kernels.jit import njit
-from kernels.powerups import lose_powerups, roll_powerup
-from kernels.units import alive, boss_unit, is_squad, log_event, refresh_radius, remove_unit
+from kernels.zombie40k.geometry import ev_distance
+from kernels.zombie40k.powerups import lose_powerups, roll_powerup
+from kernels.zombie40k.units import alive, boss_unit, is_squad, log_event, refresh_radius, remove_unit
 
 
 @njit

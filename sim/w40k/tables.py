@@ -1,7 +1,7 @@
 """Compile the rule dataclasses into the integer arrays the kernels read (design.md decision 2).
 
 - ``wound_chart()`` / ``ws_chart()``: core-7th-edition §6.5 and §7.3 as 11 x 11 arrays.
-- ``weapon_row`` / ``weapon_table``: a ``Weapon`` as int64[N_WFIELDS] (kernels.layout W_*).
+- ``weapon_row`` / ``weapon_table``: a ``Weapon`` as int64[N_WFIELDS] (kernels.w40k.columns W_*).
 - ``model_stats`` / ``model_flags``: a ``Profile`` as int16[N_STATS] and an int64 rule mask.
 - ``Geometry``: the [C] numbers of the blast/template abstraction (docs/space.md).
 """
@@ -13,8 +13,8 @@ from dataclasses import astuple, dataclass, fields
 
 import numpy as np
 
-from kernels import layout as L
-from sim.profiles import BLAST_SIZES, WEAPON_KINDS, Profile, Weapon, parse_strength
+from kernels.w40k import columns as L
+from sim.w40k.profiles import BLAST_SIZES, WEAPON_KINDS, Profile, Weapon, parse_strength
 
 NONE = L.NONE
 
@@ -184,7 +184,7 @@ def model_stats(profile: Profile) -> np.ndarray:
 
 
 def model_flags(profile: Profile) -> int:
-    """int64 rule mask of a profile (kernels.layout MR_*)."""
+    """int64 rule mask of a profile (kernels.w40k.columns MR_*)."""
     return rule_mask(profile.rules, MODEL_RULE_BITS)
 
 

@@ -2,7 +2,7 @@
 
 One *attack group* is a number of identical attack dice (shots, close combat attacks, blast
 markers or templates) of one weapon and one attacker profile at one target unit; its rules are
-an int64 ``spec`` (kernels.layout SP_*), filled by ``shooting_spec`` / ``melee_spec`` from the
+an int64 ``spec`` (kernels.w40k.columns SP_*), filled by ``shooting_spec`` / ``melee_spec`` from the
 weapon table, the attacker's characteristics and the situation.
 
 ``resolve_attacks`` resolves the dice one attack at a time: the attack rolls to hit; each hit
@@ -12,7 +12,7 @@ first, §6.6), which takes its best single save (§6.7), then Feel No Pain or Re
 Protocols (§6.8, §12), then loses one Wound or, against Instant Death, all of them (one with
 Eternal Warrior). A model that has lost Wounds keeps taking wounds until it dies. Wounds left
 when the unit is gone are lost. Because the dice are independent, resolving attack by attack
-gives the same distribution as rolling every to-hit die, then every to-wound die; `sim.exact`
+gives the same distribution as rolling every to-hit die, then every to-wound die; `sim.w40k.exact`
 computes that distribution in closed form and the tests compare the two.
 
 The pure helpers (``_roll_to_hit`` and co.) take the stream and return the final die; the
@@ -25,7 +25,8 @@ import numpy as np
 
 from kernels.dice import d3, sum_d6
 from kernels.jit import njit
-from kernels.layout import (
+from kernels.rng import d6
+from kernels.w40k.columns import (
     FNP,
     HM_AUTO,
     HM_BLAST,
@@ -77,7 +78,6 @@ from kernels.layout import (
     SV,
     T,
 )
-from kernels.rng import d6
 
 # ------------------------------------------------------------------ decisions on rolled dice
 

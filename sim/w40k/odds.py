@@ -1,7 +1,7 @@
 """Build an exchange from catalogue names: what ``shamble odds`` asks about, in the game's words.
 
 ``build_exchange("Tactical Marine", "Boltgun", "Zombie", models=5, half_range=True)`` reads the
-catalogue and the firing situation and returns the `sim.exchange.Exchange` that `sim.exact` and
+catalogue and the firing situation and returns the `sim.w40k.exchange.Exchange` that `sim.w40k.exact` and
 the kernels resolve. The rules applied here are those that decide *how many* attack dice are
 rolled and *which* weapon a model uses; everything after the dice leave the hand (to hit, to
 wound, saves, Feel No Pain, wound allocation) is the exchange's business.
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sim.catalogue import Catalogue, UnitEntry, UnknownNameError, load_catalogue
-from sim.exact import RANGED_TO_HIT, _derive, _model_fnp
-from sim.exchange import MAX_DICE, MAX_MODELS, Exchange
-from sim.profiles import NO_AP, NO_SAVE, Profile, Weapon
-from sim.tables import ws_roll_needed
+from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, load_catalogue
+from sim.w40k.exact import RANGED_TO_HIT, _derive, _model_fnp
+from sim.w40k.exchange import MAX_DICE, MAX_MODELS, Exchange
+from sim.w40k.profiles import NO_AP, NO_SAVE, Profile, Weapon
+from sim.w40k.tables import ws_roll_needed
 
 DEFAULT_MELEE_WEAPON = "Close combat weapon"  # core-7th-edition §7.3: every model has one
 VEHICLE_ONLY = frozenset({"Melta bomb"})  # core-7th-edition §8: only matter against vehicles

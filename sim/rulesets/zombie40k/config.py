@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from sim.profiles import MODEL_RULES
-from sim.tables import Geometry
-from sim.teams import Team, TeamError, load_team, read_toml, team_from_dict
+from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, read_toml, team_from_dict
+from sim.w40k.profiles import MODEL_RULES
+from sim.w40k.tables import Geometry
 
 
 class ConfigError(ValueError):
@@ -186,7 +186,7 @@ class GameConfig:
     boss_fnp: int = _p(0, "mods", "§10.9", "the Boss's Feel No Pain; 0 = its profile's, 7 = none")
     squad_wargear: tuple[str, ...] = _p((), "mods", "§10.11", "every survivor's wargear; empty = as the team is built")
     shop: tuple[str, ...] = _p((), "mods", "§10.11", "items squads buy with kill points, best first; empty = no shop")
-    catalogue_files: tuple[str, ...] = _p((), "data", "sim/catalogue.py", "extra catalogue TOML files (e.g. a "
+    catalogue_files: tuple[str, ...] = _p((), "data", "sim/w40k/catalogue.py", "extra catalogue TOML files (e.g. a "
                                           "user-defined Boss)")
     max_game_turns: int = _p(20, "A12", "§15")
     surrounded_ratio: float = _p(4.0, "A2", "§6.2")

@@ -9,10 +9,19 @@ sells. One purchase per model per turn. Grenades are bought for the whole squad.
 
 from __future__ import annotations
 
-from kernels.game_layout import EK_SHOP, PH_RESPAWN, SH_COST, SH_PSYKER, SH_SLOT, SH_SQUAD, SH_WEAPON, US_KF_POINTS
 from kernels.jit import njit
-from kernels.layout import MR_PSYKER
-from kernels.units import log_event, on_table
+from kernels.w40k.columns import MR_PSYKER
+from kernels.zombie40k.columns import (
+    EK_SHOP,
+    PH_RESPAWN,
+    SH_COST,
+    SH_PSYKER,
+    SH_SLOT,
+    SH_SQUAD,
+    SH_WEAPON,
+    US_KF_POINTS,
+)
+from kernels.zombie40k.units import log_event, on_table
 
 
 @njit

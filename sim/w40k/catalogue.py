@@ -3,7 +3,7 @@
 A ruleset's data lives in ``sim/data/<ruleset>/*.toml`` (catalogue §2-§4; zombie40k §2, §10.10,
 §10.11, §11). Each file may hold any of these top-level arrays and tables:
 
-- ``[[weapon]]``: one weapon profile (`sim.profiles.Weapon`);
+- ``[[weapon]]``: one weapon profile (`sim.w40k.profiles.Weapon`);
 - ``[[item]]``: a wargear name standing for several profiles (a missile launcher: frag and krak)
   or for none (a vox-caster); every weapon profile is also an item of itself;
 - ``[[unit]]`` with ``[[unit.leader]]``: a unit entry, its leader upgrades and weapon swaps;
@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from sim.profiles import (
+from sim.w40k.profiles import (
     MODEL_RULES,
     NO_AP,
     NO_SAVE,
@@ -357,7 +357,7 @@ def _names(value: Any) -> tuple[str, ...]:
 
 
 def _rules(allowed: frozenset[str], label: str) -> Callable[[Any], frozenset[str]]:
-    """A list of special-rule names, each one of ``allowed`` (sim.profiles.<label>)."""
+    """A list of special-rule names, each one of ``allowed`` (sim.w40k.profiles.<label>)."""
 
     def convert(value: Any) -> frozenset[str]:
         for rule in _names(value):

@@ -1,6 +1,6 @@
 """Column layouts of the integer arrays the kernels read (house style: every field documented).
 
-``sim.tables`` fills these arrays from the frozen rule dataclasses; kernels index them with
+``sim.w40k.tables`` fills these arrays from the frozen rule dataclasses; kernels index them with
 the constants below and never see a Python object.
 """
 
@@ -15,7 +15,7 @@ NONE = 7
 
 # ---- per-model special rules: int64 bit mask ---------------------------------------------
 # Unit rules (zombie40k §9: one model carries it, the whole unit benefits while it lives) and
-# model rules share one mask; `sim.tables.UNIT_RULE_MASK` says which bits are unit-wide.
+# model rules share one mask; `sim.w40k.tables.UNIT_RULE_MASK` says which bits are unit-wide.
 MR_EW = 1 << 0  # Eternal Warrior
 MR_FEARLESS = 1 << 1
 MR_ATSKNF = 1 << 2  # And They Shall Know No Fear
@@ -58,7 +58,7 @@ MR_DODGE = 1 << 36
 (W_RANGE, W_SMODE, W_SVAL, W_AP, W_KIND, W_SHOTS, W_SHOTS_STAT, W_BLAST, W_TEMPLATE, W_FLAGS,
  W_POISON_ON, W_SHOTS_FROM_A, W_SCHG_MODE, W_SCHG_VAL, W_AP_CHG) = range(15)
 N_WFIELDS = 15
-# W_SMODE / W_SCHG_MODE: strength modes (sim.profiles S_FIXED..S_NONE, same numbers)
+# W_SMODE / W_SCHG_MODE: strength modes (sim.w40k.profiles S_FIXED..S_NONE, same numbers)
 S_FIXED, S_USER, S_PLUS, S_TIMES, S_NONE = 0, 1, 2, 3, 4
 # W_KIND
 K_ASSAULT, K_RAPID_FIRE, K_PISTOL, K_HEAVY, K_SALVO, K_MELEE, K_GRENADE = range(7)

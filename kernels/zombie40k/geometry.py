@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 
-from kernels.game_layout import P_BASE_R, P_EV_D, P_EV_W, P_SPACING, P_TABLE_L, P_TABLE_W, US_ON_TABLE
 from kernels.jit import njit
+from kernels.zombie40k.columns import P_BASE_R, P_EV_D, P_EV_W, P_SPACING, P_TABLE_L, P_TABLE_W, US_ON_TABLE
 
 INF = 1e18
 HEADINGS = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)  # radians off the straight line

@@ -11,15 +11,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import game_layout as GL
-from kernels import layout as L
-from kernels.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
-from sim.catalogue import Catalogue, load_catalogue, load_catalogue_file
-from sim.config import ConfigError, GameConfig, parse_dice
-from sim.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
-from sim.profiles import Profile
-from sim.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
-from sim.teams import BuiltModel, build_team, check_team
+from kernels.w40k import columns as L
+from kernels.zombie40k import columns as GL
+from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
+from sim.rulesets.zombie40k.config import ConfigError, GameConfig, parse_dice
+from sim.rulesets.zombie40k.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
+from sim.rulesets.zombie40k.teams import BuiltModel, build_team, check_team
+from sim.w40k.catalogue import Catalogue, load_catalogue, load_catalogue_file
+from sim.w40k.profiles import Profile
+from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
 
 RULESET = "zombie40k"
 EXTRA_SLOTS = 3  # Ork Boy Tag-Along models a squad may gain (zombie40k §8 result 4)
@@ -194,7 +194,7 @@ def _dice(prm: np.ndarray, base: int, text: str, name: str) -> None:
 
 
 def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.ndarray:
-    """float64[N_PRM]: the scalar parameters (kernels.game_layout P_*), then the mods' kernel flags."""
+    """float64[N_PRM]: the scalar parameters (kernels.zombie40k.columns P_*), then the mods' kernel flags."""
     prm = np.zeros(GL.N_PRM)
     c = config
     scalars = {
@@ -235,7 +235,7 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
 
 
 def policies(config: GameConfig) -> np.ndarray:
-    """float64[P, N_POL] (kernels.game_layout POL_*)."""
+    """float64[P, N_POL] (kernels.zombie40k.columns POL_*)."""
     out = np.zeros((config.n_players, GL.N_POL))
     for p, player in enumerate(config.players):
         pol = player.policy

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from sim.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption, load_catalogue
-from sim.profiles import Profile
+from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption, load_catalogue
+from sim.w40k.profiles import Profile
 
-# zombie40k §9: Unit Rules and Model Rules (snake_case as in sim.profiles.MODEL_RULES)
+# zombie40k §9: Unit Rules and Model Rules (snake_case as in sim.w40k.profiles.MODEL_RULES)
 USR_CHOICES = (
     "and_they_shall_know_no_fear", "counter_attack", "crusader", "move_through_cover", "night_vision",
     "preferred_enemy", "shrouded", "slow_and_purposeful", "split_fire", "stealth", "stubborn",

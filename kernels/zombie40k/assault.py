@@ -11,11 +11,50 @@ counted before any wound is resolved.
 
 from __future__ import annotations
 
-from kernels.attack_spec import hammer_of_wrath_spec, melee_spec, wound_removing_spec
-from kernels.casualties import after_attack, wipe
-from kernels.combat import resolve_attacks
 from kernels.dice import d3
-from kernels.game_layout import (
+from kernels.jit import njit
+from kernels.rng import d6
+from kernels.w40k.attack_spec import hammer_of_wrath_spec, melee_spec, wound_removing_spec
+from kernels.w40k.columns import (
+    FNP,
+    K_MELEE,
+    K_PISTOL,
+    MR_ATSKNF,
+    MR_COUNTER_ATTACK,
+    MR_CRUSADER,
+    MR_ERE_WE_GO,
+    MR_FLEET,
+    MR_HAMMER_OF_WRATH,
+    MR_LEADER,
+    MR_RAGE,
+    MR_RAMPAGE,
+    MR_SLOW_AND_PURPOSEFUL,
+    MR_ZOMBIE,
+    N_OUT,
+    OUT_BLIND_HITS,
+    OUT_ONES,
+    OUT_UNSAVED,
+    SP_INSTANT_DEATH,
+    ST_CONCUSSED,
+    SV,
+    W_AP,
+    W_FLAGS,
+    W_KIND,
+    W_SMODE,
+    WR_DEFENSIVE_GRENADE,
+    WR_FORCE,
+    WR_SPECIALIST,
+    WR_TWO_HANDED,
+    WR_UNWIELDY,
+    WS,
+    A,
+    I,
+    T,
+    W,
+)
+from kernels.w40k.combat import resolve_attacks
+from kernels.zombie40k.casualties import after_attack, wipe
+from kernels.zombie40k.columns import (
     C_BONUS,
     C_FLAGS,
     C_GEAR0,
@@ -60,52 +99,13 @@ from kernels.game_layout import (
     US_ROUNDS,
     US_SHOT_AT,
 )
-from kernels.geometry import ev_nearest_point, move_towards, norm
-from kernels.jit import njit
-from kernels.layout import (
-    FNP,
-    K_MELEE,
-    K_PISTOL,
-    MR_ATSKNF,
-    MR_COUNTER_ATTACK,
-    MR_CRUSADER,
-    MR_ERE_WE_GO,
-    MR_FLEET,
-    MR_HAMMER_OF_WRATH,
-    MR_LEADER,
-    MR_RAGE,
-    MR_RAMPAGE,
-    MR_SLOW_AND_PURPOSEFUL,
-    MR_ZOMBIE,
-    N_OUT,
-    OUT_BLIND_HITS,
-    OUT_ONES,
-    OUT_UNSAVED,
-    SP_INSTANT_DEATH,
-    ST_CONCUSSED,
-    SV,
-    W_AP,
-    W_FLAGS,
-    W_KIND,
-    W_SMODE,
-    WR_DEFENSIVE_GRENADE,
-    WR_FORCE,
-    WR_SPECIALIST,
-    WR_TWO_HANDED,
-    WR_UNWIELDY,
-    WS,
-    A,
-    I,
-    T,
-    W,
-)
-from kernels.morale import blind_tests, fall_back, leadership_test
-from kernels.powerups import chuck_active
-from kernels.rng import d6
-from kernels.shooting import shoot, unit_gap
-from kernels.spawning import roll_expr_prm
-from kernels.state import ID_CCW, W_FIGHT, W_HAMMER
-from kernels.units import (
+from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
+from kernels.zombie40k.morale import blind_tests, fall_back, leadership_test
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.shooting import shoot, unit_gap
+from kernels.zombie40k.spawning import roll_expr_prm
+from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
+from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,

@@ -2,7 +2,7 @@
 transformation, or a kernel flag set at the compile edge (design.md decision 2).
 
 ``resolve(config)`` applies the selected mods in the order of ``MODS`` and returns a config with
-no mods left to apply; ``kernel_flags(config)`` gives the kernel switches (kernels.game_layout
+no mods left to apply; ``kernel_flags(config)`` gives the kernel switches (kernels.zombie40k.columns
 P_*) of the selected mods. Nothing below the compile edge knows a mod's name.
 
 Mods that change a team transform it instead of rejecting it, so any sample configuration plays
@@ -25,10 +25,10 @@ from fractions import Fraction
 from importlib import resources
 from itertools import combinations
 
-from kernels import game_layout as GL
-from sim.catalogue import Catalogue
-from sim.config import MODS, ConfigError, GameConfig, PlayerConfig
-from sim.teams import ModelChoice, Team, fit_team
+from kernels.zombie40k import columns as GL
+from sim.rulesets.zombie40k.config import MODS, ConfigError, GameConfig, PlayerConfig
+from sim.rulesets.zombie40k.teams import ModelChoice, Team, fit_team
+from sim.w40k.catalogue import Catalogue
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,8 @@ MOD_LIST = (
     Mod("instant_death", "Instant Death", "§10.7",
         "No respawns at all; if every squad is dead nobody wins (A11).", (), _instant_death),
     Mod("lore_friendly", "Lore Friendly", "§10.8",
-        "Team check only: factions pairwise Battle Brothers or Allies of Convenience (sim/data/allies/zombie40k.toml) "
-        "and no model with the Mark of Nurgle.", ()),
+        "Team check only: factions pairwise Battle Brothers or Allies of Convenience "
+        "(sim/data/zombie40k/mods/allies.toml) and no model with the Mark of Nurgle.", ()),
     Mod("t_virus", "T-Virus", "§10.9",
         "Horde zombies are T tvirus_t with Feel No Pain tvirus_fnp+ (the Boss too with tvirus_boss).",
         ("tvirus_t", "tvirus_fnp", "tvirus_boss"), _t_virus),
@@ -171,7 +171,7 @@ def kernel_flags(config: GameConfig) -> dict[int, float]:
 
 
 def allies_matrix() -> dict[frozenset, str]:
-    text = resources.files("sim").joinpath("data/allies/zombie40k.toml").read_text(encoding="utf-8")
+    text = resources.files("sim").joinpath("data/zombie40k/mods/allies.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     out = {}
     for level in ("battle_brothers", "allies_of_convenience", "come_the_apocalypse"):

@@ -1,7 +1,7 @@
 """One shooting or close combat exchange: N attack dice of one attacker and weapon at a unit.
 
 ``Exchange`` describes it; ``simulate_exchange`` plays it many times in the kernels (one game
-per stream); ``sim.exact.exchange_odds`` computes its exact distribution. Both read the same
+per stream); ``sim.w40k.exact.exchange_odds`` computes its exact distribution. Both read the same
 rule data (profiles, weapons, charts) and the tests hold one against the other.
 """
 
@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.attack_spec import melee_spec, shooting_spec
-from kernels.batch import attack_group_batch
 from kernels.rng import new_streams
-from sim.profiles import NO_SAVE, Profile, Weapon
-from sim.tables import Geometry, model_flags, model_stats, weapon_row, wound_chart, ws_chart
+from kernels.w40k import columns as L
+from kernels.w40k.attack_spec import melee_spec, shooting_spec
+from kernels.w40k.exchange import attack_group_batch
+from sim.w40k.profiles import NO_SAVE, Profile, Weapon
+from sim.w40k.tables import Geometry, model_flags, model_stats, weapon_row, wound_chart, ws_chart
 
 MAX_DICE = 400
 MAX_MODELS = 60
@@ -117,7 +117,7 @@ def simulate_exchange(exchange: Exchange, n_games: int, seed: int, first_game: i
 
     Returns
     -------
-    int64[n_games, N_OUT]: per game the counters of kernels.layout (OUT_UNSAVED, OUT_KILLED...).
+    int64[n_games, N_OUT]: per game the counters of kernels.w40k.columns (OUT_UNSAVED, OUT_KILLED...).
     """
     rng = new_streams(seed, n_games, first_game)
     wounds, stats, flags = exchange.target_arrays()

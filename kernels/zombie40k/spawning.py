@@ -13,7 +13,10 @@ import math
 import numpy as np
 
 from kernels.dice import roll_expr, scatter_arrow, scatter_die, sum_d6
-from kernels.game_layout import (
+from kernels.jit import njit, njit_alloc
+from kernels.rng import uniform
+from kernels.w40k.columns import FNP, N_STATS, T, W
+from kernels.zombie40k.columns import (
     EK_DEPLOY,
     EK_RESPAWN,
     EK_ZOMBIE_ARRIVE,
@@ -43,12 +46,17 @@ from kernels.game_layout import (
     US_ON_TABLE,
     US_START_MODELS,
 )
-from kernels.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, is_legal_spot, norm, unit_radius
-from kernels.jit import njit, njit_alloc
-from kernels.layout import FNP, N_STATS, T, W
-from kernels.rng import uniform
-from kernels.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
-from kernels.units import alive, boss_unit, in_combat, log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.geometry import (
+    edge_distance,
+    ev_distance,
+    ev_nearest_point,
+    ev_rect,
+    is_legal_spot,
+    norm,
+    unit_radius,
+)
+from kernels.zombie40k.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
+from kernels.zombie40k.units import alive, boss_unit, in_combat, log_event, n_players, on_table, refresh_radius
 
 N_TRIES = 40
 

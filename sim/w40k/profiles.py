@@ -1,8 +1,8 @@
 """Model profiles and weapon profiles: the rules as validated, frozen data.
 
 Everything the kernels know about a model or a weapon starts here. The catalogue
-(`sim.catalogue`) loads these from TOML files; mods and configs derive new ones with
-`dataclasses.replace`; `sim.tables` compiles them into integer arrays for the kernels.
+(`sim.w40k.catalogue`) loads these from TOML files; mods and configs derive new ones with
+`dataclasses.replace`; `sim.w40k.tables` compiles them into integer arrays for the kernels.
 
 Conventions (core-7th-edition §1-§2):
 - characteristics are integers 0-10; a Leadership of 0 means "-" (none);
@@ -234,7 +234,7 @@ class Weapon:
         return rule in self.rules
 
 
-# Strength modes, as the kernels see them (sim.tables compiles Weapon.strength into these).
+# Strength modes, as the kernels see them (sim.w40k.tables compiles Weapon.strength into these).
 S_FIXED, S_USER, S_PLUS, S_TIMES, S_NONE = 0, 1, 2, 3, 4
 
 
