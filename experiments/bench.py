@@ -117,7 +117,9 @@ def _sized(make_run: Callable[[int], Callable[[], object]], start: int, target_s
 
 def workload_exchange() -> Exchange:
     """The attack benchmark's exchange: ten boltgun shots at ten zombies."""
-    return build_exchange(**WORKLOAD)
+    from sim.rulesets.zombie40k.catalogue import catalogue
+
+    return build_exchange(**WORKLOAD, catalogue=catalogue())
 
 
 def _attack_run(exchange: Exchange, n_games: int) -> Callable[[], object]:

@@ -17,6 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
 from sim.rulesets.zombie40k.config import POLICY_PRESETS, Policy, tunable_fields
 from sim.rulesets.zombie40k.teams import (
     DEFAULT_BUDGET,
@@ -28,7 +29,7 @@ from sim.rulesets.zombie40k.teams import (
     load_team,
     model_cost,
 )
-from sim.w40k.catalogue import Catalogue, UnknownNameError, load_catalogue
+from sim.w40k.catalogue import Catalogue, UnknownNameError
 from sim.w40k.odds import points_text, profile_line
 
 USR_WORDS = {"counter_attack": "Counter-Attack"}  # spellings title-casing does not give

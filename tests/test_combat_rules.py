@@ -90,7 +90,7 @@ def unit(models: Profile | list[Profile] = TARGET, n: int = 1, medpacks: int | N
         stats=np.array([tables.model_stats(m) for m in models], dtype=np.int16),
         flags=np.array([tables.model_flags(m) for m in models], dtype=np.int64),
         status=np.zeros(len(models), dtype=np.int8),
-        medpacks=combat.empty_medpacks() if medpacks is None else np.array([medpacks], dtype=np.int64),
+        medpacks=combat.no_cancels() if medpacks is None else np.array([medpacks], dtype=np.int64),
     )
 
 

@@ -636,7 +636,7 @@ def test_a33_medpack_policy_spends_on_any_unsaved_wound(dice, rng):
         out = np.zeros(L.N_OUT, np.int64)
         combat.resolve_attacks(rng, 0, 1, spec, wounds, np.array([model_stats(boss)]), np.array([model_flags(boss)]),
                                np.zeros(1, np.int8), 7, 0, medpacks, out)
-        assert out[L.OUT_MEDPACKS] == spent and wounds[0] == 3 - (1 - spent)
+        assert out[L.OUT_CANCELLED] == spent and wounds[0] == 3 - (1 - spent)
     dice.done()
 
 

@@ -44,17 +44,17 @@ from kernels.w40k import columns as L
 from kernels.w40k.attack_spec import shooting_spec
 from kernels.zombie40k import columns as GL
 from kernels.zombie40k.state import X_BOSS, X_ZOMBIE
+from sim.rulesets.zombie40k.catalogue import catalogue, killing_floor
 from sim.rulesets.zombie40k.compile import boss_profile, compile_tables, weapon_index, zombie_profile
 from sim.rulesets.zombie40k.config import MODS, ConfigError, PlayerConfig, make_config, parse_dice, with_mods
 from sim.rulesets.zombie40k.mods import CONTRADICTIONS, MOD_BY_KEY, MOD_LIST, contradiction, kernel_flags, resolve
 from sim.rulesets.zombie40k.teams import ModelChoice, Team, build_team, team_cost
-from sim.w40k.catalogue import load_catalogue
 from sim.w40k.exact import exchange_odds
 from sim.w40k.exchange import Exchange, simulate_exchange
 from sim.w40k.odds import shots_per_model
 from sim.w40k.tables import model_flags, model_stats, weapon_row, wound_chart
 
-CAT = load_catalogue()
+CAT = catalogue()
 INDEX = weapon_index(CAT)
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = ROOT / "examples" / "configs" / "four_players.toml"
@@ -228,10 +228,11 @@ def test_s10_11_killing_floor_refits_teams_and_wargear():
 def test_s10_11_killing_floor_shop_table_in_wish_list_order():
     config = modded("killing_floor")
     tb = compile_tables(config)
-    prices = {k.item: k for k in CAT.killing_floor}
+    prices = {k.item: k for k in killing_floor(CAT)}
     assert tb.shop.shape == (len(config.kf_wishlist), GL.N_SHOP)
     for row, item in zip(tb.shop, config.kf_wishlist):
-        entry = prices[item] if item in prices else next(k for k in CAT.killing_floor if k.item.lower() == item.lower())
+        entry = prices[item] if item in prices else \
+            next(k for k in killing_floor(CAT) if k.item.lower() == item.lower())
         assert row[GL.SH_WEAPON] == _weapon(CAT.profiles_of(entry.item)[0].name)
         assert row[GL.SH_COST] == entry.cost
         assert row[GL.SH_PSYKER] == entry.psyker_only and row[GL.SH_SQUAD] == (entry.table == "grenades")
@@ -1027,7 +1028,7 @@ def _kf(seed=6, **params):
 
 def _slot(tb, item):
     return {"pistols": GL.G_RANGED1, "basic": GL.G_RANGED2, "heavy": GL.G_RANGED2, "melee": GL.G_MELEE1,
-            "grenades": GL.G_GRENADE}[next(k.table for k in CAT.killing_floor if k.item.lower() == item.lower())]
+            "grenades": GL.G_GRENADE}[next(k.table for k in killing_floor(CAT) if k.item.lower() == item.lower())]
 
 
 def test_s10_11_kf_squads_start_with_the_kf_kit(nojit):

@@ -2,7 +2,7 @@
 
 ``shooting_spec`` and ``melee_spec`` turn a weapon row, the attacker's characteristics and
 special rules, the target's characteristics and the situation (snap shots, charge, first
-round of a combat, the Blessing of Chuck Norris) into the int64 ``spec`` that
+round of a combat, an extra re-roll a ruleset grants) into the int64 ``spec`` that
 ``kernels.w40k.combat.resolve_attacks`` reads. Charts (to wound: core-7th-edition §6.5; close
 combat to hit: §7.3) are arguments built by ``sim.w40k.tables``.
 """
@@ -47,8 +47,8 @@ from kernels.w40k.columns import (
     SP_BLAST_MODELS,
     SP_BLAST_RADIUS,
     SP_BLIND,
-    SP_CHUCK,
     SP_CONCUSSIVE,
+    SP_EXTRA_REROLL,
     SP_GETS_HOT,
     SP_GRAVITON,
     SP_HIT_MODE,
@@ -166,7 +166,7 @@ def _clear(spec):
 
 
 @njit
-def _fill_common(spec, wflags, strength, chuck):
+def _fill_common(spec, wflags, strength, extra_reroll):
     spec[SP_STRENGTH] = strength
     spec[SP_INSTANT_DEATH] = (wflags & WR_INSTANT_DEATH) != 0
     spec[SP_IGNORES_COVER] = (wflags & WR_IGNORES_COVER) != 0
@@ -174,7 +174,7 @@ def _fill_common(spec, wflags, strength, chuck):
     spec[SP_CONCUSSIVE] = (wflags & WR_CONCUSSIVE) != 0
     spec[SP_BLIND] = (wflags & WR_BLIND) != 0
     spec[SP_TWIN_LINKED] = (wflags & WR_TWIN_LINKED) != 0
-    spec[SP_CHUCK] = chuck
+    spec[SP_EXTRA_REROLL] = extra_reroll
 
 
 @njit
@@ -199,7 +199,8 @@ def _fill_hit_mode_ranged(spec, weapon, attacker, wflags, snap, overwatch, geom)
 
 
 @njit
-def shooting_spec(spec, weapon, attacker, aflags, target_t, target_sv, snap, overwatch, chuck, wound_chart, geom):
+def shooting_spec(spec, weapon, attacker, aflags, target_t, target_sv, snap, overwatch, extra_reroll, wound_chart,
+                  geom):
     """Fill ``spec`` for shots of ``weapon`` (a weapon-table row) fired by a model with
     characteristics ``attacker`` and rules ``aflags`` (its own and its unit's) at a unit of
     majority Toughness ``target_t`` and armour save ``target_sv``.
@@ -209,7 +210,7 @@ def shooting_spec(spec, weapon, attacker, aflags, target_t, target_sv, snap, ove
     wflags = weapon[W_FLAGS]
     strength = attack_strength(weapon[W_SMODE], weapon[W_SVAL], attacker[S], 0)
     spec[SP_AP] = weapon[W_AP]
-    _fill_common(spec, wflags, strength, chuck)
+    _fill_common(spec, wflags, strength, extra_reroll)
     _fill_hit_mode_ranged(spec, weapon, attacker, wflags, snap, overwatch, geom)
     pe = (aflags & MR_PREFERRED_ENEMY) != 0
     spec[SP_HIT_REROLL] = _reroll_mode((wflags & WR_TWIN_LINKED) != 0, pe)
@@ -253,7 +254,7 @@ def _melee_profile(weapon, attacker, aflags, charged):
 
 
 @njit
-def melee_spec(spec, weapon, attacker, aflags, target_ws, target_t, target_sv, charged, first_round, chuck,
+def melee_spec(spec, weapon, attacker, aflags, target_ws, target_t, target_sv, charged, first_round, extra_reroll,
                ws_chart, wound_chart):
     """Fill ``spec`` for close combat attacks with ``weapon`` against a unit of majority WS
     ``target_ws`` and Toughness ``target_t``. ``charged``: the attacker charged this turn (not
@@ -264,7 +265,7 @@ def melee_spec(spec, weapon, attacker, aflags, target_ws, target_t, target_sv, c
     spec[SP_AP] = ap
     spec[SP_MELEE] = 1
     spec[SP_NO_COVER] = 1
-    _fill_common(spec, wflags, strength, chuck)
+    _fill_common(spec, wflags, strength, extra_reroll)
     spec[SP_HIT_MODE] = HM_ROLL
     spec[SP_HIT_ON] = ws_chart[attacker[WS], target_ws]
     hatred = first_round and (aflags & MR_HATRED) != 0
@@ -290,11 +291,10 @@ def hammer_of_wrath_spec(spec, attacker, target_t, wound_chart):
 
 
 @njit
-def wound_removing_spec(spec, hit_on, melee, allow_saves, chuck):
-    """Power-ups that remove a Wound per hit with no wound roll and no Feel No Pain:
-    the chainsaw (zombie40k §8 result 6: hits on 2+ whatever the WS, no saves) and the
-    shotgun (result 8: hits on 2+ ignoring BS, armour and invulnerable saves allowed,
-    no cover)."""
+def wound_removing_spec(spec, hit_on, melee, allow_saves, extra_reroll):
+    """Attacks that hit on ``hit_on``+ whatever the WS or BS and remove a Wound per hit, with no
+    wound roll, no Feel No Pain and no cover; armour and invulnerable saves only with
+    ``allow_saves`` (special weapons of a ruleset)."""
     _clear(spec)
     spec[SP_HIT_MODE] = HM_ROLL
     spec[SP_HIT_ON] = hit_on
@@ -305,5 +305,5 @@ def wound_removing_spec(spec, hit_on, melee, allow_saves, chuck):
     spec[SP_NO_COVER] = 1
     spec[SP_NO_SAVES] = 0 if allow_saves else 1
     spec[SP_MELEE] = melee
-    spec[SP_CHUCK] = chuck
+    spec[SP_EXTRA_REROLL] = extra_reroll
     spec[SP_GRAVITON] = 0

@@ -50,7 +50,7 @@ MR_BATTLE_FOCUS = 1 << 30
 MR_MOB_RULE = 1 << 31
 MR_SUPPORTING_FIRE = 1 << 32
 MR_PSYKER = 1 << 33
-MR_ZOMBIE = 1 << 34  # a zombie model (chainsaw and shotgun power-ups act on these)
+MR_ZOMBIE = 1 << 34  # a zombie model (for the rules of a zombie game that act on zombies)
 MR_LEADER = 1 << 35  # the squad's sergeant
 MR_DODGE = 1 << 36
 
@@ -98,7 +98,7 @@ WR_NO_DAMAGE = 1 << 28
 # ---- attack spec: int64[N_SPEC], one group of identical attacks at one unit ---------------
 (SP_HIT_MODE, SP_HIT_ON, SP_HIT_ON2, SP_HIT_REROLL, SP_TESLA, SP_WOUND_ON, SP_WOUND_REROLL,
  SP_AUTO_WOUND_6, SP_AP, SP_AP_ON_6, SP_STRENGTH, SP_INSTANT_DEATH, SP_IGNORES_COVER,
- SP_NO_SAVES, SP_NO_FNP, SP_NO_COVER, SP_GETS_HOT, SP_CHUCK, SP_MELEE, SP_CONCUSSIVE, SP_BLIND,
+ SP_NO_SAVES, SP_NO_FNP, SP_NO_COVER, SP_GETS_HOT, SP_EXTRA_REROLL, SP_MELEE, SP_CONCUSSIVE, SP_BLIND,
  SP_AUTO_WOUND, SP_BLAST_MODELS, SP_BLAST_RADIUS, SP_SCATTER_MINUS, SP_TWIN_LINKED,
  SP_TEMPLATE_MODELS, SP_GRAVITON) = range(28)
 N_SPEC = 28
@@ -111,7 +111,7 @@ RR_NONE, RR_ONES, RR_FAILED = 0, 1, 2
 ST_CONCUSSED = 1  # Initiative 1 until the end of the next Assault phase
 
 # ---- outcome counters of an attack group: int64[N_OUT] ------------------------------------
-(OUT_HITS, OUT_WOUNDS, OUT_UNSAVED, OUT_KILLED, OUT_ONES, OUT_FNP, OUT_MEDPACKS,
+(OUT_HITS, OUT_WOUNDS, OUT_UNSAVED, OUT_KILLED, OUT_ONES, OUT_FNP, OUT_CANCELLED,
  OUT_BLIND_HITS, OUT_PINNING) = range(9)
 N_OUT = 9
 

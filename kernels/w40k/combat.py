@@ -37,10 +37,10 @@ from kernels.w40k.columns import (
     MR_EW,
     NONE,
     OUT_BLIND_HITS,
+    OUT_CANCELLED,
     OUT_FNP,
     OUT_HITS,
     OUT_KILLED,
-    OUT_MEDPACKS,
     OUT_ONES,
     OUT_UNSAVED,
     OUT_WOUNDS,
@@ -54,8 +54,8 @@ from kernels.w40k.columns import (
     SP_BLAST_MODELS,
     SP_BLAST_RADIUS,
     SP_BLIND,
-    SP_CHUCK,
     SP_CONCUSSIVE,
+    SP_EXTRA_REROLL,
     SP_GETS_HOT,
     SP_HIT_MODE,
     SP_HIT_ON,
@@ -129,12 +129,12 @@ def blast_hits(models_alive, under_marker, radius, scatter):
 
 
 @njit
-def roll_to_hit(rng, g, hit_on, hit_on2, reroll, chuck):
+def roll_to_hit(rng, g, hit_on, hit_on2, reroll, extra_reroll):
     """Final to-hit die and the number it had to reach (core-7th-edition §6.3).
 
     A failed die is re-rolled once: by the rule ``reroll`` when it applies, else at ``hit_on2``
-    for BS 6+ (the high-BS re-roll); the Blessing of Chuck Norris re-rolls a still-failed die
-    once more (zombie40k §8 result 12, A35)."""
+    for BS 6+ (the high-BS re-roll); ``extra_reroll`` re-rolls a still-failed die once more (a
+    re-roll of a re-roll, which a ruleset may grant)."""
     die = d6(rng, g)
     need = hit_on
     if die < need:
@@ -143,30 +143,30 @@ def roll_to_hit(rng, g, hit_on, hit_on2, reroll, chuck):
         elif hit_on2 > 0:
             need = hit_on2
             die = d6(rng, g)
-        if chuck != 0 and die < need:
+        if extra_reroll != 0 and die < need:
             die = d6(rng, g)
     return die, need
 
 
 @njit
-def roll_to_wound(rng, g, wound_on, reroll, auto_on_6, chuck):
-    """Final to-wound die, with one rule re-roll and Chuck Norris's extra one."""
+def roll_to_wound(rng, g, wound_on, reroll, auto_on_6, extra_reroll):
+    """Final to-wound die, with one rule re-roll and the extra one."""
     die = d6(rng, g)
     if not is_wounded(die, wound_on, auto_on_6):
         if may_reroll(die, reroll):
             die = d6(rng, g)
-        if chuck != 0 and not is_wounded(die, wound_on, auto_on_6):
+        if extra_reroll != 0 and not is_wounded(die, wound_on, auto_on_6):
             die = d6(rng, g)
     return die
 
 
 @njit
-def roll_pass(rng, g, need, chuck):
-    """A D6 that passes on ``need``+ (saves, Feel No Pain); Chuck Norris re-rolls a failure."""
+def roll_pass(rng, g, need, reroll):
+    """A D6 that passes on ``need``+ (saves, Feel No Pain); ``reroll`` re-rolls a failure."""
     if need >= NONE:
         return False
     die = d6(rng, g)
-    if die < need and chuck != 0:
+    if die < need and reroll != 0:
         die = d6(rng, g)
     return die >= need
 
@@ -193,10 +193,10 @@ def count_alive(wounds):
 
 @njit
 def _blast_marker_hits(rng, g, spec, alive):
-    """Hits of one blast marker: scatter die and 2D6 minus BS; twin-linked (or Chuck Norris)
+    """Hits of one blast marker: scatter die and 2D6 minus BS; twin-linked (or the extra re-roll)
     re-rolls both when the scatter would take models out from under the marker
     (core-7th-edition §6.4)."""
-    rerolls = int(spec[SP_TWIN_LINKED] != 0) + int(spec[SP_CHUCK] != 0)
+    rerolls = int(spec[SP_TWIN_LINKED] != 0) + int(spec[SP_EXTRA_REROLL] != 0)
     while True:
         hit = d6(rng, g) <= 2
         distance = 0 if hit else max(0, sum_d6(rng, g, 2) - spec[SP_SCATTER_MINUS])
@@ -221,7 +221,7 @@ def _hits_of_die(rng, g, spec, wounds, out):
             out[OUT_ONES] += 1
             return 0
         return _blast_marker_hits(rng, g, spec, count_alive(wounds))
-    die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], spec[SP_CHUCK])
+    die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], spec[SP_EXTRA_REROLL])
     out[OUT_ONES] += die == 1
     if die < need or need >= NONE:
         return 0
@@ -245,31 +245,31 @@ def _save_needed(spec, stats_m, cover, ap):
 
 
 @njit
-def _wound_ignored(rng, g, spec, stats_m, instant_death, defender_chuck):
+def _wound_ignored(rng, g, spec, stats_m, instant_death, save_reroll):
     """Feel No Pain (not against Instant Death) or Reanimation Protocols (5+, 6+ against ID)."""
     if spec[SP_NO_FNP] != 0:
         return False
     if stats_m[FNP] < NONE:
-        return not instant_death and roll_pass(rng, g, stats_m[FNP], defender_chuck)
+        return not instant_death and roll_pass(rng, g, stats_m[FNP], save_reroll)
     if stats_m[RP] < NONE:
-        return roll_pass(rng, g, stats_m[RP] + instant_death, defender_chuck)
+        return roll_pass(rng, g, stats_m[RP] + instant_death, save_reroll)
     return False
 
 
 @njit
-def _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, defender_chuck, medpacks, out):
-    """Allocate one wound to model ``m``: save, Feel No Pain, medpack, then remove Wounds."""
-    if roll_pass(rng, g, _save_needed(spec, stats[m], cover, ap), defender_chuck):
+def _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, save_reroll, cancels, out):
+    """Allocate one wound to model ``m``: save, Feel No Pain, a cancel, then remove Wounds."""
+    if roll_pass(rng, g, _save_needed(spec, stats[m], cover, ap), save_reroll):
         return
     instant_death = is_instant_death(spec[SP_STRENGTH], stats[m, T], spec[SP_INSTANT_DEATH])
-    if _wound_ignored(rng, g, spec, stats[m], instant_death, defender_chuck):
+    if _wound_ignored(rng, g, spec, stats[m], instant_death, save_reroll):
         out[OUT_FNP] += 1
         return
     lost = wounds_lost(instant_death, (flags[m] & MR_EW) != 0, wounds[m])
-    spend = lost >= wounds[m] or (medpacks.shape[0] > 1 and medpacks[1] != 0)
-    if spend and medpacks.shape[0] > 0 and medpacks[0] > 0:
-        medpacks[0] -= 1  # zombie40k §8 result 7, A33: by default spent on a wound that would kill
-        out[OUT_MEDPACKS] += 1
+    spend = lost >= wounds[m] or (cancels.shape[0] > 1 and cancels[1] != 0)
+    if spend and cancels.shape[0] > 0 and cancels[0] > 0:
+        cancels[0] -= 1  # by default spent on a wound that would remove the model
+        out[OUT_CANCELLED] += 1
         return
     out[OUT_UNSAVED] += 1
     wounds[m] -= min(lost, wounds[m])
@@ -280,21 +280,22 @@ def _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, de
 
 
 @njit
-def _resolve_hit(rng, g, spec, m, wounds, stats, flags, status, cover, defender_chuck, medpacks, out):
+def _resolve_hit(rng, g, spec, m, wounds, stats, flags, status, cover, save_reroll, cancels, out):
     """One hit: the to-wound roll (unless it wounds automatically), then allocation."""
     ap = spec[SP_AP]
     if spec[SP_AUTO_WOUND] == 0:
-        die = roll_to_wound(rng, g, spec[SP_WOUND_ON], spec[SP_WOUND_REROLL], spec[SP_AUTO_WOUND_6], spec[SP_CHUCK])
+        die = roll_to_wound(rng, g, spec[SP_WOUND_ON], spec[SP_WOUND_REROLL], spec[SP_AUTO_WOUND_6],
+                            spec[SP_EXTRA_REROLL])
         if not is_wounded(die, spec[SP_WOUND_ON], spec[SP_AUTO_WOUND_6]):
             return
         if die == 6 and spec[SP_AUTO_WOUND_6] != 0:
             ap = spec[SP_AP_ON_6]
     out[OUT_WOUNDS] += 1
-    _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, defender_chuck, medpacks, out)
+    _allocate_wound(rng, g, spec, ap, m, wounds, stats, flags, status, cover, save_reroll, cancels, out)
 
 
 @njit
-def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, defender_chuck, medpacks, out):
+def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, save_reroll, cancels, out):
     """Resolve ``n_dice`` attack dice of one group against one target unit, in place.
 
     Parameters
@@ -305,9 +306,10 @@ def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, d
     wounds : int8/int16[max_models] -- the target's current Wounds, closest model first; 0 = dead.
     stats : int16[max_models, N_STATS]; flags : int64[max_models]; status : int8[max_models].
     cover : int -- the target's cover save against this attack (7 = none).
-    defender_chuck : int -- 1 if the target holds the Blessing of Chuck Norris (re-roll saves).
-    medpacks : int array, length 0 (none), 1 (Medpacks the target holds; decremented), or 2 (and
-        1 to spend one on any unsaved wound, not only on one that would remove a model; A33).
+    save_reroll : int -- 1 if the target re-rolls failed saves, Feel No Pain and Reanimation rolls.
+    cancels : int array, length 0 (none), 1 (tokens the target holds that each cancel an unsaved
+        wound; decremented), or 2 (and 1 to spend one on any unsaved wound, not only on one that
+        would remove a model).
     out : int64[N_OUT] -- counters, incremented.
     """
     m = first_alive(wounds, 0)
@@ -322,11 +324,11 @@ def resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, d
                 break  # excess hits are lost
             out[OUT_HITS] += 1
             out[OUT_BLIND_HITS] += spec[SP_BLIND] != 0
-            _resolve_hit(rng, g, spec, m, wounds, stats, flags, status, cover, defender_chuck, medpacks, out)
+            _resolve_hit(rng, g, spec, m, wounds, stats, flags, status, cover, save_reroll, cancels, out)
         if m >= 0:
             m = first_alive(wounds, m)
 
 
-def empty_medpacks() -> np.ndarray:
-    """The ``medpacks`` argument for a target that holds none."""
+def no_cancels() -> np.ndarray:
+    """The ``cancels`` argument for a target that holds none."""
     return np.zeros(0, dtype=np.int64)

@@ -12,13 +12,13 @@ from kernels.w40k.combat import resolve_attacks
 
 
 @njit_parallel
-def attack_group_batch(rng, n_dice, spec, wounds0, stats, flags, cover, defender_chuck, medpacks0, out):
+def attack_group_batch(rng, n_dice, spec, wounds0, stats, flags, cover, save_reroll, cancels0, out):
     """For every game g: resolve ``n_dice`` dice of ``spec`` at a fresh copy of the target
     (``wounds0``, ``stats``, ``flags``) and write the counters to ``out[g]`` (int64[n, N_OUT])."""
     for g in prange(rng.shape[0]):
         wounds = wounds0.copy()
         status = np.zeros(wounds.shape[0], dtype=np.int8)
-        medpacks = medpacks0.copy()
+        cancels = cancels0.copy()
         for k in range(N_OUT):
             out[g, k] = 0
-        resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, defender_chuck, medpacks, out[g])
+        resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, save_reroll, cancels, out[g])

@@ -32,7 +32,7 @@ from kernels.w40k.columns import (
     OUT_ONES,
     OUT_UNSAVED,
     SP_AP,
-    SP_CHUCK,
+    SP_EXTRA_REROLL,
     SP_GETS_HOT,
     SP_HIT_MODE,
     SP_HIT_ON,
@@ -278,7 +278,7 @@ def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
         if w < 0:
             return
         shooting_spec(tspec, row, st.stats[g, u, 0], unit_flags(st, g, u, 0), majority_stat(st, g, w, T),
-                      majority_stat(st, g, w, SV), False, False, spec[SP_CHUCK], tb.wound_chart, tb.geom)
+                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
         _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out)
 

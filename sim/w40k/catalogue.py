@@ -1,18 +1,21 @@
 """The unit and weapon catalogue: TOML data files loaded into validated, frozen records.
 
-A ruleset's data lives in ``sim/data/<ruleset>/*.toml`` (catalogue §2-§4; zombie40k §2, §10.10,
-§10.11, §11). Each file may hold any of these top-level arrays and tables:
+Catalogue data lives in folders of ``sim/data/``: ``w40k/`` holds the 7th-edition units and
+weapons (catalogue §2-§4), a ruleset's folder what it adds (Zombie 40,000's zombie side and
+Killing Floor prices, zombie40k §10.10, §10.11, §11); a catalogue is loaded from one or more
+folders. Each file may hold any of these top-level arrays and tables:
 
 - ``[[weapon]]``: one weapon profile (`sim.w40k.profiles.Weapon`);
 - ``[[item]]``: a wargear name standing for several profiles (a missile launcher: frag and krak)
   or for none (a vox-caster); every weapon profile is also an item of itself;
 - ``[[unit]]`` with ``[[unit.leader]]``: a unit entry, its leader upgrades and weapon swaps;
 - ``[option_lists]``: named option lists that leaders and swaps share;
-- ``[[killing_floor]]``: the Killing Floor price list.
+- a ruleset's own arrays (`Extension`: Zombie 40,000's ``[[killing_floor]]`` price list), read
+  by the ruleset's reader into ``Catalogue.extra``.
 
 Points stay exact (`fractions.Fraction`): a unit bought as a block costs block price / models in
 the block per model (zombie40k §2). Every name is validated and every cross reference (wargear,
-options, Killing Floor items) resolved at load time; bad data raises `CatalogueError` with one
+options, a ruleset's entries) resolved at load time; bad data raises `CatalogueError` with one
 line naming the file, the entry and the field. Name lookups ignore case and surrounding spaces;
 an unknown name raises `UnknownNameError` with the closest names.
 """
@@ -41,9 +44,8 @@ from sim.w40k.profiles import (
     parse_strength,
 )
 
-SIDES = ("survivors", "zombies")  # zombie40k §2: zombie-side entries are never bought
-UNIT_TYPES = ("infantry",)  # zombie40k §2: Infantry models only
-KF_TABLES = ("pistols", "melee", "basic", "heavy", "grenades")  # zombie40k §10.11
+SIDES = ("survivors", "zombies")  # zombie-side entries are the zombies' profiles, never bought
+UNIT_TYPES = ("infantry",)  # the catalogue holds infantry (zombie40k §2 allows nothing else)
 PROFILE_STATS = ("ws", "bs", "s", "t", "w", "i", "a", "ld", "sv", "inv", "inv_melee", "fnp")
 _NO_STRENGTH_RULES = frozenset({"poisoned", "sniper", "graviton", "no_damage"})  # how S "X" wounds
 
@@ -145,31 +147,34 @@ class UnitEntry:
 
 
 @dataclass(frozen=True)
-class KillingFloorItem:
-    """One line of the Killing Floor price list (zombie40k §10.11); ``psyker_only`` = the '*'."""
+class Extension:
+    """A top-level array of a ruleset's own (``[[killing_floor]]``): ``read(fields, resolver)``
+    turns one table into a record (``fields`` reads and checks the table's fields, ``resolver``
+    resolves wargear names: `Fields` and `Resolver`); the records land in
+    ``Catalogue.extra[key]`` in file order. ``noun`` names an entry in error messages."""
 
-    item: str
-    table: str
-    cost: Fraction
-    psyker_only: bool = False
+    key: str
+    noun: str
+    read: Callable[[Any, Any], Any]
 
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Every unit entry, weapon profile, item and Killing Floor price of one ruleset.
+    """Every unit entry, weapon profile and item of a catalogue, and a ruleset's own entries.
 
     ``items`` maps a wargear name to its profile names (every weapon is an item of itself);
-    ``notes`` keeps the free-text note of weapons and items that have one.
+    ``notes`` keeps the free-text note of weapons and items that have one; ``extra`` holds the
+    records of each `Extension` by its key.
     """
 
     units: Mapping[str, UnitEntry]
     weapons: Mapping[str, Weapon]
     items: Mapping[str, tuple[str, ...]]
-    killing_floor: tuple[KillingFloorItem, ...] = ()
+    extra: Mapping[str, tuple] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("units", "weapons", "items", "notes"):
+        for name in ("units", "weapons", "items", "notes", "extra"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def unit(self, name: str) -> UnitEntry:
@@ -386,7 +391,7 @@ def _tables(value: Any) -> list[dict]:
 # Entries
 # ----------------------------------------------------------------------------------------------
 
-_SUFFIX_KINDS = {"weapon": "weapon", "item": "item", "unit": "unit", "killing_floor": "killing-floor item"}
+_SUFFIX_KINDS = {"weapon": "weapon", "item": "item", "unit": "unit"}
 
 
 def _entry_ctx(label: str, kind: str, table: Any, index: int) -> str:
@@ -575,29 +580,23 @@ def _read_unit(ctx: str, table: dict, res: _Resolver) -> UnitEntry:
     return replace(unit, leaders=tuple(leaders))
 
 
-def _read_killing_floor(ctx: str, table: dict, res: _Resolver) -> KillingFloorItem:
-    """One [[killing_floor]] line (zombie40k §10.11)."""
+def _read_extension(ext: Extension, ctx: str, table: dict, res: _Resolver) -> Any:
     f = _Fields(ctx, table)
-    kf = KillingFloorItem(
-        item=res.item(f, "item", f.get("item", _text)),
-        table=f.get("table", _choice(KF_TABLES)),
-        cost=f.get("cost", _points),
-        psyker_only=f.get("psyker_only", _flag, False),
-    )
+    record = ext.read(f, res)
     f.done()
-    return kf
+    return record
 
 
 # ----------------------------------------------------------------------------------------------
 # Assembling a catalogue from TOML sources
 # ----------------------------------------------------------------------------------------------
 
-_TOP_LEVEL = ("weapon", "item", "unit", "option_lists", "killing_floor")
+_TOP_LEVEL = ("weapon", "item", "unit", "option_lists")
 
 
-def _parse(sources: Iterable[tuple[str, str]]) -> dict[str, list]:
+def _parse(sources: Iterable[tuple[str, str]], extra_keys: tuple[str, ...] = ()) -> dict[str, list]:
     """(label, TOML text) pairs -> {top-level key: [(label, index, value), ...]}."""
-    found: dict[str, list] = {key: [] for key in _TOP_LEVEL}
+    found: dict[str, list] = {key: [] for key in _TOP_LEVEL + extra_keys}
     for label, text in sources:
         try:
             data = tomllib.loads(text)
@@ -606,7 +605,7 @@ def _parse(sources: Iterable[tuple[str, str]]) -> dict[str, list]:
         for key, value in data.items():
             if key not in found:
                 raise CatalogueError(
-                    f"{label}: unknown top-level key {key!r}; allowed: {', '.join(_TOP_LEVEL)}"
+                    f"{label}: unknown top-level key {key!r}; allowed: {', '.join(found)}"
                 )
             values = [value] if key == "option_lists" else value
             if not isinstance(values, list):
@@ -651,8 +650,8 @@ def _read_option_lists(found: dict) -> dict[str, list]:
     return lists
 
 
-def _assemble(sources: Iterable[tuple[str, str]]) -> Catalogue:
-    found = _parse(sources)
+def _assemble(sources: Iterable[tuple[str, str]], extensions: tuple[Extension, ...] = ()) -> Catalogue:
+    found = _parse(sources, tuple(ext.key for ext in extensions))
     weapons, items, notes = _read_weapons(found)
     res = _Resolver(items, _read_option_lists(found))
     units: dict[str, UnitEntry] = {}
@@ -660,61 +659,71 @@ def _assemble(sources: Iterable[tuple[str, str]]) -> Catalogue:
         ctx = _entry_ctx(label, "unit", table, i)
         unit = _read_unit(ctx, table, res)
         _add(ctx, units, unit.name, unit)
-    kf = tuple(
-        _read_killing_floor(_entry_ctx(label, "killing-floor item", t, i), t, res)
-        for label, i, t in found["killing_floor"]
-    )
-    return Catalogue(units=units, weapons=weapons, items=items, killing_floor=kf, notes=notes)
+    extra = {ext.key: tuple(_read_extension(ext, _entry_ctx(label, ext.noun, t, i), t, res)
+                            for label, i, t in found[ext.key]) for ext in extensions}
+    return Catalogue(units=units, weapons=weapons, items=items, extra=extra, notes=notes)
 
 
-def _ruleset_sources(ruleset: str) -> list[tuple[str, str]]:
-    """The (file name, text) pairs of ``sim/data/<ruleset>/*.toml``, read as package data."""
+CORE = ("w40k",)  # the 7th-edition units and weapons (catalogue §2-§3)
+
+
+def _folder_sources(folder: str) -> list[tuple[str, str]]:
+    """The (file name, text) pairs of ``sim/data/<folder>/*.toml``, read as package data."""
     data = resources.files("sim") / "data"
-    rulesets = sorted(p.name for p in data.iterdir() if p.is_dir())
-    if ruleset not in rulesets:
-        raise UnknownNameError(_unknown("ruleset", ruleset, rulesets, f"allowed: {', '.join(rulesets)}"))
-    files = sorted((p for p in (data / ruleset).iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
-    return [(p.name, p.read_text(encoding="utf-8")) for p in files]
+    folders = sorted(p.name for p in data.iterdir() if p.is_dir())
+    if folder not in folders:
+        raise UnknownNameError(_unknown("catalogue folder", folder, folders, f"allowed: {', '.join(folders)}"))
+    files = sorted((p for p in (data / folder).iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
+    return [(f"{folder}/{p.name}", p.read_text(encoding="utf-8")) for p in files]
 
 
-def load_catalogue(ruleset: str = "zombie40k") -> Catalogue:
-    """Load and validate the catalogue of a ruleset (cached: one object per ruleset).
+def _sources(folders: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [source for folder in folders for source in _folder_sources(folder)]
+
+
+def load_catalogue(folders: tuple[str, ...] = CORE, extensions: tuple[Extension, ...] = ()) -> Catalogue:
+    """Load and validate a catalogue from packaged data folders (cached: one object each).
 
     Parameters
     ----------
-    ruleset : str
-        Folder name under ``sim/data`` (catalogue §2-§4 for "zombie40k").
+    folders : tuple of str
+        Folders under ``sim/data``, read in this order (the default: the 7th-edition core).
+    extensions : tuple of Extension
+        A ruleset's own top-level arrays.
 
     Returns
     -------
     Catalogue
-        Frozen units, weapons, items and Killing Floor prices.
+        Frozen units, weapons, items and the extensions' records.
 
     Raises
     ------
     CatalogueError
         Bad data: the one-line message names the file, the entry and the field.
     UnknownNameError
-        No such ruleset.
+        No such folder.
     """
-    return _load_cached(ruleset)
+    return _load_cached(tuple(folders), tuple(extensions))
 
 
 @functools.cache
-def _load_cached(ruleset: str) -> Catalogue:
-    return _assemble(_ruleset_sources(ruleset))
+def _load_cached(folders: tuple[str, ...], extensions: tuple[Extension, ...]) -> Catalogue:
+    return _assemble(_sources(folders), extensions)
 
 
-def load_catalogue_file(*paths: str | Path, base: str | None = "zombie40k") -> Catalogue:
-    """Load a user catalogue: TOML files (or folders of them) added to a packaged ruleset.
+def load_catalogue_file(*paths: str | Path, base: tuple[str, ...] | None = CORE,
+                        extensions: tuple[Extension, ...] = ()) -> Catalogue:
+    """Load a user catalogue: TOML files (or folders of them) added to packaged data folders.
 
     Parameters
     ----------
     *paths : str or Path
         TOML files, or folders whose ``*.toml`` files are read in name order. They use the
-        layout of ``sim/data/zombie40k`` and may refer to the base ruleset's weapons and items.
-    base : str or None
-        Packaged ruleset to extend; None loads the given files alone.
+        layout of ``sim/data/w40k`` and may refer to the base folders' weapons and items.
+    base : tuple of str or None
+        Packaged folders to extend; None loads the given files alone.
+    extensions : tuple of Extension
+        A ruleset's own top-level arrays.
 
     Returns
     -------
@@ -725,10 +734,17 @@ def load_catalogue_file(*paths: str | Path, base: str | None = "zombie40k") -> C
     CatalogueError
         Bad data, or a name that the base already holds.
     """
-    sources = _ruleset_sources(base) if base is not None else []
+    sources = _sources(tuple(base)) if base is not None else []
     for path in map(Path, paths):
         files = sorted(path.glob("*.toml")) if path.is_dir() else [path]
         if not files or not all(p.is_file() for p in files):
             raise CatalogueError(f"{path}: no such TOML file or folder of TOML files")
         sources += [(str(p), p.read_text(encoding="utf-8")) for p in files]
-    return _assemble(sources)
+    return _assemble(sources, tuple(extensions))
+
+
+# What a ruleset's `Extension` reader uses: ``fields.get(name, as_text)`` reads and checks one
+# field of the table (``fields.get(name, convert, default)``), ``resolver.item(fields, name,
+# value)`` resolves a wargear name to the catalogue's spelling.
+Fields, Resolver = _Fields, _Resolver
+as_text, as_choice, as_points, as_flag = _text, _choice, _points, _flag

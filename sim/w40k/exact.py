@@ -5,10 +5,10 @@ removed) when ``exchange.n_dice`` attack dice are resolved against the target un
 same rules as ``kernels.w40k.combat`` but computed independently: no kernel code and no random
 draw is used. The rules are read off the profiles here (to-hit tables of core-7th-edition
 §6.3 and §7.3 and the wound chart of §6.5, transcribed as printed), and every die procedure
-(re-rolls, BS 6+, the Blessing of Chuck Norris, scatter) is enumerated face by face.
+(re-rolls, BS 6+, the extra re-roll a ruleset may grant, scatter) is enumerated face by face.
 
 Method: a die procedure becomes a small distribution of outcomes; the exchange is a Markov
-chain over (closest living model, its Wounds left, unsaved wounds so far, Medpacks left),
+chain over (closest living model, its Wounds left, unsaved wounds so far, cancels left),
 advanced attack die by attack die and hit by hit (wound allocation of §6.6: the closest model
 takes wounds until it dies). Probabilities are ``fractions.Fraction`` with ``exact=True``
 (so a test can assert 8/27), floats otherwise.
@@ -64,14 +64,14 @@ def _strength(text: str, user: int, bonus: int) -> int:
 # ------------------------------------------------------------------ one die, face by face
 
 
-def _reroll_procedure(success, rule_may_reroll, chuck: bool, one):
+def _reroll_procedure(success, rule_may_reroll, extra_reroll: bool, one):
     """Distribution {final face: p} of: roll; a failure the rule allows is re-rolled once;
-    with the Blessing of Chuck Norris a still-failed die is re-rolled once more (A35)."""
+    with the extra re-roll a still-failed die is re-rolled once more."""
     sixth = one / 6
     dist: dict[int, object] = defaultdict(lambda: 0 * one)
 
     def after_rule(face, p):
-        if success(face) or not chuck:
+        if success(face) or not extra_reroll:
             dist[face] += p
             return
         for f in FACES:
@@ -126,10 +126,10 @@ def _hit_distribution(exchange: Exchange, one):
         need, need2 = RANGED_TO_HIT[a.bs]
         failed = _has(exchange, "twin_linked")
     tesla = 2 if _has(exchange, "tesla") and not (exchange.snap or exchange.overwatch) else 0
-    return _hits_from_faces(need, need2, failed, pe, exchange.attacker_chuck, tesla, one)
+    return _hits_from_faces(need, need2, failed, pe, exchange.extra_reroll, tesla, one)
 
 
-def _hits_from_faces(need, need2, failed, ones, chuck, tesla, one):
+def _hits_from_faces(need, need2, failed, ones, extra_reroll, tesla, one):
     sixth = one / 6
     hits: dict[int, object] = defaultdict(lambda: 0 * one)
     for first in FACES:
@@ -142,7 +142,7 @@ def _hits_from_faces(need, need2, failed, ones, chuck, tesla, one):
         for second in seconds:
             p = sixth * (sixth if target is not None else 1)
             goal = target if target is not None else need
-            finals = [second] if second >= goal or not chuck else list(FACES)
+            finals = [second] if second >= goal or not extra_reroll else list(FACES)
             q = p if len(finals) == 1 else p * sixth
             for final in finals:
                 hits[(1 + tesla * (final == 6)) if final >= goal else 0] += q
@@ -194,7 +194,7 @@ def _derive(exchange: Exchange, one) -> _Rules:
                   _has(exchange, "no_damage"))
 
 
-def _wound_outcomes(rules: _Rules, chuck: bool, one) -> tuple[object, object]:
+def _wound_outcomes(rules: _Rules, extra_reroll: bool, one) -> tuple[object, object]:
     """(P(wound at normal AP), P(wound at the six's AP)) for one hit."""
     if rules.no_damage:
         return 0 * one, 0 * one
@@ -205,18 +205,18 @@ def _wound_outcomes(rules: _Rules, chuck: bool, one) -> tuple[object, object]:
     def may(face):
         return rules.wound_reroll == "failed" or (rules.wound_reroll == "ones" and face == 1)
 
-    dist = _reroll_procedure(wounds, may, chuck, one)
+    dist = _reroll_procedure(wounds, may, extra_reroll, one)
     six = dist[6] if rules.auto_six else 0 * one
     normal = sum((p for f, p in dist.items() if wounds(f)), 0 * one) - six
     return normal, six
 
 
-def _pass(need: int, chuck: bool, one):
-    """P(a D6 roll of ``need``+), Chuck Norris re-rolling a failure."""
+def _pass(need: int, extra_reroll: bool, one):
+    """P(a D6 roll of ``need``+), re-rolling a failure with ``extra_reroll``."""
     if need >= NO_SAVE:
         return 0 * one
     p = Fraction(7 - need, 6) if isinstance(one, Fraction) else (7 - need) / 6
-    return p + (1 - p) * p if chuck else p
+    return p + (1 - p) * p if extra_reroll else p
 
 
 def _model_fnp(p: Profile) -> int:
@@ -235,13 +235,13 @@ def _unsaved_split(exchange: Exchange, rules: _Rules, model: Profile, ap: int, o
         cover = NO_SAVE
     armour = model.sv if ap > model.sv or ap == NO_AP else NO_SAVE
     save = min(armour, inv, cover)
-    p_fail = 1 - _pass(save, exchange.defender_chuck, one)
+    p_fail = 1 - _pass(save, exchange.save_reroll, one)
     instant = rules.instant_death or (rules.strength > 0 and rules.strength >= 2 * model.t)
     fnp = _model_fnp(model)
     if fnp < NO_SAVE:
-        ignore = 0 * one if instant else _pass(fnp, exchange.defender_chuck, one)
+        ignore = 0 * one if instant else _pass(fnp, exchange.save_reroll, one)
     elif "reanimation_protocols" in model.rules:
-        ignore = _pass(5 + int(instant), exchange.defender_chuck, one)
+        ignore = _pass(5 + int(instant), exchange.save_reroll, one)
     else:
         ignore = 0 * one
     return p_fail * (1 - ignore), instant
@@ -287,12 +287,12 @@ def _next_alive(wounds: tuple[int, ...], start: int) -> int:
 
 
 class _Chain:
-    """States (m, wounds left on m, unsaved, medpacks) -> probability."""
+    """States (m, wounds left on m, unsaved, cancels) -> probability."""
 
     def __init__(self, exchange: Exchange, rules: _Rules, one):
         self.x, self.rules, self.one = exchange, rules, one
         self.n = len(exchange.target)
-        self.wound_p = _wound_outcomes(rules, exchange.attacker_chuck, one)
+        self.wound_p = _wound_outcomes(rules, exchange.extra_reroll, one)
         self._split_cache: dict = {}
 
     def split(self, m: int, ap: int):
@@ -305,7 +305,7 @@ class _Chain:
         return sum(1 for k in range(m, self.n) if self.x.wounds[k] > 0)
 
     def hit(self, state, p, out):
-        """One hit on the closest model: wound, save, FNP, Medpack, damage."""
+        """One hit on the closest model: wound, save, FNP, a cancel, damage."""
         m, left, unsaved, med = state
         if m >= self.n:
             out[state] += p
@@ -379,7 +379,7 @@ def _blast_hits(exchange: Exchange, alive: int, one) -> dict:
     large = exchange.weapon.blast == "large"
     under = g.blast_large_models if large else g.blast_small_models
     radius = g.blast_large_radius if large else g.blast_small_radius
-    rerolls = int("twin_linked" in exchange.weapon.rules) + int(exchange.attacker_chuck)
+    rerolls = int("twin_linked" in exchange.weapon.rules) + int(exchange.extra_reroll)
     distance = _scatter_distance(exchange.attacker.bs, rerolls, radius, one)
     out: dict = defaultdict(lambda: 0 * one)
     if "gets_hot" in exchange.weapon.rules:
@@ -392,7 +392,7 @@ def _blast_hits(exchange: Exchange, alive: int, one) -> dict:
 
 def _scatter_distance(bs: int, rerolls: int, radius: int, one) -> dict:
     """{inches: p}: HIT (1/3) is 0, else 2D6 - BS (at least 0); a scatter beyond the marker's
-    radius is re-rolled while re-rolls last (twin-linked, Chuck Norris)."""
+    radius is re-rolled while re-rolls last (twin-linked, the extra re-roll)."""
     attempt: dict = defaultdict(lambda: 0 * one)
     attempt[0] += one / 3
     for a in FACES:
@@ -415,7 +415,7 @@ def exchange_odds(exchange: Exchange, exact: bool = False) -> Odds:
     chain = _Chain(exchange, rules, one)
     first = _next_alive(exchange.wounds, 0)
     left = exchange.wounds[first] if first < chain.n else 0
-    states = {(first, left, 0, exchange.medpacks): one}
+    states = {(first, left, 0, exchange.cancels): one}
     for _ in range(exchange.n_dice):
         states = chain.attack_die(states)
     return _collect(exchange, states, exact)

@@ -40,8 +40,11 @@ class Exchange:
     ``melee``: close combat (WS vs WS, no cover); ``charged``: the attacker charged this turn;
     ``first_round``: the first round of the combat (Hatred). ``snap``: Snap Shots (BS 1);
     ``overwatch``: Overwatch (Snap Shots, templates D3 hits).
-    ``attacker_chuck`` / ``defender_chuck``: the Blessing of Chuck Norris (zombie40k §8, 12).
-    ``medpacks``: Medpacks the target squad holds (zombie40k §8, 7).
+    ``extra_reroll``: every failed to-hit and to-wound die (and blast scatter) is re-rolled once
+    more, after any rule's re-roll; ``save_reroll``: the target re-rolls failed saves, Feel No
+    Pain and Reanimation rolls; ``cancels``: tokens the target holds that each cancel an
+    unsaved wound that would remove a model (rulesets grant these: Zombie 40,000's power-ups).
+    ``names``: a ruleset's words for these three in descriptions (``{"cancels": "Medpacks"}``).
     """
 
     attacker: Profile
@@ -55,10 +58,11 @@ class Exchange:
     first_round: bool = True
     snap: bool = False
     overwatch: bool = False
-    attacker_chuck: bool = False
-    defender_chuck: bool = False
-    medpacks: int = 0
+    extra_reroll: bool = False
+    save_reroll: bool = False
+    cancels: int = 0
     geometry: Geometry = field(default_factory=Geometry)
+    names: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "target", tuple(self.target))
@@ -99,10 +103,10 @@ class Exchange:
         row = weapon_row(self.weapon)
         if self.melee:
             melee_spec(spec, row, stats, aflags, self.target_ws, self.target_t, self.target_sv, self.charged,
-                       self.first_round, int(self.attacker_chuck), ws_chart(), wound_chart())
+                       self.first_round, int(self.extra_reroll), ws_chart(), wound_chart())
         else:
             shooting_spec(spec, row, stats, aflags, self.target_t, self.target_sv, self.snap or self.overwatch,
-                          self.overwatch, int(self.attacker_chuck), wound_chart(), self.geometry.array())
+                          self.overwatch, int(self.extra_reroll), wound_chart(), self.geometry.array())
         return spec
 
     def target_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -122,8 +126,8 @@ def simulate_exchange(exchange: Exchange, n_games: int, seed: int, first_game: i
     rng = new_streams(seed, n_games, first_game)
     wounds, stats, flags = exchange.target_arrays()
     out = np.zeros((n_games, L.N_OUT), dtype=np.int64)
-    medpacks = np.array([exchange.medpacks], dtype=np.int64)
+    cancels = np.array([exchange.cancels], dtype=np.int64)
     cover = L.NONE if exchange.melee else exchange.cover
     attack_group_batch(rng, exchange.n_dice, exchange.spec(), wounds, stats, flags, cover,
-                       int(exchange.defender_chuck), medpacks, out)
+                       int(exchange.save_reroll), cancels, out)
     return out

@@ -35,7 +35,7 @@ from sim.w40k.tables import ws_roll_needed
 
 DEFAULT_MELEE_WEAPON = "Close combat weapon"  # core-7th-edition §7.3: every model has one
 VEHICLE_ONLY = frozenset({"Melta bomb"})  # core-7th-edition §8: only matter against vehicles
-MAX_MEDPACKS = 20
+MAX_CANCELS = 20
 KIND_WORDS = {"assault": "Assault", "rapid_fire": "Rapid Fire", "pistol": "Pistol", "heavy": "Heavy",
               "salvo": "Salvo", "melee": "Melee", "grenade": "Grenade"}
 
@@ -235,11 +235,12 @@ def build_exchange(
     inv: int | None = None,
     fnp: int | None = None,
     w: int | None = None,
-    chuck: bool = False,
-    defender_chuck: bool = False,
-    medpacks: int = 0,
+    extra_reroll: bool = False,
+    save_reroll: bool = False,
+    cancels: int = 0,
     leader: str | None = None,
     catalogue: Catalogue | None = None,
+    names: dict[str, str] | None = None,
 ) -> Exchange:
     """The exchange of ``models`` ``attacker`` models using ``weapon`` on ``target_models``
     ``target`` models.
@@ -265,10 +266,13 @@ def build_exchange(
         Overwatch (Snap Shots, templates D3 hits).
     cover : int or None
         The target's cover save (2-6), shooting only.
-    chuck, defender_chuck : bool
-        The Blessing of Chuck Norris on the attacker / the target (zombie40k §8 result 12).
-    medpacks : int
-        Medpacks the target squad holds (zombie40k §8 result 7).
+    extra_reroll, save_reroll : bool
+        A second re-roll of failed hits and wounds for the attacker; re-rolls of failed saves and
+        Feel No Pain for the target (``Exchange``).
+    cancels : int
+        Tokens the target holds that each cancel an unsaved wound that would remove a model.
+    names : dict
+        A ruleset's words for those three options in descriptions (``Exchange.names``).
     leader : str or None
         A leader upgrade of the attacker ('Boss Nob'): its profile and default wargear.
     catalogue : Catalogue or None
@@ -290,7 +294,7 @@ def build_exchange(
     _check_int("target_models", target_models, 1, MAX_MODELS)
     _check_optional("dice", dice, 0, MAX_DICE)
     _check_optional("cover", cover, 2, NO_SAVE, " (the D6 roll needed; 7 = none)")
-    _check_int("medpacks", medpacks, 0, MAX_MEDPACKS)
+    _check_int("cancels", cancels, 0, MAX_CANCELS)
     attacking, defending = cat.unit(attacker), cat.unit(target)
     profile, wargear = _attacker(attacking, leader)
     asked_melee = melee
@@ -319,9 +323,10 @@ def build_exchange(
         first_round=first_round,
         snap=snap,
         overwatch=overwatch,
-        attacker_chuck=chuck,
-        defender_chuck=defender_chuck,
-        medpacks=medpacks,
+        extra_reroll=extra_reroll,
+        save_reroll=save_reroll,
+        cancels=cancels,
+        names=tuple(sorted((names or {}).items())),
     )
 
 
@@ -426,10 +431,12 @@ def _save_words(x: Exchange) -> str:
 
 
 def _situation_words(x: Exchange) -> list[str]:
+    names = dict(x.names)
     flags = [("close combat", x.melee), ("charged", x.charged), ("later round", x.melee and not x.first_round),
              ("Overwatch", x.overwatch), (f"cover {x.cover}+", x.cover < NO_SAVE and not x.melee),
-             ("Blessing of Chuck Norris (attacker)", x.attacker_chuck),
-             ("Blessing of Chuck Norris (target)", x.defender_chuck), (f"{x.medpacks} Medpacks", x.medpacks > 0)]
+             (names.get("extra_reroll", "extra re-roll (attacker)"), x.extra_reroll),
+             (names.get("save_reroll", "save re-roll (target)"), x.save_reroll),
+             (f"{x.cancels} {names.get('cancels', 'wound cancels')}", x.cancels > 0)]
     return [words for words, on in flags if on]
 
 

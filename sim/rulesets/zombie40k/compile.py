@@ -14,10 +14,11 @@ import numpy as np
 from kernels.w40k import columns as L
 from kernels.zombie40k import columns as GL
 from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
+from sim.rulesets.zombie40k.catalogue import catalogue, catalogue_file
 from sim.rulesets.zombie40k.config import ConfigError, GameConfig, parse_dice
 from sim.rulesets.zombie40k.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
 from sim.rulesets.zombie40k.teams import BuiltModel, build_team, check_team
-from sim.w40k.catalogue import Catalogue, load_catalogue, load_catalogue_file
+from sim.w40k.catalogue import Catalogue
 from sim.w40k.profiles import Profile
 from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
 
@@ -66,9 +67,9 @@ def boss_profile(config: GameConfig, cat: Catalogue) -> Profile:
 def catalogue_for(config: GameConfig) -> Catalogue:
     """The packaged catalogue, plus the config's extra catalogue files."""
     if not config.catalogue_files:
-        return load_catalogue(RULESET)
+        return catalogue()
     try:
-        return load_catalogue_file(*config.catalogue_files, base=RULESET)
+        return catalogue_file(*config.catalogue_files)
     except ValueError as err:
         raise ConfigError(f"catalogue_files: {err}") from None
 

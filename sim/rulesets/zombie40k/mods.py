@@ -26,6 +26,7 @@ from importlib import resources
 from itertools import combinations
 
 from kernels.zombie40k import columns as GL
+from sim.rulesets.zombie40k.catalogue import killing_floor
 from sim.rulesets.zombie40k.config import MODS, ConfigError, GameConfig, PlayerConfig
 from sim.rulesets.zombie40k.teams import ModelChoice, Team, fit_team
 from sim.w40k.catalogue import Catalogue
@@ -213,7 +214,7 @@ KF_SLOTS = {"pistols": GL.G_RANGED1, "basic": GL.G_RANGED2, "heavy": GL.G_RANGED
 
 def kf_prices(config: GameConfig, cat: Catalogue) -> dict[str, tuple[str, Fraction, bool]]:
     """item -> (price-list table, cost, psykers only), with the config's overrides."""
-    prices = {k.item.lower(): (k.item, k.table, k.cost, k.psyker_only) for k in cat.killing_floor}
+    prices = {k.item.lower(): (k.item, k.table, k.cost, k.psyker_only) for k in killing_floor(cat)}
     out = {item: (table, cost, psy) for item, table, cost, psy in prices.values()}
     for item, cost in config.kf_prices:
         if item.lower() not in prices:

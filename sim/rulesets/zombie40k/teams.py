@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption, load_catalogue
+from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
+from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption
 from sim.w40k.profiles import Profile
 
 # zombie40k §9: Unit Rules and Model Rules (snake_case as in sim.w40k.profiles.MODEL_RULES)
