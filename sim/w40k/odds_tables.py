@@ -1,4 +1,4 @@
-"""The odds of one exchange as tables: ``shamble odds``.
+"""The odds of one exchange as tables (a ruleset's ``odds`` command: ``shamble zombie40k odds``).
 
 ``odds_report(attacker, weapon, target, **situation)`` builds the exchange from catalogue names
 (`sim.w40k.odds.build_exchange`) and returns `odds_table`'s dict: the exact distribution of unsaved
@@ -31,8 +31,8 @@ SHOWN_BELOW = 5e-5  # rows whose P(= x) and P(>= x) are both below this are left
 DISTRIBUTIONS = (("unsaved", "unsaved wounds", L.OUT_UNSAVED), ("killed", "models removed", L.OUT_KILLED))
 
 
-def odds_report(attacker: str, weapon: str | None = None, target: str = "Zombie", *, simulate: int = 0,
-                seed: int = 0, **situation) -> dict:
+def odds_report(attacker: str, weapon: str | None, target: str, *, simulate: int = 0, seed: int = 0,
+                **situation) -> dict:
     """`odds_table` of ``sim.w40k.odds.build_exchange(attacker, weapon, target, **situation)``."""
     exchange = build_exchange(attacker, weapon, target, **situation)
     return odds_table(exchange, simulate=simulate, seed=seed)

@@ -1,24 +1,24 @@
-"""What `shamble roster check`, `shamble params` and `shamble policies` show.
+"""What `shamble zombie40k roster check` and `shamble zombie40k mods` show.
 
-``roster_report`` reads a team file and checks it against zombie40k §2 (``sim.rulesets.zombie40k.teams``);
-``param_rows`` and ``policy_rows`` list the tunable ``GameConfig`` fields (zombie40k §12) and
-the policy presets. The ``render_*`` functions print them; the CLI only parses and calls.
+``roster_report`` reads a team file and checks it against zombie40k §2 (``teams``); ``mod_rows``
+lists the mods of zombie40k §10. The ``render_*`` functions print them; the CLI only parses and
+calls.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from sim.ruleset import default_text, plain, tag_text
 from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
-from sim.rulesets.zombie40k.config import POLICY_PRESETS, Policy, tunable_fields
+from sim.rulesets.zombie40k.params import parameters
 from sim.rulesets.zombie40k.teams import (
     DEFAULT_BUDGET,
     ModelChoice,
@@ -33,18 +33,6 @@ from sim.w40k.catalogue import Catalogue, UnknownNameError
 from sim.w40k.odds import points_text, profile_line
 
 USR_WORDS = {"counter_attack": "Counter-Attack"}  # spellings title-casing does not give
-POLICY_HELP = {  # what each sim.rulesets.zombie40k.config.Policy field means (docs/policies.md)
-    "hunt_radius_in": "chase hordes within this many inches for their power-ups (0 = never)",
-    "run": "0 never Run, 1 Run when nothing is in range to shoot, 2 always Run",
-    "target": "0 shoot the nearest zombies, 1 the horde closest to being wiped out",
-    "pvp": "0 leave rivals alone, 1 shoot rivals when the rules allow, 2 shoot and charge them",
-    "charge": "0 never charge zombies, 1 hordes of at most charge_max models, 2 any",
-    "charge_max": "largest horde that charge = 1 takes on",
-    "duct_tape": "Duct Tape power-up: 0 +1 shot, 1 +1 Attack",
-    "mushroom": "Speed Pack power-up: 0 use at once, 1 keep it for the turn it lets the squad embark",
-    "medpack": "Medpacks (A33): 0 spent on a wound that would kill a model, 1 on any unsaved wound",
-    "defibrillator": "Defibrillator (A33): 0 revive a dead model at the start of the turn, 1 keep it as a Medpack",
-}
 
 
 @dataclass(frozen=True)
@@ -168,96 +156,6 @@ def render_roster(report: RosterReport, console: Console) -> None:
         say(f"  - {problem}")
 
 
-# ---------------------------------------------------------------------------- parameters
-
-
-def _default(f) -> Any:
-    return f.default_factory() if f.default is MISSING else f.default
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-able form of a default: dataclasses as tables, sets as sorted lists."""
-    if is_dataclass(value):
-        return asdict(value)
-    if isinstance(value, frozenset | set):
-        return sorted(value)
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def tag_text(tag: str) -> str:
-    """'V' -> '[V]' (zombie40k §0 confidence tags); 'A12' (a §15 ambiguity) as is."""
-    return f"[{tag}]" if tag in ("V", "I", "C") else tag
-
-
-def param_rows() -> list[dict]:
-    """One row per tunable GameConfig field: name, default, tag, spec section, help and choices."""
-    rows = []
-    for f in tunable_fields():
-        meta = f.metadata
-        rows.append({
-            "name": f.name,
-            "default": _plain(_default(f)),
-            "tag": tag_text(meta.get("tag", "")),
-            "spec": meta.get("spec", ""),
-            "help": meta.get("help", ""),
-            "choices": list(meta.get("choices", ())),
-        })
-    return rows
-
-
-def params_json() -> str:
-    return json.dumps(param_rows(), indent=2, ensure_ascii=False)
-
-
-def render_params(console: Console) -> None:
-    table = Table(title="GameConfig parameters (zombie40k §12; set them under \\[params])", title_justify="left")
-    table.add_column("name", no_wrap=True)
-    for column in ("default", "tag", "spec", "help / choices"):
-        table.add_column(column)
-    for row in param_rows():
-        choices = "choices: " + ", ".join(row["choices"]) if row["choices"] else ""
-        text = "; ".join(t for t in (row["help"], choices) if t)
-        table.add_row(row["name"], _default_text(row["default"]), row["tag"], row["spec"], text)
-    console.print(table, markup=False)
-
-
-def _default_text(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-# ---------------------------------------------------------------------------- policies
-
-
-def policy_rows() -> list[dict]:
-    """One row per policy preset (sim.rulesets.zombie40k.config.POLICY_PRESETS): its name and every Policy field."""
-    return [{"preset": name, **asdict(policy)} for name, policy in POLICY_PRESETS.items()]
-
-
-def policies_json() -> str:
-    return json.dumps(policy_rows(), indent=2, ensure_ascii=False)
-
-
-def render_policies(console: Console) -> None:
-    """One column per preset, one row per Policy field with what it means."""
-    presets = list(POLICY_PRESETS)
-    table = Table(title="Policy presets (a player's `policy`: a preset, or a table of fields that may start "
-                  "from one with `preset`)", title_justify="left")
-    table.add_column("field", no_wrap=True)
-    for name in presets:
-        table.add_column(name, justify="right")
-    table.add_column("meaning")
-    for f in fields(Policy):
-        values = (str(getattr(POLICY_PRESETS[name], f.name)) for name in presets)
-        table.add_row(f.name, *values, POLICY_HELP.get(f.name, ""))
-    console.print(table)
-
-
 # ---------------------------------------------------------------------------- mods
 
 
@@ -265,13 +163,14 @@ def mod_rows() -> list[dict]:
     """One row per mod of zombie40k §10: key, title, section, what it does, its parameters."""
     from sim.rulesets.zombie40k.mods import CONTRADICTIONS, MOD_LIST
 
-    defaults = {row["name"]: row for row in param_rows()}
+    defaults = {p.name: p for p in parameters()}
     rows = []
     for mod in MOD_LIST:
         clashes = sorted(next(iter(pair - {mod.key})) for pair in CONTRADICTIONS if mod.key in pair)
         rows.append({
             "mod": mod.key, "title": mod.title, "spec": mod.section, "summary": mod.summary,
-            "params": {p: {"default": defaults[p]["default"], "tag": defaults[p]["tag"]} for p in mod.params},
+            "params": {p: {"default": plain(defaults[p].default), "tag": tag_text(defaults[p].tag)}
+                       for p in mod.params},
             "cannot_combine_with": clashes,
         })
     return rows
@@ -287,6 +186,6 @@ def render_mods(console: Console) -> None:
     for column in ("mod", "spec", "what it does", "parameters (default, tag)", "cannot combine with"):
         table.add_column(column, no_wrap=column == "mod")
     for row in mod_rows():
-        params = "\n".join(f"{k} = {_default_text(v['default'])} {v['tag']}" for k, v in row["params"].items())
+        params = "\n".join(f"{k} = {default_text(v['default'])} {v['tag']}" for k, v in row["params"].items())
         table.add_row(row["mod"], row["spec"], row["summary"], params or "-", ", ".join(row["cannot_combine_with"]))
     console.print(table, markup=False)
