@@ -1,0 +1,1 @@
+"""Zombies!!! with Ashes to Ashes (zombies-ashes-to-ashes.md)."""
