@@ -11,8 +11,10 @@ chain exactly.
 
 from __future__ import annotations
 
+import numpy as np
+
 from kernels.jit import njit
-from kernels.rng import d6
+from kernels.rng import d6, stream_start
 from kernels.zombies9.events import log_event
 from kernels.zombies9.layout import (
     COMBAT_BULLETS,
@@ -296,3 +298,23 @@ def lose_life(st, tb, g, p, halves):
         death(st, tb, g, p)
         return False
     return True
+
+
+# ---------------------------------------------------------------- sampling (tests, `odds`)
+
+
+@njit
+def outcome_index(won, life_h, bullets, kits, max_life_h, max_bullets, max_kits):
+    """The number of a combat's end state (won, life, bullets, kits left) in a flat table."""
+    return ((won * (max_life_h + 1) + life_h) * (max_bullets + 1) + bullets) * (max_kits + 1) + kits
+
+
+@njit
+def sample_combats(seed, kill_n, bonus, dmg, life_h, bullets, kits, rule, rng, out):
+    """Fight ``out.shape[0]`` independent combats (combat i on stream i of ``seed``) from the same
+    start; ``out[i]`` = ``outcome_index`` of its end state; ``rng`` is a one-slot scratch."""
+    for i in range(out.shape[0]):
+        rng[0] = stream_start(np.uint64(seed), np.uint64(i))
+        won, life_left, bullets_left, kits_left, _ = combat_core(rng, 0, kill_n, bonus, dmg, life_h, bullets, kits,
+                                                                 rule)
+        out[i] = outcome_index(int(won), life_left, bullets_left, kits_left, life_h, bullets, kits)
