@@ -195,7 +195,7 @@ def populate(st, tb, rng, g, k):
             break
         q = st.w_pick[i]
         placed += add_zombie(st, tb, q, kind_for(st, tb, q, Z_ADULT))
-    for i in range(n):  # then kids beside them (B6)
+    for i in range(n * (tb.prm[P_KIDS_RULE] != 0)):  # then kids beside them (B6)
         if placed >= z:
             break
         placed += add_zombie(st, tb, st.w_pick[i], kind_for(st, tb, st.w_pick[i], Z_KID))

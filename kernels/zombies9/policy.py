@@ -437,7 +437,9 @@ def _reach(st, f, t, tb, x, y, r):
 def choose_placement(st, tb, rng, g, p, t, n):
     """Q2 among the n candidates in ``w_cand``: maximise value x (leader's steps - own steps),
     ties broken at random; the random-legal baseline draws one uniformly."""
-    if tb.pol[p, POL_PLACE_RANDOM] != 0 or n == 1:
+    if n == 1:
+        return 0
+    if tb.pol[p, POL_PLACE_RANDOM] != 0:
         return min(n - 1, int(uniform(rng, g) * n))
     ensure_fields(st)
     who, _, _ = leader(st, tb, p)

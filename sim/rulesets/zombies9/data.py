@@ -192,11 +192,10 @@ def _check_tile(where: str, t: Tile) -> None:
             raise DataError(f"{where}: the door at row {r + 1}, column {c + 1} touches no road square")
     if squares and _unreachable(t, squares):
         raise DataError(f"{where}: building squares not joined to a door; allowed: every B reachable from a D")
-    if t.named and t.zombies > len(squares) and t.role != "helipad":
-        raise DataError(f"{where}: zombies = {t.zombies} on {len(squares)} building squares; allowed: at most one each")
-    roads = sum(ch == "R" for row in t.layout for ch in row)
-    if not t.named and t.zombies > roads:
-        raise DataError(f"{where}: zombies = {t.zombies} on {roads} road squares; allowed: at most one each")
+    places = len(squares) if t.named else sum(ch == "R" for row in t.layout for ch in row)
+    if t.zombies > 2 * places:
+        raise DataError(f"{where}: zombies = {t.zombies} on {places} {'building' if t.named else 'road'} squares; "
+                        "allowed: at most two each (an adult and a kid, B6)")
     if t.role == "entrance" and (len(t.town_side) != 1 or t.town_side not in t.exits
                                  or _opposite(t.town_side) not in t.exits):
         raise DataError(f"{where}: town_side = {t.town_side!r}; allowed: an exit edge whose opposite edge is an exit")
