@@ -45,7 +45,7 @@ def test_buildings_are_entered_by_their_door(game):
     cfg = default_config(2)
     st, tb, rng = game(cfg)
     k = lay(st, tb, cfg, "Hospital", 0, -1, 0)
-    road, door, side = sq(k, 2, 1), sq(k, 1, 1), sq(k, 2, 0)
+    road, door = sq(k, 2, 1), sq(k, 1, 1)
     assert st.w_nb[road, L.N] == door and st.w_nb[door, L.S] == road
     assert st.w_nb[road, L.W] == -1  # the building square beside the road: no way in
     assert st.w_nb[road, L.S] == sq(0, 0, 1)  # across the edge, road exit to road exit

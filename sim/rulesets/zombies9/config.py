@@ -146,7 +146,8 @@ def policy_from(value: Any, where: str) -> Policy:
         known = {f.name for f in fields(Policy)}
         unknown = sorted(set(data) - known, key=str)
         if unknown:
-            raise ConfigError(f"{where}: policy field {unknown[0]!r} unknown; allowed: preset, {', '.join(sorted(known))}")
+            raise ConfigError(f"{where}: policy field {unknown[0]!r} unknown; allowed: preset, "
+                              + ", ".join(sorted(known)))
         data = {k: float(v) if isinstance(getattr(base, k), float) and isinstance(v, int) and not isinstance(v, bool)
                 else v for k, v in data.items()}
         try:

@@ -48,7 +48,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
         L.EK_FIRST: lambda: f"{who} plays first",
         L.EK_DEAL: lambda: f"three cards dealt to each player ({a:.0f} Automatic)",
         L.EK_STACK: lambda: f"{who} draws the {tile_names[int(b)]} from the {'graveyard' if a else 'base'} stack",
-        L.EK_TILE: lambda: f"{who} lays the {tile_names[int(a)]} at cell ({b:.0f}, {c:.0f}), turned {90 * int(d)} degrees",
+        L.EK_TILE: lambda: f"{who} lays the {tile_names[int(a)]} at cell ({b:.0f}, {c:.0f}), "
+                           f"turned {90 * int(d)} degrees",
         L.EK_POPULATE: lambda: f"  {b:.0f} zombies go on it",
         L.EK_TILE_DISCARD: lambda: f"{who} cannot lay the {tile_names[int(a)]}: discarded",
         L.EK_HELI_RESHUFFLE: lambda: f"{who} cannot lay the Helipad: shuffled back among the {a:.0f} tiles left",
@@ -71,7 +72,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
         L.EK_ROLL: lambda: (f"{who} takes the keys: up to {b:.0f} squares" if c else
                     f"{who} rolls {a:.0f} for movement: up to {b:.0f} squares"),
         L.EK_REST: lambda: f"{who} rests instead of moving: life {a / 2:g}",
-        L.EK_NOT_DEAD: lambda: f"{who} rolls for I Don't Think They're Dead: " + (f"loses {b:.0f} zombies" if a else "safe"),
+        L.EK_NOT_DEAD: lambda: f"{who} rolls for I Don't Think They're Dead: "
+                               + (f"loses {b:.0f} zombies" if a else "safe"),
         L.EK_TIMEOUT: lambda: "no winner within the round limit",
     }
     text = texts.get(kind)
