@@ -63,6 +63,7 @@ from kernels.zombies9.layout import (
     GS_REASON,
     GS_RESPAWN,
     GS_ROUND,
+    GS_STAMP,
     GS_TOP0,
     GS_TURN,
     GS_VER_CREM,
@@ -167,7 +168,9 @@ def _reset(st, tb):
     """Forget the previous game of this batch slot (its tiles, players, scalars)."""
     for k in range(st.w_gs[GS_NT]):
         st.w_grid[st.w_tile[k, TS_Y], st.w_tile[k, TS_X]] = -1
+    stamp = st.w_gs[GS_STAMP]  # w_stamp keeps its marks: the stamp counter goes on across games
     st.w_gs[:] = 0
+    st.w_gs[GS_STAMP] = stamp
     for key in (GS_WINNER, GS_HELI, GS_CREM, GS_ENTRANCE, GS_AFS_OWNER, GS_AFS_END, GS_MARBLES_END, GS_VER_HELI,
                 GS_VER_CREM):
         st.w_gs[key] = -1
