@@ -9,6 +9,11 @@ from sim.rulesets.zombies9.exact import combat_odds, odds_table
 app = typer.Typer(help="Zombies!!! with Ashes to Ashes: ruleset commands.", no_args_is_help=True)
 
 
+@app.callback()
+def main() -> None:
+    """Zombies!!! with Ashes to Ashes: ruleset commands."""
+
+
 @app.command()
 def odds(bullets: int = typer.Option(None, help="bullets (default: a table of 0-6)"),
          life: float = typer.Option(None, help="life tokens (default: a table of 1-5)"),

@@ -290,7 +290,8 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 
 
 def make_players(n: int, policy: Policy | None = None) -> tuple[PlayerConfig, ...]:
-    return tuple(PlayerConfig(DEFAULT_NAMES[k], policy or Policy()) for k in range(n))
+    return tuple(PlayerConfig(DEFAULT_NAMES[k] if k < len(DEFAULT_NAMES) else f"P{k + 1}", policy or Policy())
+                 for k in range(n))
 
 
 def default_config(n_players: int = 4, **params) -> Zombies9Config:
