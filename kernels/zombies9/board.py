@@ -275,7 +275,9 @@ def field_run(st, f, step, zc, no_buildings):
         st.w_inq[x] = 0
         if no_buildings and is_inside(st, x):
             continue
-        fx = st.w_field[f, x] + step + zc * zombies_at(st, x)
+        fx = st.w_field[f, x] + step
+        if zc != 0:
+            fx += zc * zombies_at(st, x)
         for d in range(4):
             y = st.w_nb[x, d]
             if y >= 0 and fx < st.w_field[f, y]:

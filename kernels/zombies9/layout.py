@@ -117,7 +117,9 @@ PR_FIGHTS = 8  # combats fought
 PR_TOKENS = 9  # life and bullet tokens picked up
 PR_LOST = 10  # zombies lost from the collection (death, I Don't Think They're Dead)
 PR_TURNS_LOST = 11  # turns lost (Hysterical Paralysis, a map-closing placement)
-N_PRES = 12
+PR_HELI_LAID = 12  # 1: this player laid the Helipad
+PR_CREM_LAID = 13  # 1: this player laid the Crematorium
+N_PRES = 14
 
 # ---------------------------------------------------------------- scratch: the map being played
 # State.w_tile columns, one row per placed tile (slot = order laid)

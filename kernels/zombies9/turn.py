@@ -117,6 +117,8 @@ from kernels.zombies9.layout import (
     PL_SHOTGUN_CARD,
     PL_SQ,
     POL_STACK,
+    PR_CREM_LAID,
+    PR_HELI_LAID,
     PR_KILLS,
     PR_ORDER,
     PR_TILES,
@@ -307,9 +309,11 @@ def lay(st, tb, rng, g, p, t, x, y, r):
     if role == R_HELIPAD:
         st.w_gs[GS_HELI] = k
         st.res[g, RES_HELI_ROUND] = st.w_gs[GS_ROUND]
+        st.pres[g, p, PR_HELI_LAID] = 1
     elif role == R_CREMATORIUM:
         st.w_gs[GS_CREM] = k
         st.res[g, RES_CREM_ROUND] = st.w_gs[GS_ROUND]
+        st.pres[g, p, PR_CREM_LAID] = 1
     elif role == R_ENTRANCE:
         st.w_gs[GS_ENTRANCE] = k
     st.w_gs[GS_CEM_PLACED] += tb.tile_info[t, TI_CEMETERY]
