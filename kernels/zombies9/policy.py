@@ -19,6 +19,7 @@ from kernels.zombies9.board import (
     field_run,
     has_exit,
     mid_square,
+    open_edges,
     steps_from,
     steps_to_tile,
     zombies_at,
@@ -51,6 +52,7 @@ from kernels.zombies9.layout import (
     GOAL_HELIPAD,
     GOAL_KILLS,
     GS_AFS_END,
+    GS_BOARD,
     GS_CEM_Z,
     GS_CREM,
     GS_HELI,
@@ -210,14 +212,14 @@ def choose_goal(st, tb, p):
     heli = st.w_gs[GS_HELI] >= 0 and st.w_field[F_HELI, st.w_pl[p, PL_SQ]] < BIG
     if rule == GOAL_HELIPAD:
         return G_HELIPAD if heli else G_GATHER
-    if rule == GOAL_KILLS:
-        return G_KILLS
+    if rule == GOAL_KILLS:  # while there are zombies to kill; then the Helipad
+        return G_KILLS if st.w_gs[GS_BOARD] > 0 or not heli else G_HELIPAD
     if rule == GOAL_GREEDY:
         t, kind = turns_to_win(st, tb, p, p)
         return kind
     if crematorium_open(st, tb) and _crematorium_within_reach(st, tb, p):
         return G_CREMATORIUM
-    farm = st.w_pl[p, PL_KILLS] >= tb.pol[p, POL_FARM_KILLS]
+    farm = st.w_pl[p, PL_KILLS] >= tb.pol[p, POL_FARM_KILLS] and st.w_gs[GS_BOARD] > 0
     if heli:
         mine = st.w_field[F_HELI, st.w_pl[p, PL_SQ]] / speed(st, tb, p)
         if mine <= _best_opponent_eta(st, tb, p) + tb.pol[p, POL_MARGIN] or not farm:
@@ -434,9 +436,21 @@ def _reach(st, f, t, tb, x, y, r):
 
 
 @njit
+def _open_change(st, tb, t, x, y, r):
+    """How the count of open road edges would change if tile t were laid at (x, y), turned r."""
+    delta = 0
+    for d in range(4):
+        k = st.w_grid[y + dy(d), x + dx(d)]
+        if has_exit(tb, t, r, d):
+            delta += 1 if k < 0 else -1
+    return delta
+
+
+@njit
 def choose_placement(st, tb, rng, g, p, t, n):
     """Q2 among the n candidates in ``w_cand``: maximise value x (leader's steps - own steps),
-    ties broken at random; the random-legal baseline draws one uniformly."""
+    never closing the map while another placement fits, ties broken at random; the random-legal
+    baseline draws one uniformly."""
     if n == 1:
         return 0
     if tb.pol[p, POL_PLACE_RANDOM] != 0:
@@ -452,6 +466,8 @@ def choose_placement(st, tb, rng, g, p, t, n):
         d_self = min(_reach(st, F_FROM_S, t, tb, x, y, r), 60)
         d_lead = min(_reach(st, F_FROM_L, t, tb, x, y, r), 60)
         score = v * (d_lead - d_self) + 1e-3 * uniform(rng, g)
+        if open_edges(st) + _open_change(st, tb, t, x, y, r) == 0:
+            score -= 1e6  # A6: closing the map costs the rest of the turn; only when nothing else fits
         if score > best:
             best, pick = score, i
     return pick
