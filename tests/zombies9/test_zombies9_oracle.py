@@ -39,6 +39,9 @@ CASES = [  # bullets, life, bonus, kill number, damage (tokens), kits, rule
     (1, 1, 0, 5, 0.5, 0, "rule"),
     (4, 1, 0, 4, 1.0, 0, "rule"),
     (2, 4, 2, 4, 1.0, 0, "rule"),
+    (1, 2, 0, 4, 1.0, 0, "rule"),
+    (2, 3, 0, 4, 1.0, 0, "hearts"),
+    (0, 2, 0, 5, 0.5, 1, "rule"),
 ]
 
 
