@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from sim import ruleset as registry
-from sim.rulesets.zombies9.config import PRESETS, ConfigError, Zombies9Config, default_config
+from sim.rulesets.zombies9.config import PRESETS, ConfigError, Policy, Zombies9Config, default_config
 from sim.rulesets.zombies9.results import COLUMNS
 
 RS = registry.get("zombies9")
-ANALYSES = {"outcomes", "paired", "by_value", "matchups", "sensitivity"}
+ANALYSES = {"outcomes", "paired", "head_to_head", "by_value", "matchups", "sensitivity"}
 
 
 def test_discovered_and_complete():
@@ -20,7 +20,11 @@ def test_discovered_and_complete():
     assert isinstance(RS, registry.Ruleset)
     for name in registry._required_members():
         assert hasattr(RS, name), name
-    assert RS.kernels_package == "kernels.zombies9"
+    from kernels.jit import package_of
+    from kernels.zombies9 import turn
+
+    assert RS.kernels_package == package_of(turn.__file__) == "zombies9"  # its compiled-code cache folder
+    assert set(RS.play_columns) <= set(COLUMNS) and RS.description
     assert set(RS.end_reasons) == {"helipad", "kills", "crematorium", "cemeteries", "timeout"}
     assert RS.example_config(6).n_players == 6 and RS.example_config().n_players == 4
     assert default_config(4).ruleset == "zombies9"
@@ -38,8 +42,8 @@ def test_parameters_describe_every_field():
             continue
         assert getattr(config, p.name) == p.default, p.name
         assert p.tag in {"V", "C", "mode", "data", "option", "sim"} or p.tag.startswith("D"), (p.name, p.tag)
-        if p.tag == "C":
-            assert p.plausible is not None or p.is_numeric, p.name
+        if p.tag == "C" and p.name not in {"first_player", "kid_first", "butter_bullets_lost"}:
+            assert p.plausible is not None, p.name  # sensitivity plays it
     tags = {p.name: p.tag for p in params}
     assert tags["kills_to_win"] == "V" and tags["dog_kill"] == "C" and tags["helipad_position"] == "D1"
 
@@ -48,43 +52,50 @@ def test_parameters_describe_every_field():
                          ids=lambda p: p.name)
 def test_sensitivity_values_are_valid_configs(p):
     """Every [fan]/[default] number at its plausible low and high (or x0.5 / x1.5) compiles."""
-    low, high = p.plausible if p.plausible is not None else (p.default * 0.5, p.default * 1.5)
-    for value in (low, high):
-        if p.is_integer:
-            value = int(round(value))
-            if p.range:
-                value = int(min(max(value, p.range[0]), p.range[1]))
-        if isinstance(p.default, float) and p.choices:
-            value = min(p.choices, key=lambda c: abs(c - value))
-        enable = {k: v[0] for k, v in p.enable.items()}
-        RS.compile(RS.with_params(default_config(4), {**enable, p.name: value}))
+    assert p.plausible is not None or p.name in {"first_player", "kid_first", "butter_bullets_lost"}
+    for value in p.plausible or ():
+        enable = {k: list(v) for k, v in p.enable.items()}
+        RS.compile(RS.with_params(default_config(4, mode="mixed"), {**enable, p.name: value}))
 
 
 def test_mods_switch_the_optional_rules():
     assert set(RS.mods()) == {"kids", "dogs", "any_door", "two_dice", "no_cards", "first_edition"}
-    config = RS.with_mods(default_config(4), ["kids", "no-cards"])
-    assert config.kid_rule and not config.event_cards
+    config = RS.with_mods(default_config(4, mode="mixed"), ["kids", "no-cards"])
+    assert config.mods == {"kids", "no_cards"}
+    tables = RS.compile(config)
+    from kernels.zombies9 import layout as L
+
+    assert tables.prm[L.P_KIDS_RULE] == 1 and tables.deck.shape[0] == 0
     with pytest.raises(ConfigError, match="allowed: kids"):
         RS.with_mods(config, ["zombie_bears"])
+    assert registry.with_params(config, {"mods": ["dogs"]}).mods == {"kids", "no_cards", "dogs"}
 
 
-def test_axes():
-    axes = RS.axes()
-    players, policy = axes["players"], axes["policy"]
+def test_parse_params_gives_fields_for_replace():
+    config = default_config(4)
+    assert RS.parse_params(config, {"mode": "mixed", "dog_damage": 1}) == {"mode": "mixed", "dog_damage": 1.0}
+    changed = RS.parse_params(config, {"policy_threat_turns": 3})
+    assert set(changed) == {"players"} and {p.policy.threat_turns for p in changed["players"]} == {3.0}
+    with pytest.raises(ConfigError, match="value: mode = 'solo'"):
+        RS.parse_params(config, {"mode": "solo"}, "value")
+    assert set(RS.policy_help()) == {f.name for f in dataclasses.fields(Policy)}
+
+
+def test_shared_axes_drive_the_configs(tmp_path):
+    """The experiments' own axes (players, policy, params, any parameter) on zombies9 configs."""
+    from experiments.experiment import apply_axis, parse_axes
+
     base = RS.with_params(default_config(4), {"policy_threat_turns": 3})
-    for n in range(2, 7):
-        config = players.apply(base, players.parse(n, base, None), None)
-        assert config.n_players == n and len({p.name for p in config.players}) == n
-        assert {p.policy.threat_turns for p in config.players} == {3.0}
-    with pytest.raises(ConfigError):
-        players.parse(7, base, None)
-    assert policy.per_player
-    config = policy.apply(base, policy.parse("runner", base, None, "Ben"), "Ben")
-    config = policy.apply(config, policy.parse({"preset": "hunter", "farm_kills": 3}, base, None, 0), 0)
-    assert config.players[1].policy == PRESETS["runner"] and config.players[0].policy.farm_kills == 3
-    assert policy.label("runner") == "runner" and policy.label({"preset": "hunter", "farm_kills": 3}) == "custom"
-    with pytest.raises(ConfigError):
-        policy.apply(base, PRESETS["runner"], "Nobody")
+    axes = parse_axes({"players": [2, 6], "mode": ["base", "alone"],
+                       "policy": {"Ann": ["runner", {"preset": "hunter", "farm_kills": 3}]}}, base, tmp_path)
+    by_name = {a.name: a for a in axes}
+    six = apply_axis(base, by_name["players"], by_name["players"].values[1])
+    assert six.n_players == 6
+    alone = apply_axis(base, by_name["mode"], "alone")
+    assert alone.mode == "alone"
+    pol = by_name["policy[Ann]"]
+    assert apply_axis(base, pol, pol.values[0]).players[0].policy == PRESETS["runner"]
+    assert apply_axis(base, pol, pol.values[1]).players[0].policy.farm_kills == 3
 
 
 def test_report_sections_are_playable_data():
@@ -92,17 +103,19 @@ def test_report_sections_are_playable_data():
     assert len({s.key for s in sections}) == len(sections)
     params = {p.name for p in RS.parameters()}
     for s in sections:
-        assert s.analysis in ANALYSES and s.games >= 50
+        assert set(s.analyses) <= ANALYSES and s.games >= 10
         assert isinstance(s.base, Zombies9Config)
         RS.compile(s.base)
         for axis, values in s.axes.items():
-            assert axis in params or axis in RS.axes(), axis
+            assert axis in params or axis in ("players", "policy"), axis
             if axis in params:
                 for v in values:
                     RS.compile(RS.with_params(s.base, {axis: v}))
-        if s.analysis == "by_value":
+        if "by_value" in s.analyses:
             assert s.options["axis"] in s.axes
-    assert any("seat" in s.title for s in sections)
+        if "matchups" in s.analyses:
+            assert s.options["axes"] == tuple(f"policy[{name}]" for name in s.axes["policy"])
+    assert any("seats" in s.title for s in sections)
 
 
 def test_bench_configs_compile():

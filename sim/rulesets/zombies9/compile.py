@@ -18,7 +18,7 @@ import numpy as np
 
 from kernels.zombies9 import layout as L
 from kernels.zombies9.state import Tables
-from sim.rulesets.zombies9.config import ConfigError, Policy, Zombies9Config
+from sim.rulesets.zombies9.config import ConfigError, Policy, Zombies9Config, resolved
 from sim.rulesets.zombies9.data import (
     BASE_CARDS,
     BASE_TILES,
@@ -81,6 +81,7 @@ def _one(tiles, role: str, where: str, required: bool = True) -> int:
 @cache
 def game_of(config: Zombies9Config) -> Game:
     """The tiles, stacks and cards a config plays with (validated)."""
+    config = resolved(config)
     base, z9, base_cards, z9_cards = _load(config)
     tiles = tuple(base) + tuple(z9)
     where_b = config.tiles_file or "tiles.toml"
@@ -293,6 +294,7 @@ def pol_row(p: Policy) -> np.ndarray:
 
 def compile_tables(config: Zombies9Config) -> Tables:
     """Everything the kernels need to play this configuration."""
+    config = resolved(config)
     game = game_of(config)
     sq, exits, info, zorder, torder = _tile_arrays(game.tiles)
     cards, deck = _card_arrays(game, config)

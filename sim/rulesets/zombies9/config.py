@@ -18,6 +18,16 @@ from typing import Any
 MODES = ("base", "mixed", "alone")
 
 
+MODS = {  # name -> (field, value, title): the optional rules of the books, switched on by name
+    "kids": ("kid_rule", True, "Zombie kids share a square with an adult (Z9, B6)"),
+    "dogs": ("pet_cemetery_dogs", True, "The Pet Cemetery populated with zombie dogs (Z9 + Z4, Part C)"),
+    "any_door": ("enter_any_side", True, "Buildings entered from any adjacent road square (B9, D5)"),
+    "two_dice": ("two_dice_after_helipad", True, "Movement on two dice once the Helipad is down (B9)"),
+    "no_cards": ("event_cards", False, "No event cards at all"),
+    "first_edition": ("helipad_position", "bottom", "The Helipad at the bottom of the stack (1st ed., D1)"),
+}
+
+
 class ConfigError(ValueError):
     """A bad zombies9 configuration; one line naming the file, the field, the value and what is
     allowed."""
@@ -178,6 +188,7 @@ class Zombies9Config:
     """One Zombies!!! game set-up: players (2-6, in seat order) and every rule parameter."""
 
     players: tuple[PlayerConfig, ...]
+    mods: frozenset = frozenset()  # names of MODS switched on (each sets its field, see `resolved`)
     # the game played
     mode: str = _p("base", "mode", "B3/B4", "base game, Zombies!!! 9 mixed with it, or Zombies!!! 9 alone", MODES)
     event_cards: bool = _p(True, "option", "A10", "play with the event deck (false: no cards at all)")
@@ -198,23 +209,39 @@ class Zombies9Config:
     helipad_zombies: int = _p(9, "C", "A3/D2", "zombies on the Helipad when laid [fan]", range_=(0, 9),
                               plausible=(1, 9))
     token_cap: int = _p(1, "C", "A2/D4", "tokens on one square [default]", range_=(1, 9), plausible=(1, 2))
-    lots_of_ammo: int = _p(3, "C", "A11/D14", "bullets from Lots of Ammo [unconfirmed]", range_=(0, 20))
-    keys_moves: int = _p(10, "C", "A11", "squares The Keys Are Still In It moves [fan]", range_=(0, 30))
-    shotgun_combats: int = _p(3, "C", "A11", "combats the Shotgun lasts [fan]", range_=(1, 10))
-    rest_life: int = _p(2, "C", "A11", "life tokens from Much Needed Rest [fan]", range_=(0, 5))
-    everybody_moves: int = _p(5, "C", "A11", "squares of Where Did Everybody Go? [fan]", range_=(0, 20))
-    screwed_zombies: int = _p(10, "C", "A11", "zombies of We're Screwed [fan]", range_=(0, 50))
-    master_zombies: int = _p(5, "C", "A11", "zombies of Zombie Master [fan]", range_=(0, 50))
-    not_so_bad_moves: int = _p(2, "C", "A11", "zombies This Isn't So Bad moves [fan]", range_=(0, 20))
-    not_dead_lost: int = _p(2, "C", "A11", "zombies I Don't Think They're Dead takes back [fan]", range_=(0, 25))
-    axe_bonus: int = _p(1, "C", "A11", "Fire Axe combat bonus [fan]", range_=(0, 6))
-    chainsaw_bonus: int = _p(2, "C", "A11", "Chainsaw combat bonus [fan]", range_=(0, 6))
-    molotov_bonus: int = _p(2, "C", "A11", "Molotov Cocktail combat bonus [fan]", range_=(0, 6))
-    shotgun_bonus: int = _p(1, "C", "A11", "Shotgun combat bonus [fan]", range_=(0, 6))
-    skateboard_bonus: int = _p(2, "C", "A11", "Skateboard movement bonus [fan]", range_=(0, 12))
+    lots_of_ammo: int = _p(3, "C", "A11/D14", "bullets from Lots of Ammo [unconfirmed]", range_=(0, 20),
+                             plausible=(1, 5))
+    keys_moves: int = _p(10, "C", "A11", "squares The Keys Are Still In It moves [fan]", range_=(0, 30),
+                           plausible=(8, 12))
+    shotgun_combats: int = _p(3, "C", "A11", "combats the Shotgun lasts [fan]", range_=(1, 10),
+                                plausible=(2, 4))
+    rest_life: int = _p(2, "C", "A11", "life tokens from Much Needed Rest [fan]", range_=(0, 5),
+                        plausible=(1, 3))
+    everybody_moves: int = _p(5, "C", "A11", "squares of Where Did Everybody Go? [fan]", range_=(0, 20),
+                                plausible=(3, 7))
+    screwed_zombies: int = _p(10, "C", "A11", "zombies of We're Screwed [fan]", range_=(0, 50),
+                                plausible=(6, 14))
+    master_zombies: int = _p(5, "C", "A11", "zombies of Zombie Master [fan]", range_=(0, 50),
+                               plausible=(3, 7))
+    not_so_bad_moves: int = _p(2, "C", "A11", "zombies This Isn't So Bad moves [fan]", range_=(0, 20),
+                                 plausible=(1, 3))
+    not_dead_lost: int = _p(2, "C", "A11", "zombies I Don't Think They're Dead takes back [fan]", range_=(0, 25),
+                              plausible=(1, 3))
+    axe_bonus: int = _p(1, "C", "A11", "Fire Axe combat bonus [fan]", range_=(0, 6),
+                          plausible=(0, 2))
+    chainsaw_bonus: int = _p(2, "C", "A11", "Chainsaw combat bonus [fan]", range_=(0, 6),
+                               plausible=(1, 3))
+    molotov_bonus: int = _p(2, "C", "A11", "Molotov Cocktail combat bonus [fan]", range_=(0, 6),
+                              plausible=(1, 3))
+    shotgun_bonus: int = _p(1, "C", "A11", "Shotgun combat bonus [fan]", range_=(0, 6),
+                              plausible=(0, 2))
+    skateboard_bonus: int = _p(2, "C", "A11", "Skateboard movement bonus [fan]", range_=(0, 12),
+                                 plausible=(1, 3))
     bad_sense_life: int = _p(1, "C", "A11", "life tokens Bad Sense of Direction costs its player [fan]",
-                             range_=(0, 5))
-    grenade_life: int = _p(1, "C", "A11", "life tokens the Grenade costs [fan]", range_=(0, 5))
+                             range_=(0, 5),
+                               plausible=(0, 2))
+    grenade_life: int = _p(1, "C", "A11", "life tokens the Grenade costs [fan]", range_=(0, 5),
+                             plausible=(0, 2))
     butter_bullets_lost: int = _p(2, "C", "A11/D13", "bullets Butter Fingers takes (option) [fan]", range_=(0, 20))
     # ambiguities (D*) and optional rules
     helipad_position: str = _p("bottom_half", "D1", "A4/D1", "Helipad in the stack: bottom_half (2nd ed.) or bottom",
@@ -254,8 +281,10 @@ class Zombies9Config:
                        range_=(1, 7), plausible=(4, 6))
     dog_moves: int = _p(2, "C", "C", "squares a dog moves when chosen [fan]", range_=(1, 2), plausible=(1, 2))
     dog_stack: int = _p(2, "C", "C", "dogs on one square [fan]", range_=(1, 2), plausible=(1, 2))
-    dog_damage: float = _p(0.5, "C", "C", "life tokens a lost dog combat costs [fan]", (0.5, 1.0))
-    dog_pool: int = _p(16, "C", "C/D11", "zombie dog figures [default, unconfirmed]", range_=(0, 100))
+    dog_damage: float = _p(0.5, "C", "C", "life tokens a lost dog combat costs, in halves [fan]", range_=(0.5, 2.0),
+                           plausible=(0.5, 1.0))
+    dog_pool: int = _p(16, "C", "C/D11", "zombie dog figures [default, unconfirmed]", range_=(0, 100),
+                         plausible=(8, 24))
     two_dice_after_helipad: bool = _p(False, "option", "B9", "movement on two dice once the Helipad is down")
     max_rounds: int = _p(150, "sim", "-", "rounds before a game is called a timeout", range_=(1, 10000))
 
@@ -267,7 +296,12 @@ class Zombies9Config:
         if len(set(names)) != len(names):
             raise ConfigError(f"players: the name {sorted(n for n in names if names.count(n) > 1)[0]!r} is used "
                               "twice; allowed: one name per player")
+        if not isinstance(self.mods, frozenset) or not all(isinstance(m, str) and m in MODS for m in self.mods):
+            shown = sorted(self.mods, key=str) if isinstance(self.mods, frozenset) else self.mods
+            raise ConfigError(f"mods = {shown!r}; allowed: names among {', '.join(MODS)}")
         _validate(self)
+        if round(2 * self.dog_damage) != 2 * self.dog_damage:
+            raise ConfigError(f"dog_damage = {self.dog_damage!r}; allowed: a multiple of 0.5 from 0.5 to 2")
 
     @property
     def ruleset(self) -> str:
@@ -279,7 +313,26 @@ class Zombies9Config:
 
 
 def game_fields() -> list:
-    return [f for f in fields(Zombies9Config) if f.name != "players"]
+    return [f for f in fields(Zombies9Config) if f.name not in ("players", "mods")]
+
+
+def resolved(config: Zombies9Config) -> Zombies9Config:
+    """The config with its mods applied to the fields they switch on."""
+    changes = {MODS[m][0]: MODS[m][1] for m in sorted(config.mods)}
+    return replace(config, mods=frozenset(), **changes) if changes else config
+
+
+def mod_key(name: Any) -> str:
+    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def with_mods(config: Zombies9Config, mods) -> Zombies9Config:
+    """The config with more mods switched on (names as in `shamble zombies9 mods`)."""
+    names = {mod_key(m) for m in mods}
+    unknown = sorted(names - set(MODS))
+    if unknown:
+        raise ConfigError(f"mods: {unknown[0]!r} is not a zombies9 mod; allowed: {', '.join(MODS)}")
+    return replace(config, mods=config.mods | names) if names else config
 
 
 def policy_fields() -> list:
@@ -309,11 +362,27 @@ def _coerce(f, value: Any) -> Any:
 
 def with_params(config: Zombies9Config, params: dict, source: str = "params") -> Zombies9Config:
     """Change game parameters; ``policy_<field>`` sets that policy field for every player."""
+    return replace(config, **parse_params(config, params, source))
+
+
+def parse_params(config: Zombies9Config, params: dict, source: str = "params") -> dict:
+    """The fields ``params`` sets, validated against ``config``: ``{name: value}`` for
+    ``dataclasses.replace``. ``policy_<field>`` sets a policy field of every player (the
+    ``players`` entry); ``mods`` lists mods added to the config's own."""
+    if not isinstance(params, dict):
+        raise ConfigError(f"{source}: {params!r}; allowed: a table of parameters, e.g. {{mode = \"mixed\"}}")
     known = {f.name: f for f in game_fields()}
     pol_known = {f.name: f for f in policy_fields()}
     game, pol = {}, {}
     for key, value in params.items():
-        if key in known:
+        if key == "mods":
+            if not isinstance(value, list | tuple | set | frozenset):
+                raise ConfigError(f"{source}: mods = {value!r}; allowed: a list of mod names ({', '.join(MODS)})")
+            try:
+                game["mods"] = with_mods(config, value).mods
+            except ConfigError as err:
+                raise ConfigError(f"{source}: {err}") from None
+        elif key in known:
             game[key] = _coerce(known[key], value)
         elif key.startswith("policy_") and key[7:] in pol_known:
             pol[key[7:]] = _coerce(pol_known[key[7:]], value)
@@ -324,12 +393,12 @@ def with_params(config: Zombies9Config, params: dict, source: str = "params") ->
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params`")
     try:
-        players = config.players
         if pol:
-            players = tuple(replace(p, policy=replace(p.policy, **pol)) for p in players)
-        return replace(config, players=players, **game)
+            game["players"] = tuple(replace(p, policy=replace(p.policy, **pol)) for p in config.players)
+        replace(config, **game)  # validates
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
+    return game
 
 
 def config_from_dict(data: dict, source: str = "config", base_dir: Path | None = None) -> Zombies9Config:
@@ -337,7 +406,7 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
     count), ``[params]``; data file paths are relative to ``base_dir``."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a config must be a table")
-    allowed = {"ruleset", "players", "params", "name", "description"}
+    allowed = {"ruleset", "players", "params", "mods", "name", "description"}
     unknown = set(data) - allowed
     if unknown:
         raise ConfigError(f"{source}: unknown field {sorted(unknown)[0]!r}; allowed: {', '.join(sorted(allowed))}")
@@ -352,6 +421,8 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
         if isinstance(params.get(key), str) and params[key] and base_dir is not None:
             path = Path(params[key])
             params[key] = str(path if path.is_absolute() else base_dir / path)
+    if "mods" in data:
+        params["mods"] = data["mods"]
     try:
         base = Zombies9Config(players=players)
     except ConfigError as err:

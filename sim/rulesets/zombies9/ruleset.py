@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,40 +14,34 @@ from kernels.zombies9.turn import play_batch
 from sim.ruleset import AxisKind, Parameter, ReportSection, head_of
 from sim.rulesets.zombies9.compile import compile_tables
 from sim.rulesets.zombies9.config import (
-    DEFAULT_NAMES,
+    MODS,
     PRESET_HELP,
     PRESETS,
-    ConfigError,
-    PlayerConfig,
     Zombies9Config,
     config_from_dict,
     default_config,
     game_fields,
+    parse_params,
     policy_fields,
     policy_from,
-    preset_name,
+    with_mods,
     with_params,
 )
 from sim.rulesets.zombies9.results import END_REASONS, results_frame
 
-MODS = {  # name -> (field, value, title): the optional rules of the books, switched on
-    "kids": ("kid_rule", True, "Zombie kids share a square with an adult (Z9, B6)"),
-    "dogs": ("pet_cemetery_dogs", True, "The Pet Cemetery populated with zombie dogs (Z9 + Z4, Part C)"),
-    "any_door": ("enter_any_side", True, "Buildings entered from any adjacent road square (B9, D5)"),
-    "two_dice": ("two_dice_after_helipad", True, "Movement on two dice once the Helipad is down (B9)"),
-    "no_cards": ("event_cards", False, "No event cards at all"),
-    "first_edition": ("helipad_position", "bottom", "The Helipad at the bottom of the stack (1st ed., D1)"),
-}
-DOG_ENABLE = {"pet_cemetery_dogs": (True,), "mode": ("mixed",)}
+# [C] numbers `sensitivity` skips: they cannot move who wins (the first seat is a relabelling, a kid and an
+# adult fight alike) or they act only under an option that is off (Butter Fingers' bullets, D13)
+INERT = frozenset({"first_player", "kid_first", "butter_bullets_lost"})
+DOG_ENABLE = {"mods": ("dogs",)}  # the numbers of an optional rule count only with it on (sensitivity)
+KID_ENABLE = {"mods": ("kids",)}
 ENABLES = {"dog_kill": DOG_ENABLE, "dog_moves": DOG_ENABLE, "dog_stack": DOG_ENABLE, "dog_damage": DOG_ENABLE,
-           "dog_pool": DOG_ENABLE, "dogs_mix": DOG_ENABLE, "kid_first": {"kid_rule": (True,), "mode": ("mixed",)},
-           "kid_placement": {"kid_rule": (True,), "mode": ("mixed",)}}
+           "dog_pool": DOG_ENABLE, "dogs_mix": DOG_ENABLE, "kid_first": KID_ENABLE, "kid_placement": KID_ENABLE}
 
 
 def _parameter(f, prefix: str = "") -> Parameter:
     m = f.metadata
     plausible = m.get("plausible")
-    if plausible is None and m["tag"] == "C":
+    if plausible is None and m["tag"] == "C" and f.name not in INERT:
         if isinstance(f.default, bool):
             plausible = (False, True)
         elif m["choices"]:
@@ -56,58 +49,6 @@ def _parameter(f, prefix: str = "") -> Parameter:
     return Parameter(name=prefix + f.name, default=f.default, tag=m["tag"], spec=m["spec"], help=m["help"],
                      range=m["range"], choices=tuple(m["choices"]), plausible=plausible,
                      enable=ENABLES.get(f.name, {}))
-
-
-# ---------------------------------------------------------------------------------- axes
-
-
-def _parse_players(value: Any, base: Any, base_dir: Path | None, player: Any = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 6:
-        raise ConfigError(f"axes.players = {value!r}; allowed: a player count 2-6")
-    return value
-
-
-def set_players(config: Zombies9Config, n: int, player: Any = None) -> Zombies9Config:
-    """``n`` players: the config's own first ones, then more with the first player's policy."""
-    kept = list(config.players[:n])
-    used = {p.name for p in kept}
-    names = [x for x in DEFAULT_NAMES + tuple(f"P{k}" for k in range(1, 7)) if x not in used]
-    while len(kept) < n:
-        kept.append(PlayerConfig(names.pop(0), config.players[0].policy))
-    return replace(config, players=tuple(kept))
-
-
-def _parse_policy(value: Any, base: Any, base_dir: Path | None, player: Any = None):
-    return policy_from(value, f"axes.policy[{player}]")
-
-
-def _seat(config: Zombies9Config, player: Any) -> int:
-    if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < config.n_players:
-        return player
-    for k, p in enumerate(config.players):
-        if p.name == player:
-            return k
-    raise ConfigError(f"axes.policy: player {player!r}; allowed: "
-                      + ", ".join([p.name for p in config.players] + [str(k) for k in range(config.n_players)]))
-
-
-def set_policy(config: Zombies9Config, policy, player: Any) -> Zombies9Config:
-    k = _seat(config, player)
-    players = list(config.players)
-    players[k] = replace(players[k], policy=policy)
-    return replace(config, players=tuple(players))
-
-
-def _policy_label(value: Any) -> str:
-    return value if isinstance(value, str) else preset_name(policy_from(value, "policy"))
-
-
-AXES = {
-    "players": AxisKind("players", _parse_players, set_players, str, help="player count 2-6 (A1)", order=1.0,
-                        numeric=True, default_range=(2, 6)),
-    "policy": AxisKind("policy", _parse_policy, set_policy, _policy_label, per_player=True, order=2.0,
-                       help="a player's policy: a preset (" + ", ".join(PRESETS) + ") or a table"),
-}
 
 
 # ---------------------------------------------------------------------------------- the ruleset
@@ -118,11 +59,19 @@ class Zombies9Ruleset:
 
     id = "zombies9"
     title = "Zombies!!! with Ashes to Ashes"
-    spec = "rules/zombies-ashes-to-ashes.md"
+    description = ("Twilight Creations' tile-laying board game for 2-6 players: each turn a player lays a map tile, "
+                   "fights the zombies on its square (a D6, 4+ kills; bullets buy a roll, hearts re-roll), draws "
+                   "event cards, moves and moves zombies against the others; the Helipad or 25 zombies win, and the "
+                   "Zombies!!! 9 expansion (its tiles a placeholder set) adds the Crematorium and the Cemeteries. "
+                   "The report plays four balanced players, the first player in seat 0.")
+    spec = "zombies-ashes-to-ashes.md"
     win_word = "win"
     end_reasons = END_REASONS
-    kernels_package = "kernels.zombies9"
-    play_batch = staticmethod(play_batch)
+    play_columns = ("kills", "deaths", "hearts_spent", "bullets_spent", "cards_played", "tiles_laid")
+    kernels_package = "zombies9"
+
+    def __init__(self) -> None:
+        self.play_batch = play_batch  # an instance attribute: a dispatcher on the class would bind as a method
 
     # parameters and configs
     def parameters(self) -> list[Parameter]:
@@ -131,17 +80,14 @@ class Zombies9Ruleset:
     def config_from_dict(self, data: dict, source: str = "config", base_dir: Path | None = None) -> Zombies9Config:
         return config_from_dict(data, source, base_dir)
 
+    def parse_params(self, config: Zombies9Config, params: Mapping[str, Any], source: str = "params") -> dict:
+        return parse_params(config, dict(params), source)
+
     def with_params(self, config: Zombies9Config, params: Mapping[str, Any], source: str = "params"):
         return with_params(config, dict(params), source)
 
     def with_mods(self, config: Zombies9Config, mods: Iterable[str]) -> Zombies9Config:
-        changes = {}
-        for m in mods:
-            key = str(m).strip().lower().replace("-", "_")
-            if key not in MODS:
-                raise ConfigError(f"mods: {m!r} is not a zombies9 mod; allowed: {', '.join(MODS)}")
-            changes[MODS[key][0]] = MODS[key][1]
-        return replace(config, **changes) if changes else config
+        return with_mods(config, mods)
 
     def mods(self) -> dict[str, str]:
         return {name: title for name, (_, _, title) in MODS.items()}
@@ -150,6 +96,9 @@ class Zombies9Ruleset:
         return dict(PRESETS)
 
     def policy_help(self) -> dict[str, str]:
+        return {f.name: f"{f.metadata['help']} [{f.metadata['spec']}]" for f in policy_fields()}
+
+    def preset_help(self) -> dict[str, str]:
         return dict(PRESET_HELP)
 
     def policy_from(self, value: Any, where: str):
@@ -184,7 +133,7 @@ class Zombies9Ruleset:
 
     # experiments, report, bench, commands
     def axes(self) -> dict[str, AxisKind]:
-        return dict(AXES)
+        return {}  # the shared axes (players, policy, params, every parameter) are all it needs
 
     def report_sections(self, scale: float) -> list[ReportSection]:
         from sim.rulesets.zombies9.report import report_sections

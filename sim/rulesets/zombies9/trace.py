@@ -164,6 +164,7 @@ def draw_map(config: Zombies9Config, events: np.ndarray, result: pd.DataFrame | 
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=130, bbox_inches="tight")
+        os.chmod(tmp, 0o644)  # mkstemp makes it private
         os.replace(tmp, path)
     finally:
         plt.close(fig)
