@@ -22,7 +22,9 @@ each reads from ``ReportSection.options`` (all optional unless said):
 - ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
   test and a chi-square test of equal seats;
 - ``sensitivity``: ``enable`` (what may be switched on for a parameter to count:
-  `experiments.sensitivity`), ``titles`` (what was switched on -> its title).
+  `experiments.sensitivity`), ``titles`` (what was switched on -> its title), ``measure`` (the
+  outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
+  somebody almost always wins needs one of the last two).
 
 Every analysis may use ``titles`` (cell label -> shown title).
 
@@ -42,7 +44,7 @@ import pandas as pd
 from scipy import stats
 
 from experiments import charts
-from experiments.compare import paired_table, per_game, win_turn_curves
+from experiments.compare import outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
 from experiments.stats import wilson_interval
 
@@ -435,11 +437,13 @@ def matchups(s: Played) -> None:
 def sensitivity(s: Played) -> None:
     """Every chosen number at its low, default and high value, ranked by the largest change from
     the default over its plausible range."""
-    table = sensitivity_table(s.result.results, s.experiment)
+    measure = s.options.get("measure", "anyone")
+    table = sensitivity_table(s.result.results, s.experiment, measure=measure)
     if table.empty:
         return
     s.ratios += table.variance_ratio.dropna().tolist()
     titles, word = s.options.get("titles", {}), s.view.win_word
+    what = outcome_words(measure, word)
     top = table.iloc[0]
 
     def under(m: str) -> str:
@@ -454,19 +458,19 @@ def sensitivity(s: Played) -> None:
         "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
         "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
-    s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that anyone "
-                                 f"{word}s goes from {rate_text(top.rate_default)} at its default {top.default} to "
+    s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that {what} "
+                                 f"goes from {rate_text(top.rate_default)} at its default {top.default} to "
                                  f"{rate_text(top.rate_at_extreme)} at {top.extreme} ({_signed(top.effect)} points, "
                                  f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
                                  "interval is in brackets (a bootstrap over games)."))
     forest = table.assign(label=[f"{p} {d}→{x}" + (f" ({under(m)})" if m else "")
                                  for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
-                          name=f"anyone {word}s", flagged=table.p_holm < 0.05, diff=table.effect,
+                          name=what, flagged=table.p_holm < 0.05, diff=table.effect,
                           ci_low=table.effect_low, ci_high=table.effect_high)
     s.figures.append(Chart(s.spec.key, charts.forest(forest, "Sensitivity of the chosen numbers",
                                                       "largest change from the default (points)"),
-                           f"Each bar is how much the chance that anyone {word}s moves when a number goes from its "
+                           f"Each bar is how much the chance that {what} moves when a number goes from its "
                            "default to the farther end of its plausible range; the longest bars are the numbers worth "
                            "pinning down."))
 

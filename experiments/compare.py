@@ -82,6 +82,29 @@ def win_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
     return df[df.player == player].sort_values("game").won.to_numpy()
 
 
+def game_outcomes(df: pd.DataFrame, outcome: str = "anyone") -> np.ndarray:
+    """Per game, a yes/no outcome named by ``outcome``: ``"anyone"`` (somebody won), ``"player=K"``
+    (seat K won, 0-based) or ``"reason=R"`` (the game ended by reason R)."""
+    kind, _, value = outcome.partition("=")
+    if kind == "anyone":
+        return win_outcomes(df, None)
+    if kind == "player":
+        return win_outcomes(df, int(value))
+    if kind == "reason":
+        return (df.groupby("game", sort=True).reason.first() == value).to_numpy()
+    raise ValueError(f"outcome {outcome!r}; allowed: anyone, player=K, reason=R")
+
+
+def outcome_words(outcome: str, word: str) -> str:
+    """'anyone escapes', 'seat 1 wins', 'a game ends in helipad'."""
+    kind, _, value = outcome.partition("=")
+    if kind == "player":
+        return f"seat {int(value) + 1} {word}s"
+    if kind == "reason":
+        return f"a game ends in {value}"
+    return f"anyone {word}s"
+
+
 def per_game(results: pd.DataFrame, axis: str) -> pd.DataFrame:
     """One row per (cell label, game): turns, reason, and whether anyone won."""
     first = results.groupby([axis, "game"], sort=False).agg(turns=("turns", "first"), reason=("reason", "first"),

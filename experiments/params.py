@@ -52,8 +52,8 @@ def render_params(rs: Ruleset, console: Console) -> None:
 
 
 def _tag_word(tag: str) -> str:
-    if tag[:1] == "A" and tag[1:].isdigit():
-        return "an ambiguity of the spec, read as its default"
+    if tag[:1].isalpha() and tag[1:].isdigit():
+        return "an ambiguity the spec lists, read as its default (the other reading is a choice)"
     return {"mods": "set by a mod (or by hand)", "policy": "player behaviour", "data": "data files",
             "ablation": "for ablation studies"}.get(tag, "")
 

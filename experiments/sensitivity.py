@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from experiments.compare import win_outcomes
+from experiments.compare import game_outcomes
 from experiments.experiment import Axis, Experiment
 from experiments.stats import holm, paired_difference
 from sim.ruleset import Parameter, ruleset_of
@@ -99,11 +99,12 @@ def _cells(exp: Experiment) -> list[tuple[str, object, str, str, str]]:
     return out
 
 
-def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0) -> pd.DataFrame:
-    """Rank the parameters by the largest change from the default (module docstring)."""
+def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, measure: str = "anyone") -> pd.DataFrame:
+    """Rank the parameters by the largest change from the default (module docstring) of the yes/no
+    outcome ``measure`` (``experiments.compare.game_outcomes``: anyone wins by default)."""
     axis = exp.axes[0]
     value_of = dict(zip(axis.labels, axis.values))
-    outcome = {label: win_outcomes(results[results.axis_params == label], None) for label in axis.labels}
+    outcome = {label: game_outcomes(results[results.axis_params == label], measure) for label in axis.labels}
     rows, effects = [], []
     for name, default, prefix, low_label, high_label in _cells(exp):
         base = outcome[f"{prefix}:default" if prefix else "base"]

@@ -90,7 +90,7 @@ class Parameter:
     ``tag`` is the spec's confidence tag: "V" verified, "I" inferred, "C" chosen (a number the
     spec had to choose; ``sensitivity`` varies these), or the kind of a simulator setting
     ("policy", "mods", "data", "ablation", an ambiguity "A12"). ``range`` is (lowest, highest)
-    for numbers, ``choices`` the allowed words. ``plausible`` is the (low, high) pair
+    for numbers, ``choices`` the allowed words (strings). ``plausible`` is the (low, high) pair
     ``sensitivity`` plays (None: the default x0.5 and x1.5 within ``range``). ``enable`` names
     what must be switched on for the parameter to matter (a mod: ``{"mods": ("t_virus",)}``).
     """
@@ -177,7 +177,7 @@ class Ruleset(Protocol):
     win_word: str
     end_reasons: tuple[str, ...]
     play_columns: tuple[str, ...]  # its own columns `shamble play` shows per player, as means per game
-    kernels_package: str  # "kernels.<id>": where its compiled code lives (its cache folder)
+    kernels_package: str  # its folder under kernels/ ("zombie40k"): the cache folder of its compiled code
 
     # parameters and configs
     def parameters(self) -> list[Parameter]: ...

@@ -51,7 +51,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "victories", "Zombies!!!: which victory decides games, and the seats",
             "Four balanced players, the first player in seat 1. The base game is won at the Helipad or with 25 "
             "zombies; Ashes to Ashes mixed in adds the Crematorium (its Z9 tiles are the spec's placeholder set).",
-            base, games_for("victories", scale), {"mode": ["base", "mixed"]}, ("outcomes",),
+            base, games_for("victories", scale), {"mode": ["base", "mixed"]}, ("outcomes", "seats"),
             {"value_label": "game", "reference": "base", "titles": {"mixed": "Ashes to Ashes mixed in"}}, SEED),
         ReportSection(
             "expansion", "Zombies!!!: the expansion off, alone, mixed in",
@@ -88,5 +88,6 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Every number the spec took from fan sources or chose ([fan], [default]: tag C) at a plausible low and "
             "high value, Ashes to Ashes mixed in; the zombie-dog numbers are played with the Pet Cemetery's dogs on.",
             seats(4, mode="mixed"), games_for("sensitivity", scale), {}, ("sensitivity",),
-            {"enable": {"mods": ("dogs", "kids")}, "titles": {"dogs": "zombie dogs", "kids": "zombie kids"}}, SEED),
+            {"enable": {"mods": ("dogs", "kids")}, "titles": {"dogs": "zombie dogs", "kids": "zombie kids"},
+             "measure": "reason=helipad"}, SEED),
     ]
