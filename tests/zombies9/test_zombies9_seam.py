@@ -7,12 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
+from experiments.analyses import ANALYSES  # the analyses the report knows
 from sim import ruleset as registry
 from sim.rulesets.zombies9.config import PRESETS, ConfigError, Policy, Zombies9Config, default_config
 from sim.rulesets.zombies9.results import COLUMNS
 
 RS = registry.get("zombies9")
-ANALYSES = {"outcomes", "paired", "head_to_head", "by_value", "matchups", "sensitivity"}
 
 
 def test_discovered_and_complete():
