@@ -481,7 +481,7 @@ class OutwestConfig:
         if self.start_gunslingers > len(self.groups):
             raise OutwestConfigError(f"start_gunslingers = {self.start_gunslingers}; allowed: 0-{len(self.groups)} "
                                      "(one per group at most, §11)")
-        if self.escape_needed > len(self.players):
+        if self.scenario == "escape" and self.escape_needed > len(self.players):
             raise OutwestConfigError(f"escape_needed = {self.escape_needed}; allowed: 1-{len(self.players)} "
                                      "(the posse's size)")
 

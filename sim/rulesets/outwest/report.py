@@ -1,0 +1,190 @@
+"""Experiments and report of Zombies Out West: its axes (`AxisKind`) and report sections.
+
+Axes (an experiment file's ``[axes]`` keys, beside every parameter, ``mods`` and ``params``)::
+
+    posse_size = [1, 2, 3, 5, 8]                # the default posse's classes, then G C S G C (config.SIZE_ORDER)
+    class_mix = ["LSGGC", "LLGG", "SSSS"]       # class letters, each with its class's kit
+    weapon_mix = ["default", "rifles", "shotguns", "pistols"]  # every long gun made one kind
+    zombie_groups = [2, 4, 6]                   # that many groups of 5 (or a list of sizes)
+    group_size = [3, 5, 6]                      # every group this size
+    advanced = ["basic", "plague", "gunslingers", "both"]     # the advanced rules
+    posse_policy = ["stand_and_shoot", "fighting_retreat", "rescue_everyone"]  # every character's policy
+
+Report sections (analysed by the experiments layer): survival against posse size (``by_value``)
+and class mix at equal points (``outcomes``), shotguns against rifles (``paired``), the Zombie
+Plague and Zombie Gunslingers on and off (``paired``), and every [C] number (``sensitivity``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sim.ruleset import AxisKind, ReportSection
+from sim.rulesets.outwest.config import (
+    MAX_GROUPS,
+    OutwestConfig,
+    OutwestConfigError,
+    policy_from,
+    policy_name,
+    posse_of_mix,
+    posse_of_size,
+    with_mods,
+    with_policy,
+)
+
+LONG_GUNS = ("rifle", "carbine", "shotgun", "sawn_off", "musketoon")
+WEAPON_MIXES = {"default": None, "rifles": "rifle", "shotguns": "shotgun", "carbines": "carbine",
+                "sawn_offs": "sawn_off", "musketoons": "musketoon", "pistols": "pistol"}
+ADVANCED = {"basic": (), "plague": ("zombie_plague",), "gunslingers": ("zombie_gunslingers",),
+            "both": ("zombie_plague", "zombie_gunslingers")}
+# class mixes of 12 points on an assumed 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend): the
+# rules give no points; the scale is the class order, so "equal points" is a question, not a rule
+EQUAL_POINTS_MIXES = ("LSGGC", "LLSC", "LLGG", "LLL", "SSSS", "GGGGGG", "LSSGC", "CCCCCCCCCCCC")
+CLASS_POINTS = {"citizen": 1, "gunman": 2, "shootist": 3, "legend": 4}
+SEED = 2024
+
+
+def points(config: OutwestConfig) -> int:
+    """The posse's cost on the assumed 1-2-3-4 class scale."""
+    return sum(CLASS_POINTS[p.cls] for p in config.players)
+
+
+def _first_policy(config: OutwestConfig):
+    return config.players[0].policy
+
+
+def _int(value: Any, lo: int, hi: int, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise OutwestConfigError(f"{where} = {value!r}; allowed: an integer {lo}-{hi}")
+    return value
+
+
+def _parse_size(value, base, base_dir=None, player=None):
+    return _int(value, 1, 12, "posse_size")
+
+
+def _apply_size(config: OutwestConfig, n: int, player=None) -> OutwestConfig:
+    return _fit(config, posse_of_size(n, _first_policy(config)))
+
+
+def _fit(config: OutwestConfig, players) -> OutwestConfig:
+    return replace(config, players=players, escape_needed=min(config.escape_needed, len(players)))
+
+
+def _parse_mix(value, base, base_dir=None, player=None):
+    posse_of_mix(value)  # validates
+    return str(value).upper()
+
+
+def _apply_mix(config: OutwestConfig, mix: str, player=None) -> OutwestConfig:
+    return _fit(config, posse_of_mix(mix, _first_policy(config)))
+
+
+def _parse_weapons(value, base, base_dir=None, player=None):
+    if value not in WEAPON_MIXES:
+        raise OutwestConfigError(f"weapon_mix = {value!r}; allowed: {', '.join(WEAPON_MIXES)}")
+    return value
+
+
+def with_weapon_mix(config: OutwestConfig, mix: str) -> OutwestConfig:
+    """Every long gun (rifle, carbine, shotgun, sawn-off, musketoon) of the posse made ``mix``'s
+    gun; pistols stay."""
+    gun = WEAPON_MIXES[mix]
+    if gun is None:
+        return config
+    players = tuple(replace(p, guns=tuple(gun if g in LONG_GUNS else g for g in p.guns)) for p in config.players)
+    return replace(config, players=players)
+
+
+def _parse_groups(value, base, base_dir=None, player=None):
+    if isinstance(value, list | tuple):
+        return tuple(value)
+    return (5,) * _int(value, 1, MAX_GROUPS, "zombie_groups")
+
+
+def _apply_groups(config: OutwestConfig, groups: tuple, player=None) -> OutwestConfig:
+    return replace(config, groups=tuple(groups), start_gunslingers=min(config.start_gunslingers, len(groups)))
+
+
+def _parse_group_size(value, base, base_dir=None, player=None):
+    return _int(value, 3, 6, "group_size")
+
+
+def _parse_advanced(value, base, base_dir=None, player=None):
+    if value not in ADVANCED:
+        raise OutwestConfigError(f"advanced = {value!r}; allowed: {', '.join(ADVANCED)}")
+    return value
+
+
+def _parse_policy(value, base, base_dir=None, player=None):
+    return policy_from(value, "posse_policy")
+
+
+def axis_kinds() -> dict[str, AxisKind]:
+    return {
+        "posse_size": AxisKind("posse_size", _parse_size, _apply_size, str,
+                               "posse of n: the default posse's classes first (L S G G C), then G C S G C",
+                               order=1.0, numeric=True, default_range=(1, 12)),
+        "class_mix": AxisKind("class_mix", _parse_mix, _apply_mix, str,
+                              "the posse as class letters (L Legend, S Shootist, G Gunman, C Citizen)", order=1.0),
+        "weapon_mix": AxisKind("weapon_mix", _parse_weapons, lambda c, v, p=None: with_weapon_mix(c, v), str,
+                               "every long gun of the posse made one kind: " + ", ".join(WEAPON_MIXES), order=2.0),
+        "zombie_groups": AxisKind("zombie_groups", _parse_groups, _apply_groups,
+                                  lambda v: str(len(v)) if len(set(v)) == 1 and v[0] == 5 else "-".join(map(str, v)),
+                                  "that many zombie groups of 5 (or a list of group sizes)", order=1.5, numeric=False),
+        "group_size": AxisKind("group_size", _parse_group_size,
+                               lambda c, s, p=None: replace(c, groups=(s,) * len(c.groups)), str,
+                               "every zombie group this size (3-6)", order=1.6, numeric=True, default_range=(3, 6)),
+        "advanced": AxisKind("advanced", _parse_advanced, lambda c, v, p=None: with_mods(c, ADVANCED[v]), str,
+                             "the advanced rules: basic, plague, gunslingers, both", order=3.0),
+        "posse_policy": AxisKind("posse_policy", _parse_policy, lambda c, pol, p=None: with_policy(c, pol),
+                                 policy_name, "every character's policy (a preset or a table)", order=2.5),
+    }
+
+
+def report_sections(scale: float = 1.0) -> list[ReportSection]:
+    """The Out West part of the balance report (sized in games per cell times ``scale``)."""
+    base = OutwestConfig()
+
+    def games(n: int) -> int:
+        return max(50, int(round(n * scale)))
+
+    return [
+        ReportSection(
+            "outwest_posse_size", "Out West: how big a posse holds the town",
+            "Hold the town (§12) against four groups of five, the posse grown from the default's classes "
+            "(Legend, Shootist, Gunman, Gunman, Citizen, then Gunman, Citizen, Shootist...). A posse wins if "
+            "one man is alive, conscious and not a zombie at the end of turn 10.",
+            base, games(3000), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, "by_value",
+            {"axis": "posse_size", "word": "posse size"}, SEED),
+        ReportSection(
+            "outwest_class_mix", "Out West: which class mix is best for the points",
+            "Posses of 12 points on a 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend; the rules give no "
+            "points, so the scale is an assumption), each class with its default kit. Each character's rate is "
+            "his own survival in a held town.",
+            base, games(2000), {"class_mix": list(EQUAL_POINTS_MIXES)}, "outcomes", {"word": "class mix"}, SEED),
+        ReportSection(
+            "outwest_shotguns_vs_rifles", "Out West: are shotguns worth more than rifles",
+            "The default posse with every long gun a rifle, then every long gun a shotgun (pistols kept), on "
+            "the same games. A shotgun shoots twice with pistol dice and the pistol's +2 at point blank, but "
+            "must reload after every Fire (§2.2, §5.7); a rifle reaches 24\" with two dice from 2\" to 18\".",
+            base, games(4000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, "paired",
+            {"reference": "rifles"}, SEED),
+        ReportSection(
+            "outwest_advanced", "Out West: the Zombie Plague and the Zombie Gunslingers",
+            "The basic game against the advanced rules (§7.4 plague table, §8 plague bites, §11 gunslingers) "
+            "on the same games: under the plague a bite's 5 kills and raises the victim, bites lapse more "
+            "often, and the risen join the zombies with their own card.",
+            base, games(4000), {"advanced": list(ADVANCED)}, "paired", {"reference": "basic"}, SEED),
+        ReportSection(
+            "outwest_sensitivity", "Out West: which unrecovered numbers matter most",
+            "Every number the spec had to choose ([default] (unconfirmed): range bands, dice per band, class "
+            "shooting modifiers, aim, blaze and cover dice, ammunition, the turn count...) at its low and high "
+            "plausible value, each against the default on the same games.",
+            base, games(800), {}, "sensitivity", {}, SEED),
+    ]
+
+
+def bench_configs() -> dict[str, OutwestConfig]:
+    return {"hold the town (default posse, 4 groups of 5)": OutwestConfig()}
