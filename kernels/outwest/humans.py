@@ -139,6 +139,7 @@ from kernels.outwest.layout import (
     TERRAIN_DENSE,
     TERRAIN_LOOSE,
     W_PROFILE,
+    W_RELOAD,
 )
 from kernels.outwest.melee import fight_target, human_attacks, melee_class
 from kernels.outwest.shooting import (
@@ -780,15 +781,28 @@ def shoot_or_aim(st, g, tb, rng, h, t):
 @njit
 def idle(st, g, tb, rng, h, t):
     """Nothing better to do (at the goal, or held back by the keep-away distance): Fire at any
-    zombie in range, else Aim at the nearest zombie (``POL_AIM_IDLE``), else nothing."""
-    if t >= 0:
+    zombie in range - but a gun that must reload after every Fire is kept for its best band and
+    Aims instead (``POL_AIM_IDLE``) -, else Aim at the nearest zombie, else nothing."""
+    if t >= 0 and not keep_the_charge(st, g, tb, h, t):
         do_fire(st, g, tb, rng, h, t, 0)
         return
     _, z = nearest_zombie(st, g, tb, h)
+    if t >= 0:
+        z = t
     if tb.pol[h, POL_AIM_IDLE] != 0 and z >= 0 and not aim_valid(st, g, h, z):
         do_aim(st, g, tb, h, z)
         return
     log_event(st, g, EK_ACTION, h, -1, A_NONE, 0.0, 0.0)
+
+
+@njit
+def keep_the_charge(st, g, tb, h, t):
+    """A shotgun, sawn-off or musketoon (empty after every Fire) outside its best band, with a
+    policy that aims when idle."""
+    gap = gap_between(st, g, tb, h, t)
+    w = gun_of(st, g, h, best_gun(st, g, tb, h, gap))
+    here = tb.band_dice[tb.weapons[w, W_PROFILE], band_of(tb, gap)]
+    return tb.pol[h, POL_AIM_IDLE] != 0 and tb.weapons[w, W_RELOAD] != 0 and here < max_band_dice(tb, w)
 
 
 @njit

@@ -31,9 +31,9 @@ from kernels.outwest.figures import (
 )
 from kernels.outwest.layout import (
     CL_MELEE_MOD,
+    EK_BITE,
     EK_DEVOURED,
     EK_FEED,
-    EK_HUMAN_HIT,
     EK_MELEE,
     EK_PUSH,
     EK_ZOMBIE_HIT,
@@ -199,7 +199,7 @@ def bite(st, g, tb, rng, h, z):
     loc = d6(rng, g)
     eff = d6(rng, g)
     bits = location_result(tb, loc, eff, 0)
-    log_event(st, g, EK_HUMAN_HIT, h, z, loc, eff, bits)
+    log_event(st, g, EK_BITE, h, z, loc, eff, bits)
     if bits & R_DEAD:
         if tb.prm[P_BITE_CAN_KILL] == 0:
             bits = R_SERIOUS

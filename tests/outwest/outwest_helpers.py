@@ -117,3 +117,25 @@ def human_fate_codes(out: np.ndarray, was_down: bool = False, bites: int = 0) ->
     codes[b_fate == L.FATE_DEVOURED] = 7
     codes[a_state == L.S_DOWN] = 0
     return codes
+
+
+def play(cfg: OutwestConfig, n_games: int, seed: int = 1, batch: int = 512, check: bool = False):
+    """Play games 0..n-1 through the ruleset's protocol (compile -> new_state -> play_batch ->
+    results), as sim.play does: (results frame, invariant violations)."""
+    import pandas as pd
+
+    from kernels.rng import draws_between, new_streams
+    from sim.ruleset import get
+
+    rs = get("outwest")
+    tables = rs.compile(cfg)
+    frames, violations = [], 0
+    for first in range(0, n_games, batch):
+        count = min(batch, n_games - first)
+        state = rs.new_state(cfg, tables, count)
+        rng = np.empty(count, np.uint64)
+        rs.play_batch(state, tables, np.uint64(seed), np.int64(first), check, rng)
+        dice = draws_between(new_streams(seed, count, first), rng)
+        frames.append(rs.results(cfg, state, first, dice))
+        violations += rs.violations(state)
+    return pd.concat(frames, ignore_index=True), violations

@@ -13,6 +13,11 @@ from sim.rulesets.outwest.config import CLASSES, OutwestConfig
 app = typer.Typer(help="Zombies Out West: exact odds of a melee and of a shot.", no_args_is_help=True)
 
 
+@app.callback()
+def outwest() -> None:
+    """Zombies Out West commands (a group, so that ``shamble outwest odds`` names its command)."""
+
+
 def odds_lines(cls: str = "gunman", plague: bool = False) -> list[str]:
     """The exact odds tables as text lines."""
     c = replace(OutwestConfig(), zombie_plague=plague)

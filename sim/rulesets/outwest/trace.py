@@ -92,48 +92,54 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
         extra = ", blazing away" if int(a) in (L.A_FIRE, L.A_MOVE_FIRE) and c else ""
         return f"{who} {act}{target}{extra}"
     texts = {
-        L.EK_MOVE: f"   {who} ends at ({a:.1f}, {b:.1f}) after {c:.1f}\"",
-        L.EK_SHOT: f"   {who} shoots at {other}: {a:.0f} dice, {b:.0f} hit(s), {c:.0f} one(s)",
-        L.EK_HIT_HUMAN: f"   {who} is hit in the {LOCATIONS[max(0, min(5, int(a) - 1))]} (effect {b:.0f}): {_bits(c)}",
-        L.EK_HIT_ZOMBIE: f"   {who} is hit (effect {a:.0f}{b:+.0f}): {SHOT_WORDS[int(c)]}",
-        L.EK_MELEE: f"   {who} attacks {other}: {a:.0f} six(es) against {b:.0f}" +
+        L.EK_MOVE: lambda: f"   {who} ends at ({a:.1f}, {b:.1f}) after {c:.1f}\"",
+        L.EK_SHOT: lambda: f"   {who} shoots at {other}: {a:.0f} dice, {b:.0f} hit(s), {c:.0f} one(s)",
+        L.EK_HIT_HUMAN: lambda: f"   {who} is hit in the {LOCATIONS[max(0, min(5, int(a) - 1))]} "
+                                f"(effect {b:.0f}): {_bits(c)}",
+        L.EK_BITE: lambda: f"   {who}'s bite wound: {LOCATIONS[max(0, min(5, int(a) - 1))]} (effect {b:.0f}): "
+                           f"{_bits(c)}",
+        L.EK_HIT_ZOMBIE: lambda: f"   {who} is hit (effect {a:.0f}{b:+.0f}): {SHOT_WORDS[int(c)]}",
+        L.EK_MELEE: lambda: f"   {who} attacks {other}: {a:.0f} six(es) against {b:.0f}" +
                     (f", {c:.0f} hit(s)" if b <= a else f": {who} is knocked over"),
-        L.EK_ZOMBIE_HIT: f"   {other} is " + (HZ_WORDS[int(b)] if c else ZH_WORDS[int(b)]) + f" (rolled {a:.0f})",
-        L.EK_DEVOURED: f"   {who} is TORN APART AND DEVOURED at ({a:.1f}, {b:.1f})",
-        L.EK_FEED: f"   {who} joins the feeding frenzy",
-        L.EK_LEAVE_FEED: f"   {who} " + ("leaves the feeding" if o else "keeps feeding") + f" (rolled {a:.0f})",
-        L.EK_BITE_TEST: f"   {who} tests a bite: {a:.0f}" + (f" and {b:.0f}" if b else "") +
+        L.EK_ZOMBIE_HIT: lambda: f"   {other} is " + (HZ_WORDS[int(b)] if c else ZH_WORDS[int(b)]) +
+                                 f" (rolled {a:.0f})",
+        L.EK_DEVOURED: lambda: f"   {who} is TORN APART AND DEVOURED at ({a:.1f}, {b:.1f})",
+        L.EK_FEED: lambda: f"   {who} joins the feeding frenzy",
+        L.EK_LEAVE_FEED: lambda: f"   {who} " + ("leaves the feeding" if o else "keeps feeding") + f" (rolled {a:.0f})",
+        L.EK_BITE_TEST: lambda: f"   {who} tests a bite: {a:.0f}" + (f" and {b:.0f}" if b else "") +
                         (" - he lapses" if o else ""),
-        L.EK_LAPSE: f"   {who} lapses into unconsciousness",
-        L.EK_WAKE: f"   {who}, unconscious, rolls {a:.0f}: " +
+        L.EK_LAPSE: lambda: f"   {who} lapses into unconsciousness",
+        L.EK_WAKE: lambda: f"   {who}, unconscious, rolls {a:.0f}: " +
                    ("no change", "comes round, knocked down", "wakes", "DIES AND RISES")[max(0, min(3, o))],
-        L.EK_RISE: f"   {who} RISES AS A ZOMBIE" + (" gunslinger" if o else ""),
-        L.EK_RETURN: f"   {who} returns from the graveyard at ({a:.1f}, {b:.1f})",
-        L.EK_ZACTION: f"{names.group(f)} " + (f"moves and attacks (rolled {a:.0f})" if o == L.ZA_MOVE_ATTACK
+        L.EK_RISE: lambda: f"   {who} RISES AS A ZOMBIE" + (" gunslinger" if o else ""),
+        L.EK_RETURN: lambda: f"   {who} returns from the graveyard at ({a:.1f}, {b:.1f})",
+        L.EK_ZACTION: lambda: f"{names.group(f)} " + (f"moves and attacks (rolled {a:.0f})" if o == L.ZA_MOVE_ATTACK
                                                else f"recovers ({b:.0f} of {a:.0f} down)"),
-        L.EK_ZMOVE: f"   {who} shambles {c:.1f}\" to ({a:.1f}, {b:.1f})" if c > 1e-6 else None,
-        L.EK_FALL: f"   {who} falls over",
-        L.EK_GET_UP: f"   {who} " + ("gets up" if o else "stays down") + f" (rolled {a:.0f})",
-        L.EK_PUSH: f"   {who} is pushed back {a:.0f}\"",
-        L.EK_AMMO: f"   {who}'s gun {int(o) + 1} is {GUN_WORDS[int(a)]}",
-        L.EK_CLAIM: f"   {who} claims action cards" if f < names.H else f"   {names.card(f)} takes the action cards",
-        L.EK_SPEND: f"** an action card is spent on {who}",
-        L.EK_TURN_END: f"== end of turn {a:.0f}",
-        L.EK_SPOOK: f"   {who}'s horse is spooked ({a:.0f})" + (": he is thrown" if o else ""),
-        L.EK_ADVANCE: f"   {who} has destroyed a zombie and becomes a Gunman",
-        L.EK_SPLASH: f"   the musketoon's splash hits {who} {a:.0f} time(s)",
-        L.EK_RETURN_FIRE: f"   {who} turns and returns fire at {other}",
-        L.EK_ESCAPE: f"   {who} gets off the table",
-        L.EK_FIX: f"   {who} works on his gun: {a:.0f}",
-        L.EK_HORSE_BOLT: f"   {who}'s horse bolts off the table",
-        L.EK_NERVE: f"   {who} tests his nerve: {a:.0f}",
-        L.EK_CARRY: f"   {other} is carried to ({a:.1f}, {b:.1f})",
-        L.EK_GRAVE: f"the graveyard is on the {EDGES[int(a)]} edge",
+        L.EK_ZMOVE: lambda: f"   {who} shambles {c:.1f}\" to ({a:.1f}, {b:.1f})" if c > 1e-6 else None,
+        L.EK_FALL: lambda: f"   {who} falls over",
+        L.EK_GET_UP: lambda: f"   {who} " + ("gets up" if o else "stays down") + f" (rolled {a:.0f})",
+        L.EK_PUSH: lambda: f"   {who} is pushed back {a:.0f}\"",
+        L.EK_AMMO: lambda: f"   {who}'s gun {int(o) + 1} is {GUN_WORDS[int(a)]}",
+        L.EK_CLAIM: lambda: f"   {who} claims action cards" if f < names.H else
+                            f"   {names.card(f)} takes the action cards",
+        L.EK_SPEND: lambda: f"** an action card is spent on {who}",
+        L.EK_TURN_END: lambda: f"== end of turn {a:.0f}",
+        L.EK_SPOOK: lambda: f"   {who}'s horse is spooked ({a:.0f})" + (": he is thrown" if o else ""),
+        L.EK_ADVANCE: lambda: f"   {who} has destroyed a zombie and becomes a Gunman",
+        L.EK_SPLASH: lambda: f"   the musketoon's splash hits {who} {a:.0f} time(s)",
+        L.EK_RETURN_FIRE: lambda: f"   {who} turns and returns fire at {other}",
+        L.EK_ESCAPE: lambda: f"   {who} gets off the table",
+        L.EK_FIX: lambda: f"   {who} works on his gun: {a:.0f}",
+        L.EK_HORSE_BOLT: lambda: f"   {who}'s horse bolts off the table",
+        L.EK_NERVE: lambda: f"   {who} tests his nerve: {a:.0f}",
+        L.EK_CARRY: lambda: f"   {other} is carried to ({a:.1f}, {b:.1f})",
+        L.EK_GRAVE: lambda: f"the graveyard is on the {EDGES[int(a)]} edge",
     }
     if kind == L.EK_END:
         return f"== the game ends in turn {a:.0f}: " + (WINNERS.get(f) or "nobody") + " win(s) (" + \
             REASONS.get(o, "?") + ")"
-    return texts.get(kind)
+    text = texts.get(kind)
+    return text() if text else None
 
 
 def trace_lines(config: OutwestConfig, events: np.ndarray) -> list[str]:
