@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from kernels.jit import njit
-from kernels.outwest.bites import activation_checks
+from kernels.outwest.bites import activation_checks, spook_test
 from kernels.outwest.figures import (
     EPS,
     NO_GAP,
@@ -297,6 +297,15 @@ def walk(st, g, tb, h, ux, uy, length):
 
 
 @njit
+def walk_and_spook(st, g, tb, rng, h, ux, uy, length):
+    """A move, then §10: a rider who ends it within 5" of a zombie tests his horse."""
+    moved = walk(st, g, tb, h, ux, uy, length)
+    if is_human(st, g, h):
+        spook_test(st, g, tb, rng, h)
+    return moved
+
+
+@njit
 def goal_of(st, g, tb, h):
     """Where h moves when nothing else is to be done (§12): (x, y, how near is near enough)."""
     scenario = tb.prm[P_SCENARIO]
@@ -370,7 +379,7 @@ def move_along(st, g, tb, rng, h, ux, uy, limit, action):
     citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
     roll, falls = move_roll(st, g, tb, rng, h, base_move_dice(st, g, tb, h), True)
     log_event(st, g, EK_ACTION, h, -1, action, roll, 0.0)
-    walk(st, g, tb, h, ux, uy, roll if citizen else min(roll, limit))
+    walk_and_spook(st, g, tb, rng, h, ux, uy, roll if citizen else min(roll, limit))
     if falls and is_human(st, g, h):
         knock_down(st, g, tb, h)
         log_event(st, g, EK_FALL, h, -1, st.ff[g, h, FF_X], st.ff[g, h, FF_Y], 0.0)
@@ -550,7 +559,7 @@ def carry(st, g, tb, rng, h, c):
         ux, uy = unit_vector(st.ff[g, h, FF_X], st.ff[g, h, FF_Y], gx, gy)
     roll, falls = move_roll(st, g, tb, rng, h, base_move_dice(st, g, tb, h), True)
     log_event(st, g, EK_ACTION, h, c, A_CARRY, roll, 0.0)
-    walk(st, g, tb, h, ux, uy, 0.5 * roll)
+    walk_and_spook(st, g, tb, rng, h, ux, uy, 0.5 * roll)
     r2 = 2.0 * tb.prm[P_BASE_R]
     if not is_human(st, g, h):  # he went off the exit edge: the carried comrade too
         escape(st, g, tb, c)
@@ -623,7 +632,7 @@ def move_and_fire(st, g, tb, rng, h, ux, uy, limit):
     the best target in front, at -1 die."""
     citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
     roll, falls = move_roll(st, g, tb, rng, h, int(tb.prm[P_MOVE_FIRE_DICE]), citizen)
-    walk(st, g, tb, h, ux, uy, roll if citizen else min(roll, limit))
+    walk_and_spook(st, g, tb, rng, h, ux, uy, roll if citizen else min(roll, limit))
     if not is_human(st, g, h):
         return
     if falls:

@@ -32,7 +32,7 @@ def far_human(a: Arena, h: int = 0) -> int:
 # ------------------------------------------------------------------ zombie movement (§6.2)
 
 
-def test_the_six_rule_as_a_pure_rule():
+def test_the_six_rule_as_a_pure_rule(ow_nojit):
     assert Z.six_rule(3, 6) == (3.0, False)
     assert Z.six_rule(6, 4) == (10.0, False)
     assert Z.six_rule(6, 6) == (6.0, True)
@@ -284,7 +284,7 @@ def test_a_limited_weapon_only_pushes_and_knocks_down(ow_dice):
 # ------------------------------------------------------------------ shooting (§5)
 
 
-def test_range_bands_and_the_shooting_dice():
+def test_range_bands_and_the_shooting_dice(ow_nojit):
     a = Arena()
     tb = a.tb
     assert [S.band_of(tb, d) for d in (0.0, 2.0, 2.01, 6.0, 12.0, 18.0, 24.0, 24.5)] == [0, 0, 1, 1, 2, 3, 4, 5]
@@ -432,7 +432,7 @@ def test_a_risen_characters_card_uses_the_waiting_card_but_returns_nobody(ow_dic
     assert a.violations() == 0
 
 
-def test_reshuffles_keep_held_and_waiting_cards_out():
+def test_reshuffles_keep_held_and_waiting_cards_out(ow_nojit):
     a = Arena()
     st, tb = a.st, a.tb
     st.gs[0, L.GS_HELD] = 0b0101  # Citizen and Shootist action cards held
@@ -446,13 +446,13 @@ def test_reshuffles_keep_held_and_waiting_cards_out():
     assert deck == sorted(set(range(n)) - out) and st.gs[0, L.GS_SHOWN] == 0
 
 
-def test_a_character_claims_every_face_up_card_of_his_class_or_lower():
+def test_a_character_claims_every_face_up_card_of_his_class_or_lower(ow_nojit):
     assert K.claimable(0b1111, L.GUNMAN) == 0b0011
     assert K.claimable(0b1000 | 1 << K.WILD_BIT, L.CITIZEN) == 1 << K.WILD_BIT
     assert K.card_for(0b1100, L.SHOOTIST) == 2 and K.card_for(0b1000, L.SHOOTIST) == -1
 
 
-def test_the_joker_ends_the_turn_or_is_wild():
+def test_the_joker_ends_the_turn_or_is_wild(ow_nojit):
     a = Arena()
     assert T.resolve_card(a.st, 0, a.tb, a.rng, K.joker(a.tb))
     b = Arena(config(joker="wild"))
@@ -520,3 +520,14 @@ def test_in_contact_with_an_effective_weapon_the_legend_fights(ow_dice):
     Hm.act(a.st, 0, a.tb, a.rng, h, False)
     ow_dice.done()
     assert a.st.pres[0, h, L.PR_SHOTS] == 0
+
+
+def test_a_rider_moves_on_the_horses_dice_and_tests_it_when_he_stops_near_a_zombie(ow_dice):
+    a = Arena(config(players=(Character("Rider", "citizen", ("pistol",), "knife", True),), town="open"))
+    a.put(0, 10.0, 18.0, 0.0)
+    a.put(a.zombie(0), 24.0, 18.0)
+    ow_dice.script(1, 2, 2, 3, 6)  # four horse dice (a rider never falls, a Citizen neither), then the spook test
+    Hm.move_along(a.st, 0, a.tb, a.rng, 0, 1.0, 0.0, 8.0, L.A_MOVE)
+    ow_dice.done()
+    assert a.pos(0) == pytest.approx((18.0, 18.0)) and a.fi(0, L.FI_STATE) == L.S_DOWN
+    assert a.fi(0, L.FI_HORSE) == L.HORSE_NONE
