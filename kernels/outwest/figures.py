@@ -284,6 +284,40 @@ def step_towards(st, g, tb, f, tx, ty, d):
 
 
 @njit
+def crowded(st, g, tb, z, x, y):
+    """A base at (x, y) would overlap another zombie on the table, or leave the table."""
+    r = tb.prm[P_BASE_R]
+    if x < r - EPS or y < r - EPS or x > tb.prm[P_TABLE_W] - r + EPS or y > tb.prm[P_TABLE_H] - r + EPS:
+        return True
+    for k in range(st.fi.shape[1]):
+        if k != z and st.fi[g, k, FI_KIND] == K_ZOMBIE and st.fi[g, k, FI_STATE] != S_GONE \
+                and centre_distance(x, y, st.ff[g, k, FF_X], st.ff[g, k, FF_Y]) < 2.0 * r - EPS:
+            return True
+    return False
+
+
+@njit
+def settle(st, g, tb, z, tx, ty):
+    """Zombie z has reached base contact with a base at (tx, ty): if another zombie already
+    stands there, it takes the nearest free place around the target (30 degrees apart); with
+    none free it stays one base behind, out of contact (bases do not overlap, §1)."""
+    x, y = st.ff[g, z, FF_X], st.ff[g, z, FF_Y]
+    if not crowded(st, g, tb, z, x, y):
+        return
+    r2 = 2.0 * tb.prm[P_BASE_R]
+    a0 = math.atan2(y - ty, x - tx)
+    for k in range(1, 7):
+        for side in (1.0, -1.0):
+            a = a0 + side * k * math.pi / 6.0
+            nx, ny = tx + r2 * math.cos(a), ty + r2 * math.sin(a)
+            if not crowded(st, g, tb, z, nx, ny):
+                st.ff[g, z, FF_X], st.ff[g, z, FF_Y] = nx, ny
+                face_towards(st, g, z, tx, ty)
+                return
+    place(st, g, tb, z, tx + 2.0 * r2 * math.cos(a0), ty + 2.0 * r2 * math.sin(a0))
+
+
+@njit
 def push_back(st, g, tb, f, fx, fy, d):
     """Push f d inches straight away from a figure at (fx, fy), as far as the table edge
     allows (W17); facing unchanged."""

@@ -26,6 +26,7 @@ from kernels.outwest.figures import (
     push_back,
     remove,
     rise,
+    settle,
     step_towards,
     touching,
 )
@@ -285,6 +286,7 @@ def feeding_frenzy(st, g, tb, m):
         near, _, _, _ = nearest_creature(st, g, tb, z)
         if near + EPS >= d:
             step_towards(st, g, tb, z, x, y, d + 1.0)
+            settle(st, g, tb, z, x, y)
             st.fi[g, z, FI_FEED] = m
             log_event(st, g, EK_FEED, z, m, st.ff[g, z, FF_X], st.ff[g, z, FF_Y], 0.0)
 

@@ -26,6 +26,7 @@ from kernels.outwest.figures import (
     n_humans,
     nearest_creature,
     place,
+    settle,
     step_towards,
     touching,
 )
@@ -245,6 +246,9 @@ def shamble(st, g, tb, rng, z, group_roll):
                 pass
             else:
                 step_towards(st, g, tb, z, tx, ty, dist - 6.0)
+    gap, tx, ty, who = nearest_creature(st, g, tb, z)
+    if touching(gap):
+        settle(st, g, tb, z, tx, ty)
     log_event(st, g, EK_ZMOVE, z, who, st.ff[g, z, FF_X], st.ff[g, z, FF_Y],
               math.sqrt((st.ff[g, z, FF_X] - x0) ** 2 + (st.ff[g, z, FF_Y] - y0) ** 2))
 

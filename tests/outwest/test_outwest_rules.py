@@ -531,3 +531,20 @@ def test_a_rider_moves_on_the_horses_dice_and_tests_it_when_he_stops_near_a_zomb
     ow_dice.done()
     assert a.pos(0) == pytest.approx((18.0, 18.0)) and a.fi(0, L.FI_STATE) == L.S_DOWN
     assert a.fi(0, L.FI_HORSE) == L.HORSE_NONE
+
+
+def test_zombies_in_contact_take_free_places_around_their_victim(ow_dice):
+    """Bases do not overlap: a zombie reaching a human where another zombie stands goes round to
+    the nearest free place; with six around him a seventh stays a base behind, out of contact."""
+    a = Arena(config(town="open", groups=(6, 3)))
+    a.put(GUNMAN, 18.0, 18.0)
+    first = a.put(a.zombie(0), 19.0, 18.0)
+    second = a.put(a.zombie(1), 24.0, 18.0)
+    Z.shamble(a.st, 0, a.tb, a.rng, second, 5)
+    assert a.pos(second) == pytest.approx((18.5, 18.0 + math.sqrt(3) / 2))
+    for k in range(2, 6):
+        a.put(a.zombie(k), 18.0 + math.cos(k * math.pi / 3 + 1e-3), 18.0 + math.sin(k * math.pi / 3 + 1e-3))
+    seventh = a.put(a.zombie(0, group=1), 24.0, 18.0)
+    Z.shamble(a.st, 0, a.tb, a.rng, seventh, 5)
+    ow_dice.done()
+    assert a.pos(seventh) == pytest.approx((20.0, 18.0)) and a.pos(first) == (19.0, 18.0)
