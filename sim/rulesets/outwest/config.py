@@ -266,9 +266,9 @@ class OutwestConfig:
                        "cleanup (no zombie left at the end of a turn)", choices=SCENARIOS)
     max_turns: int = _p(10, "C", "§12", "turns to hold the town; the turn limit of escape and cleanup",
                         (1, 100), plausible=(8, 12))
-    escape_needed: int = _p(3, "C", "§12", "Escape: humans that must leave the table (carried unconscious count)",
+    escape_needed: int = _p(3, "scenario", "§12", "Escape: humans that must leave the table (carried unconscious count)",
                             (1, MAX_HUMANS), plausible=(2, 4))
-    escape_edge: str = _p("north", "C", "§12", "Escape: the exit edge", choices=EDGES)
+    escape_edge: str = _p("north", "scenario", "§12", "Escape: the exit edge", choices=EDGES)
     graveyard: str = _p("random", "C", "§6.6, §12", "where 'And the dead shall rise' returns zombies: the middle of "
                         "a random edge, or of the named one", choices=("random", *EDGES))
     table_width_in: float = _p(36.0, "C", "§1", "table width, inches", (12.0, 120.0), plausible=(30.0, 48.0))
@@ -307,7 +307,7 @@ class OutwestConfig:
                                  meaning={-1: "out of range"})
     pistol_dice_long: int = _p(1, "C", "§5.2", "pistol dice at long range", (-1, 10), plausible=(0, 2),
                                meaning={-1: "out of range"})
-    pistol_dice_extreme: int = _p(-1, "C", "§5.2", "pistol dice at extreme range", (-1, 10),
+    pistol_dice_extreme: int = _p(-1, "C", "§5.2", "pistol dice at extreme range", (-1, 10), plausible=(-1, 1),
                                   meaning={-1: "out of range"})
     rifle_dice_point_blank: int = _p(1, "C", "§5.2", "rifle dice at point blank", (-1, 10), plausible=(0, 2),
                                      meaning={-1: "out of range"})
@@ -426,8 +426,8 @@ class OutwestConfig:
     knockdown_needs_recover: bool = _p(True, "V", "§9", "a knocked-down human needs a Recover and a Get up")
     serious_wounds_to_die: int = _p(0, "A9", "W9", "serious wounds that kill (0: only 'Dead' kills)", (0, 10))
     citizen_nerve: bool = _p(False, "A12", "W12", "Citizens test their nerve with a zombie near")
-    nerve_radius_in: float = _p(3.0, "C", "W12", "the nerve test's distance", (0.0, 36.0))
-    nerve_fails_on: int = _p(2, "C", "W12", "the nerve test fails on this or less", (0, 6))
+    nerve_radius_in: float = _p(3.0, "A12", "W12", "the nerve test's distance", (0.0, 36.0))
+    nerve_fails_on: int = _p(2, "A12", "W12", "the nerve test fails on this or less", (0, 6))
     fix_broken_on: int = _p(2, "I", "§4", "Fix gun: broken on this or less", (0, 6))
     fix_cleared_on: int = _p(5, "I", "§4", "Fix gun: cleared on this or more", (1, 7))
 
