@@ -8,7 +8,7 @@ and returns new entries of the dict. Another benchmark (whole games) plugs in as
 - ``compile``: the first call of each kernel (a compile, or a load from numba's disk cache),
   kept out of every timing below;
 - ``dice``: the dice ceiling, bare D6 per second over all threads (`kernels.batch.d6_ceiling`);
-- ``attacks``: attack dice resolved per second by `kernels.batch.attack_group_batch` (ten
+- ``attacks``: attack dice resolved per second by `kernels.w40k.exchange.attack_group_batch` (ten
   boltgun shots at ten zombies per game), and their ratio to the dice ceiling;
 - ``jit_off``: the same attacks with ``NUMBA_DISABLE_JIT=1`` in a subprocess on a small sample
   (the JIT speed-up), which also counts the dice an attack rolls: attacks/s x dice per attack /
@@ -35,12 +35,13 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from kernels import layout as L
-from kernels.batch import attack_group_batch, d6_ceiling
+from kernels.batch import d6_ceiling
 from kernels.jit import JIT_DISABLED, entry_point
 from kernels.rng import new_streams
-from sim.exchange import Exchange
-from sim.odds import build_exchange
+from kernels.w40k import columns as L
+from kernels.w40k.exchange import attack_group_batch
+from sim.w40k.exchange import Exchange
+from sim.w40k.odds import build_exchange
 
 SEED = 20_240_601
 REPEATS = 3
@@ -116,7 +117,9 @@ def _sized(make_run: Callable[[int], Callable[[], object]], start: int, target_s
 
 def workload_exchange() -> Exchange:
     """The attack benchmark's exchange: ten boltgun shots at ten zombies."""
-    return build_exchange(**WORKLOAD)
+    from sim.rulesets.zombie40k.catalogue import catalogue
+
+    return build_exchange(**WORKLOAD, catalogue=catalogue())
 
 
 def _attack_run(exchange: Exchange, n_games: int) -> Callable[[], object]:
@@ -225,7 +228,7 @@ def _games_run(config, n_games: int) -> Callable[[], object]:
 def bench_games(settings: BenchSettings, results: dict) -> dict:
     """Whole games of the 4-player example config per second (all threads and one thread), the
     one-off compile, dice per game, the share of the dice ceiling, and the JIT-off ratio."""
-    from sim.config import load_config
+    from sim.rulesets.zombie40k.config import load_config
 
     config = load_config(GAMES_CONFIG)
     start = time.perf_counter()
@@ -277,7 +280,7 @@ def bench_matrix(settings: BenchSettings, results: dict) -> dict:
     Four Weeks Later, all threads and one thread, with dice per game."""
     from dataclasses import replace
 
-    from sim.config import load_config
+    from sim.rulesets.zombie40k.config import load_config
 
     entries = {}
     for name in MATRIX_CONFIGS:
@@ -298,7 +301,7 @@ def bench_matrix(settings: BenchSettings, results: dict) -> dict:
 def _stream(config, n_games: int, batch_size: int) -> tuple[float, int]:
     """Seconds to play ``n_games`` keeping only a running tally (no per-game table): the memory
     of a run is one batch of state whatever its length. Returns (seconds, escapes)."""
-    from kernels import game_layout as GL
+    from kernels.zombie40k import columns as GL
     from sim.play import run_batches
 
     escapes = 0
@@ -311,8 +314,8 @@ def _stream(config, n_games: int, batch_size: int) -> tuple[float, int]:
 def bench_scaling(settings: BenchSettings, results: dict) -> dict:
     """Games/s of the 4-player config at 10^3 .. ``scale_max`` games (streamed in batches), and
     how flat it is from 10^4 up: the slowest rate divided by the fastest."""
-    from sim.config import load_config
     from sim.play import DEFAULT_BATCH
+    from sim.rulesets.zombie40k.config import load_config
 
     config = load_config(GAMES_CONFIG)
     sizes = [10**k for k in range(3, 7) if 10**k <= settings.scale_max] or [settings.scale_max]
@@ -339,10 +342,10 @@ def _peak_rss_mb() -> float:
 
 def bench_memory(settings: BenchSettings, results: dict) -> dict:
     """Bytes of game state per game in flight, the batch size, and this process's peak RSS."""
-    from kernels.state import new_state
-    from sim.config import load_config
+    from kernels.zombie40k.state import new_state
     from sim.play import DEFAULT_BATCH
-    from sim.rulesets.zombie40k import compile_tables, n_units
+    from sim.rulesets.zombie40k.compile import compile_tables, n_units
+    from sim.rulesets.zombie40k.config import load_config
 
     config = load_config(GAMES_CONFIG)
     tables = compile_tables(config)
@@ -356,8 +359,8 @@ def bench_memory(settings: BenchSettings, results: dict) -> dict:
 
 def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
     """The game kernels' first call in this process, and the last recorded cold compile."""
-    from sim.config import load_config
     from sim.play import recorded_compile, warm_up
+    from sim.rulesets.zombie40k.config import load_config
 
     first = warm_up(load_config(GAMES_CONFIG))
     cold = recorded_compile()
@@ -370,7 +373,7 @@ def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
 
 def _run_jit_off_games(games: int) -> float:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (f"import time; from sim.config import load_config; from sim.play import play; "
+    code = (f"import time; from sim.rulesets.zombie40k.config import load_config; from sim.play import play; "
             f"c = load_config({str(GAMES_CONFIG)!r}); t = time.perf_counter(); play(c, {games}, {SEED}); "
             f"print({games} / (time.perf_counter() - t))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)

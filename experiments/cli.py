@@ -31,7 +31,9 @@ from experiments.roster import (
     render_roster,
     roster_report,
 )
-from sim.odds import unit_rows, weapon_rows
+from sim.rulesets.zombie40k.catalogue import catalogue
+from sim.rulesets.zombie40k.odds import odds_situation
+from sim.w40k.odds import unit_rows, weapon_rows
 
 app = typer.Typer(
     name="shamble",
@@ -88,7 +90,7 @@ def _fail(message: str, code: int = USAGE_ERROR):
 
 def _playable(config, seed: int, batch_size: int) -> None:
     """Refuse what ``sim.play`` would refuse, before a progress bar is drawn on stderr."""
-    from sim.rulesets.zombie40k import compile_tables
+    from sim.rulesets.zombie40k.compile import compile_tables
 
     if not 0 <= seed < 2**63:
         raise ValueError(f"--seed {seed}; allowed: 0 to 2**63 - 1")
@@ -153,7 +155,7 @@ def odds(
             attacker, weapon, target, simulate=simulate, seed=seed, models=models, dice=dice,
             target_models=target_models, melee=melee, charge=charge, first_round=first_round,
             half_range=half_range, moved=moved, snap=snap, overwatch=overwatch, cover=cover, t=t, sv=sv,
-            inv=inv, fnp=fnp, w=w, chuck=chuck, defender_chuck=defender_chuck, medpacks=medpacks, leader=leader,
+            inv=inv, fnp=fnp, w=w, leader=leader, **odds_situation(chuck, defender_chuck, medpacks),
         )
         if plot is not None:
             plot_odds(result, plot)
@@ -190,7 +192,7 @@ def bench(
 def units() -> None:
     """List the catalogue's units: faction, points per model, profile, wargear."""
     with _user_errors():
-        rows = unit_rows()
+        rows = unit_rows(catalogue())
     render_rows(rows, "Units", Console())
 
 
@@ -198,7 +200,7 @@ def units() -> None:
 def weapons() -> None:
     """List the catalogue's weapon profiles (and the items that stand for several)."""
     with _user_errors():
-        rows = weapon_rows()
+        rows = weapon_rows(catalogue())
     render_rows(rows, "Weapons", Console())
 
 
@@ -248,7 +250,7 @@ ModOption = Annotated[list[str] | None, typer.Option(
 
 
 def _config(path: Path, extra_mods: list[str] | None = None):
-    from sim.config import load_config, with_mods
+    from sim.rulesets.zombie40k.config import load_config, with_mods
 
     return with_mods(load_config(path), extra_mods or ())
 

@@ -4,7 +4,7 @@ An experiment is a base ``GameConfig``, a number of games per cell, one seed and
 axes. Each axis is a list of values; the cells are the cross product of the axes, in the order
 the file lists them. Axes (the keys of ``[axes]`` in an experiment file)::
 
-    budget = [50, 75, 100]                  # points budget: every team refitted (sim.teams.fit_team)
+    budget = [50, 75, 100]                  # points budget: every team refitted (sim.rulesets.zombie40k.teams.fit_team)
     mods = [[], ["t_virus"], ["hardcore"]]  # mod sets (zombie40k §10); [] is the base game
     powerups_removed = ["none", 7, "chuck_norris"]  # one Power-Up result taken off the table
     players = [2, 4, 6]                     # player count: the players of examples/configs/<n>_players.toml
@@ -35,9 +35,17 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from sim.config import MODS, ConfigError, GameConfig, PlayerConfig, load_config, make_config, policy_from
 from sim.play import POWERUP_NAMES
-from sim.teams import Team, TeamError, fit_team, load_team, read_toml
+from sim.rulesets.zombie40k.config import (
+    MODS,
+    ConfigError,
+    GameConfig,
+    PlayerConfig,
+    load_config,
+    make_config,
+    policy_from,
+)
+from sim.rulesets.zombie40k.teams import Team, TeamError, fit_team, load_team, read_toml
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

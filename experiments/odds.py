@@ -1,8 +1,8 @@
 """The odds of one exchange as tables: ``shamble odds``.
 
 ``odds_report(attacker, weapon, target, **situation)`` builds the exchange from catalogue names
-(`sim.odds.build_exchange`) and returns `odds_table`'s dict: the exact distribution of unsaved
-wounds and of models removed (`sim.exact`), each as pmf, mean and "at least x" column, and, when
+(`sim.w40k.odds.build_exchange`) and returns `odds_table`'s dict: the exact distribution of unsaved
+wounds and of models removed (`sim.w40k.exact`), each as pmf, mean and "at least x" column, and, when
 asked, the mean of N games played in the kernels next to the exact one (a live check of the
 kernels against the oracle). `render_odds`, `odds_json` and `plot_odds` print, serialise and draw
 that dict; none of them computes anything.
@@ -20,10 +20,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from kernels import layout as L
-from sim.exact import Odds, exchange_odds
-from sim.exchange import Exchange, simulate_exchange
-from sim.odds import build_exchange, describe
+from kernels.w40k import columns as L
+from sim.w40k.exact import Odds, exchange_odds
+from sim.w40k.exchange import Exchange, simulate_exchange
+from sim.w40k.odds import build_exchange, describe
 
 MAX_SIMULATE = 10_000_000
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -33,7 +33,7 @@ DISTRIBUTIONS = (("unsaved", "unsaved wounds", L.OUT_UNSAVED), ("killed", "model
 
 def odds_report(attacker: str, weapon: str | None = None, target: str = "Zombie", *, simulate: int = 0,
                 seed: int = 0, **situation) -> dict:
-    """`odds_table` of ``sim.odds.build_exchange(attacker, weapon, target, **situation)``."""
+    """`odds_table` of ``sim.w40k.odds.build_exchange(attacker, weapon, target, **situation)``."""
     exchange = build_exchange(attacker, weapon, target, **situation)
     return odds_table(exchange, simulate=simulate, seed=seed)
 
@@ -56,7 +56,7 @@ def odds_table(exchange: Exchange, *, simulate: int = 0, seed: int = 0) -> dict:
     Returns
     -------
     dict
-        ``exchange``: `sim.odds.describe`; ``n_dice``; ``unsaved`` and ``killed``: each
+        ``exchange``: `sim.w40k.odds.describe`; ``n_dice``; ``unsaved`` and ``killed``: each
         ``pmf`` (list, index = count), ``mean`` and ``at_least`` (P(X >= x)); ``simulated``: None
         or {games, seed, unsaved: {mean, stderr, z}, killed: {...}} where z is the Monte Carlo
         mean's distance from the exact mean in standard errors.
@@ -243,7 +243,7 @@ def plot_odds(result: dict, path: str | os.PathLike) -> Path:
 
 
 def render_rows(rows: list[dict], title: str, console: Console) -> None:
-    """Print rows of strings (``sim.odds.unit_rows``, ``weapon_rows``) as one rich table."""
+    """Print rows of strings (``sim.w40k.odds.unit_rows``, ``weapon_rows``) as one rich table."""
     table = Table(title=title, title_justify="left")
     for column in rows[0] if rows else ():
         table.add_column(column)

@@ -13,8 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from scipy import stats
 
-from sim.config import GameConfig
 from sim.play import games, play, warm_up
+from sim.rulesets.zombie40k.config import GameConfig
 
 Z95 = 0.95
 

@@ -7,7 +7,7 @@ dashing for the Escape Vehicle), each on common random numbers:
 section        cells
 =============  ==================================================================================
 mods           the base game and each playable mod of zombie40k §10 (T-Virus vs Hardcore too)
-budget         points budgets 50-150, both teams refitted (sim.teams.fit_team)
+budget         points budgets 50-150, both teams refitted (sim.rulesets.zombie40k.teams.fit_team)
 powerups       the base game and the game with one Power-Up result taken off the table
 factions       four factions x four factions, both players on the "advance" policy
 sensitivity    every chosen [C] number at its low and high plausible value
@@ -38,10 +38,10 @@ from experiments.experiment import EXAMPLES, Axis, Experiment, load_team_ref
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment, sensitivity_table
 from experiments.sweep import SweepResult, now, run_cell, run_meta, sweep, write_json, write_table
-from sim.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
-from sim.mods import MOD_BY_KEY
 from sim.play import POWERUP_NAMES
-from sim.rulesets.zombie40k import compile_tables
+from sim.rulesets.zombie40k.compile import compile_tables
+from sim.rulesets.zombie40k.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
+from sim.rulesets.zombie40k.mods import MOD_BY_KEY
 
 BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
@@ -102,7 +102,7 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
 
 
 def mod_title(mod: str) -> str:
-    """'t_virus' -> 'T-Virus' (the mod's title in sim.mods)."""
+    """'t_virus' -> 'T-Virus' (the mod's title in sim.rulesets.zombie40k.mods)."""
     return MOD_BY_KEY[mod].title if mod in MOD_BY_KEY else mod
 
 

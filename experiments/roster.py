@@ -1,6 +1,6 @@
 """What `shamble roster check`, `shamble params` and `shamble policies` show.
 
-``roster_report`` reads a team file and checks it against zombie40k §2 (``sim.teams``);
+``roster_report`` reads a team file and checks it against zombie40k §2 (``sim.rulesets.zombie40k.teams``);
 ``param_rows`` and ``policy_rows`` list the tunable ``GameConfig`` fields (zombie40k §12) and
 the policy presets. The ``render_*`` functions print them; the CLI only parses and calls.
 """
@@ -17,13 +17,23 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sim.catalogue import Catalogue, UnknownNameError, load_catalogue
-from sim.config import POLICY_PRESETS, Policy, tunable_fields
-from sim.odds import points_text, profile_line
-from sim.teams import DEFAULT_BUDGET, ModelChoice, Team, TeamError, build_model, check_team, load_team, model_cost
+from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
+from sim.rulesets.zombie40k.config import POLICY_PRESETS, Policy, tunable_fields
+from sim.rulesets.zombie40k.teams import (
+    DEFAULT_BUDGET,
+    ModelChoice,
+    Team,
+    TeamError,
+    build_model,
+    check_team,
+    load_team,
+    model_cost,
+)
+from sim.w40k.catalogue import Catalogue, UnknownNameError
+from sim.w40k.odds import points_text, profile_line
 
 USR_WORDS = {"counter_attack": "Counter-Attack"}  # spellings title-casing does not give
-POLICY_HELP = {  # what each sim.config.Policy field means (docs/policies.md)
+POLICY_HELP = {  # what each sim.rulesets.zombie40k.config.Policy field means (docs/policies.md)
     "hunt_radius_in": "chase hordes within this many inches for their power-ups (0 = never)",
     "run": "0 never Run, 1 Run when nothing is in range to shoot, 2 always Run",
     "target": "0 shoot the nearest zombies, 1 the horde closest to being wiped out",
@@ -60,7 +70,7 @@ def roster_report(path: str | Path, budget: Fraction | int = DEFAULT_BUDGET, har
     Parameters
     ----------
     path : str or Path
-        A team file (TOML, ``sim.teams`` layout).
+        A team file (TOML, ``sim.rulesets.zombie40k.teams`` layout).
     budget : Fraction or int
         Points the team may cost (zombie40k §2: 75).
     hardcore : bool
@@ -225,7 +235,7 @@ def _default_text(value: Any) -> str:
 
 
 def policy_rows() -> list[dict]:
-    """One row per policy preset (sim.config.POLICY_PRESETS): its name and every Policy field."""
+    """One row per policy preset (sim.rulesets.zombie40k.config.POLICY_PRESETS): its name and every Policy field."""
     return [{"preset": name, **asdict(policy)} for name, policy in POLICY_PRESETS.items()]
 
 
@@ -253,7 +263,7 @@ def render_policies(console: Console) -> None:
 
 def mod_rows() -> list[dict]:
     """One row per mod of zombie40k §10: key, title, section, what it does, its parameters."""
-    from sim.mods import CONTRADICTIONS, MOD_LIST
+    from sim.rulesets.zombie40k.mods import CONTRADICTIONS, MOD_LIST
 
     defaults = {row["name"]: row for row in param_rows()}
     rows = []

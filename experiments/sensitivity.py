@@ -10,7 +10,7 @@ a Holm-adjusted exact McNemar p-value.
 to the validator's range, except where ``PLAUSIBLE`` gives a range with its reason: to-hit and
 Feel No Pain rolls and Toughness move by one step, the lost single digits (the seed lost the
 digits 1-6) stay within 1-6, dice expressions go one die size down and up. Parameters of a mod
-(``sim.mods``: T-Virus's ``tvirus_t``, Death Korps' ``dk_*``...) count only with their mod: on in the
+(``sim.rulesets.zombie40k.mods``: T-Virus's ``tvirus_t``, Death Korps' ``dk_*``...) count only with their mod: on in the
 config, or asked for with ``with_mods`` (then their cells play with the mod switched on).
 """
 
@@ -25,8 +25,8 @@ import pandas as pd
 from experiments.compare import escape_outcomes
 from experiments.experiment import Axis, Experiment
 from experiments.stats import holm, paired_difference
-from sim.config import GameConfig, int_range
-from sim.mods import MOD_LIST
+from sim.rulesets.zombie40k.config import GameConfig, int_range
+from sim.rulesets.zombie40k.mods import MOD_LIST
 
 PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
     "table_width_in": (36.0, 60.0),  # default 0 = 48" for up to 4 players (§3.1 A8)

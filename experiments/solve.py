@@ -15,7 +15,7 @@ Stochastic root-finding on common random numbers:
    grid point (keeping the CRN pairing), the curve is refitted and ``x*`` recomputed; the 2.5% and
    97.5% percentiles of ``x*`` are the 95% interval.
 
-The points budget (``budget`` or ``team_budget``) refits every team with ``sim.teams.fit_team``.
+The points budget (``budget`` or ``team_budget``) refits every team with ``sim.rulesets.zombie40k.teams.fit_team``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from experiments.experiment import with_budget
 from experiments.sensitivity import plausible_range
 from experiments.stats import wilson_interval
 from experiments.sweep import run_cell
-from sim.config import ConfigError, GameConfig, make_config
+from sim.rulesets.zombie40k.config import ConfigError, GameConfig, make_config
 
 BUDGET_PARAMS = ("budget", "team_budget")
 BOOTSTRAP = 400

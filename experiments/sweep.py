@@ -48,9 +48,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
 from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
-from sim.config import ConfigError, GameConfig
 from sim.play import play
-from sim.rulesets.zombie40k import compile_tables
+from sim.rulesets.zombie40k.compile import compile_tables
+from sim.rulesets.zombie40k.config import ConfigError, GameConfig
 
 CELLS = "cells"
 META_KEY = b"shamble"

@@ -13,9 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
-from kernels import game_layout as GL  # noqa: E402
-from sim.config import GameConfig  # noqa: E402
+from kernels.zombie40k import columns as GL  # noqa: E402
 from sim.play import POWERUP_NAMES, trace_game  # noqa: E402
+from sim.rulesets.zombie40k.config import GameConfig  # noqa: E402
 
 PHASES = {GL.PH_SETUP: "setup", GL.PH_ROLLOFF: "roll-off", GL.PH_RESPAWN: "respawn", GL.PH_MOVEMENT: "movement",
           GL.PH_PSYCHIC: "psychic", GL.PH_SHOOTING: "shooting", GL.PH_ASSAULT: "assault",

@@ -2,5 +2,5 @@
 
 This package imports numpy and numba only, never anything of Shamble's above it
 (kernels <- sim <- experiments). Rules reach the kernels as integer arrays built by
-`sim.tables`; every kernel takes them as arguments.
+`sim.w40k.tables`; every kernel takes them as arguments.
 """

@@ -1,40 +1,13 @@
-"""Drivers that loop over games with ``prange``: one attack group per game (odds, tests,
-bench). Each game copies the target, resolves its dice from its own stream and writes its
-counters; nothing depends on which thread plays it."""
+"""The dice ceiling: bare D6 rolled over every thread (``shamble bench``'s yardstick)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from kernels.combat import resolve_attacks
-from kernels.jit import njit, njit_parallel, prange
-from kernels.layout import N_OUT
-from kernels.rng import d6
-
-
-@njit_parallel
-def attack_group_batch(rng, n_dice, spec, wounds0, stats, flags, cover, defender_chuck, medpacks0, out):
-    """For every game g: resolve ``n_dice`` dice of ``spec`` at a fresh copy of the target
-    (``wounds0``, ``stats``, ``flags``) and write the counters to ``out[g]`` (int64[n, N_OUT])."""
-    for g in prange(rng.shape[0]):
-        wounds = wounds0.copy()
-        status = np.zeros(wounds.shape[0], dtype=np.int8)
-        medpacks = medpacks0.copy()
-        for k in range(N_OUT):
-            out[g, k] = 0
-        resolve_attacks(rng, g, n_dice, spec, wounds, stats, flags, status, cover, defender_chuck, medpacks, out[g])
-
-
-@njit
-def _sum_d6_stream(rng, g, n):
-    total = 0
-    for _ in range(n):
-        total += d6(rng, g)
-    return total
+from kernels.dice import sum_d6
+from kernels.jit import njit_parallel, prange
 
 
 @njit_parallel
 def d6_ceiling(rng, n_per_game, out):
     """The dice ceiling: ``n_per_game`` bare D6 per stream, summed into ``out[g]``."""
     for g in prange(rng.shape[0]):
-        out[g] = _sum_d6_stream(rng, g, n_per_game)
+        out[g] = sum_d6(rng, g, n_per_game)

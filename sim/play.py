@@ -19,13 +19,13 @@ import numba
 import numpy as np
 import pandas as pd
 
-from kernels import game_layout as GL
 from kernels.jit import JIT_DISABLED, cache_dir, entry_point
 from kernels.rng import draws_between, new_streams
-from kernels.state import GameState, Tables, head, new_state
-from kernels.turn import play_batch
-from sim.config import GameConfig
-from sim.rulesets.zombie40k import compile_tables, n_units
+from kernels.zombie40k import columns as GL
+from kernels.zombie40k.state import GameState, Tables, head, new_state
+from kernels.zombie40k.turn import play_batch
+from sim.rulesets.zombie40k.compile import compile_tables, n_units
+from sim.rulesets.zombie40k.config import GameConfig
 
 REASONS = {GL.REASON_ESCAPE: "escape", GL.REASON_TIMEOUT: "timeout", GL.REASON_ALL_DEAD: "all_dead",
            GL.REASON_COOP_WIN: "coop_win"}
@@ -205,7 +205,7 @@ TRACE_EVENTS = 20_000
 
 
 def trace_game(config: GameConfig, seed: int, game: int) -> tuple[np.ndarray, pd.DataFrame]:
-    """Play game ``game`` of stream ``seed`` alone, recording every event (kernels.game_layout
+    """Play game ``game`` of stream ``seed`` alone, recording every event (kernels.zombie40k.columns
     EV_* columns). The game is the same as in any batch: its dice depend on (seed, game) only."""
     for _, st in run_batches(config, 1, seed, 1, game, False, trace_events=TRACE_EVENTS):
         events = st.events[0, : st.n_events[0]].copy()

@@ -28,8 +28,8 @@ _REAL_DICE = {name: getattr(getattr(kernels.rng, name), "py_func", getattr(kerne
 
 
 def _kernel_modules():
-    for info in pkgutil.iter_modules(kernels.__path__):
-        yield importlib.import_module(f"kernels.{info.name}")
+    for info in pkgutil.walk_packages(kernels.__path__, "kernels."):
+        yield importlib.import_module(info.name)
 
 
 class ScriptedDice:
@@ -98,9 +98,9 @@ def nojit(monkeypatch):
         for name, obj in list(vars(module).items()):
             if isinstance(obj, numba.core.registry.CPUDispatcher):
                 monkeypatch.setattr(module, name, obj.py_func)
-    import kernels.turn
+    import kernels.zombie40k.turn
 
-    monkeypatch.setattr(sim.play, "play_batch", kernels.turn.play_batch)
+    monkeypatch.setattr(sim.play, "play_batch", kernels.zombie40k.turn.play_batch)
     with np.errstate(over="ignore"):
         yield
 
@@ -109,7 +109,7 @@ def example_config(name: str = "two_players", **params):
     """An example config (examples/configs/<name>.toml) with parameters replaced."""
     from dataclasses import replace
 
-    from sim.config import load_config
+    from sim.rulesets.zombie40k.config import load_config
 
     config = load_config(EXAMPLES / "configs" / f"{name}.toml")
     return replace(config, **params) if params else config
@@ -117,8 +117,8 @@ def example_config(name: str = "two_players", **params):
 
 def team_config(*teams: str, policies=None, **params):
     """A GameConfig of example teams (examples/teams/<team>.toml), one player each."""
-    from sim.config import PlayerConfig, make_config, policy_from
-    from sim.teams import load_team
+    from sim.rulesets.zombie40k.config import PlayerConfig, make_config, policy_from
+    from sim.rulesets.zombie40k.teams import load_team
 
     policies = policies or ["advance"] * len(teams)
     players = [PlayerConfig(t, load_team(EXAMPLES / "teams" / f"{t}.toml"), policy_from(pol, t))
@@ -127,12 +127,12 @@ def team_config(*teams: str, policies=None, **params):
 
 
 def one_game(config, seed: int = 1, game: int = 0):
-    """(state, tables, rng) of one game set up by ``kernels.spawning.setup_game`` (call it under
+    """(state, tables, rng) of one game set up by ``kernels.zombie40k.spawning.setup_game`` (call it under
     ``nojit`` or ``dice``); a test then places units by hand."""
-    import kernels.spawning
-    from kernels import game_layout as GL
-    from kernels.state import new_state
-    from sim.rulesets.zombie40k import compile_tables, n_units
+    import kernels.zombie40k.spawning
+    from kernels.zombie40k import columns as GL
+    from kernels.zombie40k.state import new_state
+    from sim.rulesets.zombie40k.compile import compile_tables, n_units
 
     tables = compile_tables(config)
     st = new_state(1, config.n_players, n_units(config), tables.squad_wounds.shape[1])  # as the mods size it
@@ -140,7 +140,7 @@ def one_game(config, seed: int = 1, game: int = 0):
     start = getattr(kernels.rng.stream_start, "py_func", kernels.rng.stream_start)
     rng = np.array([start(np.uint64(seed), np.uint64(game))], np.uint64)
     with _real_dice():
-        kernels.spawning.setup_game(st, 0, tables, rng)
+        kernels.zombie40k.spawning.setup_game(st, 0, tables, rng)
     st.res[0, GL.R_TURNS] = 1  # game turn 1, as play_game sets it after setup
     return st, tables, rng
 
@@ -164,18 +164,18 @@ def _real_dice():
 
 def clear_table(st, keep=()):
     """Every unit but ``keep`` leaves the table (scenario tests, one game)."""
-    import kernels.units
+    import kernels.zombie40k.units
 
     for u in range(st.pos.shape[1]):
         if u not in keep:
-            kernels.units.remove_unit(st, 0, u)
+            kernels.zombie40k.units.remove_unit(st, 0, u)
 
 
 def put_unit(st, tb, u, x, y):
     """Unit u (its models as they are) stands with its centre at (x, y)."""
-    import kernels.units
-    from kernels import game_layout as GL
+    import kernels.zombie40k.units
+    from kernels.zombie40k import columns as GL
 
     st.pos[0, u] = x, y
     st.ustate[0, u, GL.US_ON_TABLE] = 1
-    kernels.units.refresh_radius(st, 0, u, tb)
+    kernels.zombie40k.units.refresh_radius(st, 0, u, tb)

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from sim.catalogue import (
+from sim.rulesets.zombie40k.catalogue import EXTENSIONS, catalogue, catalogue_file, killing_floor
+from sim.w40k.catalogue import (
     Catalogue,
     CatalogueError,
     UnknownNameError,
     load_catalogue,
     load_catalogue_file,
 )
-from sim.profiles import NO_AP, NO_SAVE
+from sim.w40k.profiles import NO_AP, NO_SAVE
 
 N = NO_SAVE  # "-" save
 D = NO_AP  # "-" AP
@@ -28,7 +29,7 @@ D = NO_AP  # "-" AP
 
 @pytest.fixture(scope="module")
 def cat() -> Catalogue:
-    return load_catalogue()
+    return catalogue()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -607,10 +608,10 @@ KILLING_FLOOR = {
 
 def test_killing_floor_price_list(cat):
     got: dict[str, dict[str, Fraction]] = {}
-    for line in cat.killing_floor:
+    for line in killing_floor(cat):
         got.setdefault(line.table, {})[line.item] = line.cost
     assert got == KILLING_FLOOR
-    psyker = {line.item for line in cat.killing_floor if line.psyker_only}
+    psyker = {line.item for line in killing_floor(cat) if line.psyker_only}
     assert psyker == {"Force sword", "Force axe", "Force staff", "Witchblade"}
 
 
@@ -683,7 +684,7 @@ def _all_wargear_names(cat):
             for option in lead.options:
                 yield option.item
                 yield from option.replaces
-    yield from (line.item for line in cat.killing_floor)
+    yield from (line.item for line in killing_floor(cat))
 
 
 def test_every_name_resolves(cat):
@@ -750,13 +751,14 @@ def test_unknown_name_without_close_match(cat):
     assert isinstance(UnknownNameError("x"), ValueError) and isinstance(CatalogueError("x"), ValueError)
 
 
-def test_unknown_ruleset():
-    with pytest.raises(UnknownNameError, match="unknown ruleset 'zombie40"):
-        load_catalogue("zombie40")
+def test_unknown_data_folder():
+    with pytest.raises(UnknownNameError, match="unknown catalogue folder 'w40'"):
+        load_catalogue(("w40",))
 
 
 def test_load_is_cached():
-    assert load_catalogue() is load_catalogue("zombie40k")
+    assert catalogue() is catalogue() and load_catalogue() is load_catalogue(("w40k",))
+    assert "Zombie" in catalogue().units and "Zombie" not in load_catalogue().units  # the zombie side is zombie40k's
 
 
 def test_catalogue_is_read_only(cat):
@@ -770,10 +772,10 @@ def test_catalogue_is_read_only(cat):
 
 
 def _copy_data(tmp_path: Path) -> Path:
-    source = resources.files("sim") / "data" / "zombie40k"
-    for entry in source.iterdir():
-        if entry.name.endswith(".toml"):
-            (tmp_path / entry.name).write_text(entry.read_text(encoding="utf-8"), encoding="utf-8")
+    for folder in ("w40k", "zombie40k"):
+        for entry in (resources.files("sim") / "data" / folder).iterdir():
+            if entry.name.endswith(".toml"):
+                (tmp_path / entry.name).write_text(entry.read_text(encoding="utf-8"), encoding="utf-8")
     return tmp_path
 
 
@@ -787,8 +789,8 @@ def _break(folder: Path, file: str, anchor: str, old: str, new: str) -> None:
 
 
 def test_unchanged_copy_loads(tmp_path):
-    copy = load_catalogue_file(_copy_data(tmp_path), base=None)
-    assert copy.units == load_catalogue().units and copy.weapons == load_catalogue().weapons
+    copy = load_catalogue_file(_copy_data(tmp_path), base=None, extensions=EXTENSIONS)
+    assert copy.units == catalogue().units and copy.weapons == catalogue().weapons
 
 
 BROKEN = [
@@ -919,7 +921,7 @@ BROKEN = [
 def test_broken_data_names_file_entry_and_field(tmp_path, file, anchor, old, new, pattern):
     _break(_copy_data(tmp_path), file, anchor, old, new)
     with pytest.raises(CatalogueError) as err:
-        load_catalogue_file(tmp_path, base=None)
+        load_catalogue_file(tmp_path, base=None, extensions=EXTENSIONS)
     message = str(err.value)
     assert "\n" not in message
     assert message.startswith(str(tmp_path / file))
@@ -945,7 +947,7 @@ swaps = [{ item = "autogun", cost = "1/2", replaces = ["Autopistol"] }]
 def test_user_file_extends_the_base(tmp_path):
     path = tmp_path / "extra.toml"
     path.write_text(EXTRA_UNIT, encoding="utf-8")
-    cat = load_catalogue_file(path)
+    cat = catalogue_file(path)
     unit = cat.unit("printed cultist")
     assert unit.cost_per_model == Fraction(25, 4)
     assert unit.wargear == ("Autopistol", "Close combat weapon")
@@ -959,9 +961,9 @@ def test_user_file_cannot_redefine_a_base_name(tmp_path):
     with pytest.raises(
         CatalogueError, match=r"extra\.toml: unit 'chaos cultist': duplicate name 'chaos cultist'"
     ):
-        load_catalogue_file(path)
+        catalogue_file(path)
 
 
 def test_missing_user_path(tmp_path):
     with pytest.raises(CatalogueError, match="no such TOML file"):
-        load_catalogue_file(tmp_path / "nope.toml")
+        catalogue_file(tmp_path / "nope.toml")

@@ -3,7 +3,7 @@
 
 The two tables below are transcribed cell by cell from the printed tables of
 core-7th-edition.md ("–" = cannot wound = 7), not computed from the formula: the test checks
-the formula in ``sim.tables`` against the book.
+the formula in ``sim.w40k.tables`` against the book.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import attack_spec
-from kernels.layout import NONE
-from sim import tables
-from sim.profiles import parse_strength
+from kernels.w40k import attack_spec
+from kernels.w40k.columns import NONE
+from sim.w40k import tables
+from sim.w40k.profiles import parse_strength
 
 _ = NONE  # "–" in the printed wound chart
 

@@ -1,4 +1,4 @@
-"""``shamble odds`` end to end, and the rules of `sim.odds.build_exchange` that count the dice.
+"""``shamble odds`` end to end, and the rules of `sim.w40k.odds.build_exchange` that count the dice.
 
 The CLI cases assert exact published odds (five marines double-tapping zombies: 10 x 8/27 models
 removed), answer for every catalogue unit as attacker and as target, and check that bad input
@@ -10,18 +10,23 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from typer.testing import CliRunner
 
 from experiments.cli import app
 from experiments.odds import odds_table, plot_odds
-from sim.catalogue import UnknownNameError, load_catalogue
-from sim.odds import attacks_per_model, build_exchange, describe, unit_rows, weapon_rows
-from sim.profiles import NO_SAVE
+from sim.rulesets.zombie40k.catalogue import catalogue
+from sim.w40k import odds as core_odds
+from sim.w40k.catalogue import UnknownNameError
+from sim.w40k.odds import attacks_per_model, describe
+from sim.w40k.profiles import NO_SAVE
+
+build_exchange = partial(core_odds.build_exchange, catalogue=catalogue())  # Zombie 40,000's units
 
 RUNNER = CliRunner()
-UNITS = list(load_catalogue().units)
+UNITS = list(catalogue().units)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -80,7 +85,7 @@ def test_every_unit_attacks_with_its_default_weapon(unit):
 def test_every_unit_is_a_target(unit):
     data = odds("Tactical Marine", "--models", "5", "--target", unit)
     assert sum(data["unsaved"]["pmf"]) == pytest.approx(1)
-    assert data["exchange"]["target"] == f"10 x {load_catalogue().unit(unit).name}"
+    assert data["exchange"]["target"] == f"10 x {catalogue().unit(unit).name}"
 
 
 def test_text_output_shows_the_rolls_and_the_tables():
@@ -196,8 +201,8 @@ def test_units_and_weapons_lists():
     assert units.exit_code == 0 and "Tactical" in units.stdout
     weapons = RUNNER.invoke(app, ["weapons"])
     assert weapons.exit_code == 0 and "Boltgun" in weapons.stdout
-    assert len(unit_rows()) == len(UNITS)
-    rows = {r["weapon"]: r["profile"] for r in weapon_rows()}
+    assert len(core_odds.unit_rows(catalogue())) == len(UNITS)
+    rows = {r["weapon"]: r["profile"] for r in core_odds.weapon_rows(catalogue())}
     assert rows["Boltgun"] == '24" S4 AP5 Rapid Fire'
     assert "Missile launcher (frag)" in rows["Missile launcher"]
 
@@ -255,7 +260,7 @@ def test_close_combat_attacks_and_the_charge():
 
 
 def test_rage_gives_two_on_the_charge():
-    guard = load_catalogue().unit("Guardsman").profile
+    guard = catalogue().unit("Guardsman").profile
     raging = replace(guard, rules=guard.rules | {"rage"})
     assert attacks_per_model(raging, charge=True, defensive_grenades=False) == 3
     assert attacks_per_model(raging, charge=False, defensive_grenades=False) == 1

@@ -80,7 +80,7 @@ def test_a_compile_is_announced_and_a_cache_load_is_quiet(monkeypatch, source, s
     from rich.console import Console
 
     import experiments.play as play_cli
-    from sim.config import load_config
+    from sim.rulesets.zombie40k.config import load_config
 
     monkeypatch.setattr(play_cli, "warm_up", lambda config: {"seconds": 3.0, "source": source})
     out = io.StringIO()

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from experiments.cli import app
 from experiments.roster import POLICY_HELP, param_rows, roster_report, usr_text
-from sim.config import POLICY_PRESETS, Policy, tunable_fields
-from sim.teams import USR_CHOICES, TeamError
+from sim.rulesets.zombie40k.config import POLICY_PRESETS, Policy, tunable_fields
+from sim.rulesets.zombie40k.teams import USR_CHOICES, TeamError
 
 RUNNER = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

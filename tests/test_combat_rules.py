@@ -1,8 +1,8 @@
 """Every rule of the attack kernels with hand-fed dice (house style: hand-fed dice per rule).
 
-Each test builds a spec with ``kernels.attack_spec`` from a ``Weapon`` and ``Profile`` made
+Each test builds a spec with ``kernels.w40k.attack_spec`` from a ``Weapon`` and ``Profile`` made
 here (no catalogue), scripts the dice the rule sees with the ``dice`` fixture, resolves one
-attack group with ``kernels.combat.resolve_attacks`` against a small target unit and asserts
+attack group with ``kernels.w40k.combat.resolve_attacks`` against a small target unit and asserts
 the outcome counters, the target's Wounds and that exactly the scripted dice were rolled.
 
 Dice come in the kernel's order: per attack die its to-hit die (and re-rolls), then per hit
@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import attack_spec, combat
-from kernels import layout as L
 from kernels import rng as krng
-from sim import tables
-from sim.profiles import Profile, Weapon
+from kernels.w40k import attack_spec, combat
+from kernels.w40k import columns as L
+from sim.w40k import tables
+from sim.w40k.profiles import Profile, Weapon
 
 NONE = L.NONE
 WOUND_CHART = tables.wound_chart()
@@ -90,7 +90,7 @@ def unit(models: Profile | list[Profile] = TARGET, n: int = 1, medpacks: int | N
         stats=np.array([tables.model_stats(m) for m in models], dtype=np.int16),
         flags=np.array([tables.model_flags(m) for m in models], dtype=np.int64),
         status=np.zeros(len(models), dtype=np.int8),
-        medpacks=combat.empty_medpacks() if medpacks is None else np.array([medpacks], dtype=np.int64),
+        medpacks=combat.no_cancels() if medpacks is None else np.array([medpacks], dtype=np.int64),
     )
 
 
@@ -1307,8 +1307,8 @@ def test_plain_python_kernels_give_the_jit_results(monkeypatch, case, target_nam
     spec = build_spec(unit(target_profile))
     streams = krng.new_streams(7_001, 300)
     jit_out, jit_wounds = _play(spec, n_dice, streams.copy(), target_profile, n_models)
-    for info in pkgutil.iter_modules(kernels.__path__):
-        module = importlib.import_module(f"kernels.{info.name}")
+    for info in pkgutil.walk_packages(kernels.__path__, "kernels."):
+        module = importlib.import_module(info.name)
         for name, obj in list(vars(module).items()):
             if isinstance(obj, numba.core.registry.CPUDispatcher):
                 monkeypatch.setattr(module, name, obj.py_func)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.config import (
+from sim.rulesets.zombie40k.config import (
     MODS,
     POLICY_PRESETS,
     ConfigError,
@@ -29,8 +29,8 @@ from sim.config import (
     policy_from,
     tunable_fields,
 )
-from sim.tables import Geometry
-from sim.teams import check_team, load_team
+from sim.rulesets.zombie40k.teams import check_team, load_team
+from sim.w40k.tables import Geometry
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "examples" / "configs"

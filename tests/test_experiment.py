@@ -11,8 +11,8 @@ import pytest
 from conftest import EXAMPLES
 
 from experiments.experiment import Experiment, ExperimentError, experiment_from_dict, load_experiment, parse_axis
-from sim.config import load_config
-from sim.teams import team_cost
+from sim.rulesets.zombie40k.config import load_config
+from sim.rulesets.zombie40k.teams import team_cost
 
 TWO = EXAMPLES / "configs" / "two_players.toml"
 

@@ -10,7 +10,7 @@ from scipy import special
 
 from experiments.sensitivity import chosen_fields, plausible_range, sensitivity_experiment, sensitivity_table
 from experiments.solve import crossing, fit_logistic, is_integer_param, solve, solve_curve, with_param
-from sim.config import ConfigError, load_config
+from sim.rulesets.zombie40k.config import ConfigError, load_config
 
 TWO = EXAMPLES / "configs" / "two_players.toml"
 

@@ -48,7 +48,7 @@ def plain_python():
     import numba
     import numpy as np
 
-    import kernels.turn
+    import kernels.zombie40k.turn
     import sim.play
 
     with pytest.MonkeyPatch.context() as mp, np.errstate(over="ignore"):
@@ -56,7 +56,7 @@ def plain_python():
             for name, obj in list(vars(module).items()):
                 if isinstance(obj, numba.core.registry.CPUDispatcher):
                     mp.setattr(module, name, obj.py_func)
-        mp.setattr(sim.play, "play_batch", kernels.turn.play_batch)
+        mp.setattr(sim.play, "play_batch", kernels.zombie40k.turn.play_batch)
         yield
 
 

@@ -40,17 +40,26 @@ from typer.testing import CliRunner
 import sim.play
 from experiments import cli
 from experiments.bench import MAX_GAMES
-from sim.catalogue import CatalogueError, UnknownNameError, load_catalogue
-from sim.config import MODS, ConfigError, GameConfig, PlayerConfig, config_from_dict, load_config, make_config
-from sim.mods import CONTRADICTIONS
-from sim.rulesets.zombie40k import compile_tables
-from sim.teams import TeamError, build_team, check_team, fit_team, load_team, team_from_dict
+from sim.rulesets.zombie40k.catalogue import catalogue, killing_floor
+from sim.rulesets.zombie40k.compile import compile_tables
+from sim.rulesets.zombie40k.config import (
+    MODS,
+    ConfigError,
+    GameConfig,
+    PlayerConfig,
+    config_from_dict,
+    load_config,
+    make_config,
+)
+from sim.rulesets.zombie40k.mods import CONTRADICTIONS
+from sim.rulesets.zombie40k.teams import TeamError, build_team, check_team, fit_team, load_team, team_from_dict
+from sim.w40k.catalogue import CatalogueError, UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "examples" / "teams"
 CONFIGS = ROOT / "examples" / "configs"
 TWO = CONFIGS / "two_players.toml"
-CAT = load_catalogue()
+CAT = catalogue()
 
 PROJECT_ERRORS = (ConfigError, TeamError, UnknownNameError, CatalogueError)
 MIN_REFUSED = 500
@@ -102,7 +111,7 @@ UNITS = sorted(CAT.units)
 SURVIVORS = [u.name for u in CAT.units.values() if u.side == "survivors"]
 ZOMBIE_SIDE = [u.name for u in CAT.units.values() if u.side == "zombies"]
 ITEMS = sorted(CAT.items)
-KF_ITEMS = [k.item for k in CAT.killing_floor]
+KF_ITEMS = [k.item for k in killing_floor(CAT)]
 LEADERS = sorted({lead.name for u in CAT.units.values() for lead in u.leaders})
 OPTIONS = sorted({o.item for u in CAT.units.values() for lead in u.leaders for o in lead.options})
 SWAPS = sorted({s.item for u in CAT.units.values() for s in u.swaps})

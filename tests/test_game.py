@@ -15,18 +15,18 @@ import pandas as pd
 import pytest
 from conftest import clear_table, example_config, one_game, put_unit, team_config
 
-import kernels.assault
-import kernels.casualties
-import kernels.geometry
-import kernels.movement
-import kernels.powerups
-import kernels.shooting
-import kernels.spawning
-import kernels.turn
-import kernels.units
+import kernels.zombie40k.assault
+import kernels.zombie40k.casualties
+import kernels.zombie40k.geometry
+import kernels.zombie40k.movement
+import kernels.zombie40k.powerups
+import kernels.zombie40k.shooting
+import kernels.zombie40k.spawning
+import kernels.zombie40k.turn
+import kernels.zombie40k.units
 import sim.play
-from kernels import game_layout as GL
-from kernels import layout as L
+from kernels.w40k import columns as L
+from kernels.zombie40k import columns as GL
 
 SEED = 2026
 N_TWO, N_FOUR = 200, 50
@@ -47,11 +47,11 @@ _clear, _put = clear_table, put_unit
 
 
 def _gap(st, u, v):
-    return kernels.geometry.edge_distance(*st.pos[0, u], st.radius[0, u], *st.pos[0, v], st.radius[0, v])
+    return kernels.zombie40k.geometry.edge_distance(*st.pos[0, u], st.radius[0, u], *st.pos[0, v], st.radius[0, v])
 
 
 def _ev_distance(st, tb, u):
-    return kernels.geometry.ev_distance(*st.pos[0, u], st.radius[0, u], tb.prm)
+    return kernels.zombie40k.geometry.ev_distance(*st.pos[0, u], st.radius[0, u], tb.prm)
 
 
 def _hull_y(tb):
@@ -119,17 +119,17 @@ def test_s3_setup_places_squads_hordes_and_boss(nojit, name):
         for p in range(n_p):  # §3.3: within 6" of the player edge (a blob wider than 6" touches it), full strength
             y, r = st.pos[0, p, 1], st.radius[0, p]
             assert y + r <= max(config.deploy_depth_in, 2 * r) + 1e-9
-            assert kernels.units.alive(st, 0, p) == len(config.players[p].team.models)
+            assert kernels.zombie40k.units.alive(st, 0, p) == len(config.players[p].team.models)
         if n_p == 2:  # room for the 12" separation on a 48" edge
             assert _gap(st, 0, 1) >= config.deploy_separation_in - 1e-9
         band = config.zombie_deploy_band_in
         for h in range(n_p, n_u - 1):  # §3.4 (A10): 5 Zombies, the middle one with the autogun
             assert band - 1e-9 <= st.pos[0, h, 1] <= config.table_length_in - band + 1e-9
-            assert kernels.units.alive(st, 0, h) == config.horde_size
+            assert kernels.zombie40k.units.alive(st, 0, h) == config.horde_size
             autoguns = st.gear[0, h, :, GL.G_RANGED0] == tb.ids[0]
             assert list(np.flatnonzero(autoguns)) == [config.horde_size // 2]
         boss = n_u - 1
-        assert kernels.units.alive(st, 0, boss) == 1
+        assert kernels.zombie40k.units.alive(st, 0, boss) == 1
         assert _ev_distance(st, tb, boss) <= 2.0 + 1e-9
 
 
@@ -141,13 +141,13 @@ def test_s4_turn_order_is_a_permutation(nojit):
     st, tb, rng = one_game(config, 3)
     seen = set()
     for _ in range(50):
-        order = kernels.turn.turn_order(st, 0, tb, rng)
+        order = kernels.zombie40k.turn.turn_order(st, 0, tb, rng)
         assert sorted(order) == [0, 1, 2, 3]
         seen.add(int(order[0]))
     assert seen == {0, 1, 2, 3}  # every player goes first sometimes (re-rolled each turn)
     _, fixed, _ = one_game(example_config("four_players", order="fixed"), 3)
     for _ in range(3):
-        assert list(kernels.turn.turn_order(st, 0, fixed, rng)) == [0, 1, 2, 3]
+        assert list(kernels.zombie40k.turn.turn_order(st, 0, fixed, rng)) == [0, 1, 2, 3]
 
 
 # ------------------------------------------------------------------ §5.1 respawning
@@ -156,7 +156,7 @@ def test_s4_turn_order_is_a_permutation(nojit):
 def _wipe_squad(st, tb, rng, p, killer):
     for m in range(st.wounds.shape[2]):
         st.wounds[0, p, m] = 0
-    kernels.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
 
 
 def test_s5_1_respawn_behind_the_furthest_squad(nojit):
@@ -168,11 +168,11 @@ def test_s5_1_respawn_behind_the_furthest_squad(nojit):
     st.pu[0, 0, GL.PU_SHADES] = 1
     st.wounds[0, 0, 1:] = 0
     _wipe_squad(st, tb, rng, 0, killer=2)
-    assert not kernels.units.on_table(st, 0, 0)
+    assert not kernels.zombie40k.units.on_table(st, 0, 0)
     assert st.pu[0, 0].sum() == 0  # §8: power-ups are lost with the squad
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert kernels.units.on_table(st, 0, 0)
-    assert kernels.units.alive(st, 0, 0) == int((tb.squad_wounds[0] > 0).sum())  # full strength (A16)
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, 0)
+    assert kernels.zombie40k.units.alive(st, 0, 0) == int((tb.squad_wounds[0] > 0).sum())  # full strength (A16)
     assert (st.wounds[0, 0] == tb.squad_wounds[0]).all() or st.pres[0, 0, GL.PR_POWERUP0 + GL.ORK_BOY] == 1
     assert _ev_distance(st, tb, 0) >= _ev_distance(st, tb, 1) + config.respawn_margin_in - 1e-9
     assert st.ustate[0, 0, GL.US_RESPAWNS] == 1 and st.pres[0, 0, GL.PR_RESPAWNS] == 1
@@ -185,8 +185,8 @@ def test_s5_1_respawn_at_the_start_edge_when_alone(nojit):
     _clear(st, keep=(0, 2))
     _put(st, tb, 0, 30.0, 40.0)
     _wipe_squad(st, tb, rng, 0, killer=2)
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert kernels.units.on_table(st, 0, 0)
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, 0)
     assert st.pos[0, 0, 1] + st.radius[0, 0] <= config.deploy_depth_in + 1e-9  # A15
 
 
@@ -196,7 +196,7 @@ def test_s5_1_respawn_when_no_band_is_left_goes_to_the_start_edge(nojit):
     _clear(st, keep=(0, 1))
     _put(st, tb, 1, 10.0, 8.0)  # the furthest squad is already near the player edge
     _wipe_squad(st, tb, rng, 0, killer=2)
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
     assert st.pos[0, 0, 1] + st.radius[0, 0] <= config.deploy_depth_in + 1e-9
     assert _gap(st, 0, 1) > 1.0
 
@@ -213,8 +213,8 @@ def test_s5_2_embark_when_every_model_can_reach(dice):
     st, tb, rng = one_game(example_config("two_players"))
     _clear(st, keep=(0,))
     _near_hull(st, tb, 0, 8.0 - 0.01)  # move 6" + 2"
-    assert kernels.movement.squad_movement(st, 0, 0, tb, rng)
-    assert st.ustate[0, 0, GL.US_EMBARKED] == 1 and not kernels.units.on_table(st, 0, 0)
+    assert kernels.zombie40k.movement.squad_movement(st, 0, 0, tb, rng)
+    assert st.ustate[0, 0, GL.US_EMBARKED] == 1 and not kernels.zombie40k.units.on_table(st, 0, 0)
     dice.done()
 
 
@@ -223,8 +223,8 @@ def test_s5_2_no_embark_just_out_of_reach(dice):
     _clear(st, keep=(0,))
     _near_hull(st, tb, 0, 8.0 + 0.01)
     y = st.pos[0, 0, 1]
-    assert not kernels.movement.squad_movement(st, 0, 0, tb, rng)
-    assert st.ustate[0, 0, GL.US_EMBARKED] == 0 and kernels.units.on_table(st, 0, 0)
+    assert not kernels.zombie40k.movement.squad_movement(st, 0, 0, tb, rng)
+    assert st.ustate[0, 0, GL.US_EMBARKED] == 0 and kernels.zombie40k.units.on_table(st, 0, 0)
     assert st.pos[0, 0, 1] > y  # it moved towards the EV instead
     dice.done()
 
@@ -234,8 +234,8 @@ def test_s5_2_locked_squad_cannot_embark(dice):
     _clear(st, keep=(0, 2))
     _near_hull(st, tb, 0, 3.0)
     _put(st, tb, 2, st.pos[0, 0, 0] - st.radius[0, 0] - st.radius[0, 2], st.pos[0, 0, 1])
-    kernels.units.lock(st, 0, 0, 2)
-    assert not kernels.movement.squad_movement(st, 0, 0, tb, rng)
+    kernels.zombie40k.units.lock(st, 0, 0, 2)
+    assert not kernels.zombie40k.movement.squad_movement(st, 0, 0, tb, rng)
     assert st.ustate[0, 0, GL.US_EMBARKED] == 0
     dice.done()
 
@@ -245,9 +245,9 @@ def test_s5_2_embark_any_model_loosens_the_reach(dice):
     _clear(st, keep=(0,))
     r = st.radius[0, 0]
     _near_hull(st, tb, 0, 8.0 + 2 * r - 0.01)  # nearest model 8" - 0.01 away, farthest beyond
-    assert not kernels.movement.can_embark(st, 0, 0, 6.0, tb)
+    assert not kernels.zombie40k.movement.can_embark(st, 0, 0, 6.0, tb)
     _, loose, _ = one_game(example_config("two_players", embark_any_model=True))
-    assert kernels.movement.squad_movement(st, 0, 0, loose, rng)
+    assert kernels.zombie40k.movement.squad_movement(st, 0, 0, loose, rng)
     assert st.ustate[0, 0, GL.US_EMBARKED] == 1
     dice.done()
 
@@ -260,14 +260,14 @@ def test_s5_4_may_attack_squad_only_near_the_ev_or_on_a_grudge(nojit):
     _clear(st, keep=(0, 1))
     _put(st, tb, 0, 10.0, 20.0)
     _put(st, tb, 1, 30.0, 20.0)
-    assert not kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
     _put(st, tb, 1, 24.0, _hull_y(tb) - 17.0 - st.radius[0, 1])  # 17" from the EV
-    assert kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
     _put(st, tb, 1, 24.0, _hull_y(tb) - 19.0 - st.radius[0, 1])  # 19"
-    assert not kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
     st.grudge[0, 0, 1] = 1
-    assert kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
-    assert not kernels.shooting.may_attack_squad(st, 0, 1, 0, tb)
+    assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 1, 0, tb)
 
 
 def test_s5_4_grudge_set_by_shooting_and_cleared_by_a_wipe(nojit):
@@ -275,12 +275,12 @@ def test_s5_4_grudge_set_by_shooting_and_cleared_by_a_wipe(nojit):
     _clear(st, keep=(0, 1))
     _put(st, tb, 0, 24.0, _hull_y(tb) - 10.0)  # Guard near the EV: the Marines may shoot it
     _put(st, tb, 1, 24.0, _hull_y(tb) - 25.0)
-    assert kernels.shooting.may_attack_squad(st, 0, 1, 0, tb)
-    assert not kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
-    kernels.shooting.shoot(st, 0, 1, 0, tb, rng, GL.PH_SHOOTING, False, False, -1)
+    assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 1, 0, tb)
+    assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    kernels.zombie40k.shooting.shoot(st, 0, 1, 0, tb, rng, GL.PH_SHOOTING, False, False, -1)
     assert st.grudge[0, 0, 1] == 1  # A19: the Guard may now shoot back
-    assert kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
-    if kernels.units.on_table(st, 0, 0):
+    assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    if kernels.zombie40k.units.on_table(st, 0, 0):
         _wipe_squad(st, tb, rng, 0, killer=2)
     assert st.grudge[0].sum() == 0  # A19 default: grudges end when either squad is wiped out
 
@@ -300,7 +300,7 @@ def test_s6_2_shamble_into_contact_is_a_charge(dice):
     st, tb, rng = one_game(example_config("two_players"))
     _shamble_scene(st, tb, 3.0)
     dice.script(3, 3)  # the 2D6 Shamble roll
-    kernels.movement.shamble_phase(st, 0, tb, rng)
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
     dice.done()
     assert _gap(st, 0, 2) == pytest.approx(0.0, abs=1e-6)
     assert st.locked[0, 0, 2] == 1 and st.locked[0, 2, 0] == 1
@@ -311,7 +311,7 @@ def test_s6_2_shamble_short_of_contact(dice):
     st, tb, rng = one_game(example_config("two_players"))
     _shamble_scene(st, tb, 3.0)
     dice.script(1, 1)
-    kernels.movement.shamble_phase(st, 0, tb, rng)
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
     dice.done()
     assert _gap(st, 0, 2) == pytest.approx(1.0, abs=1e-6)  # moved the full 2"
     assert st.locked[0, 0, 2] == 0 and st.ustate[0, 2, GL.US_CHARGED] == 0
@@ -321,7 +321,7 @@ def test_s6_2_shamble_triggers_overwatch(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _shamble_scene(st, tb, 0.5)
     st.ustate[0, 0, GL.US_OVERWATCHED] = 0
-    kernels.movement.shamble_phase(st, 0, tb, rng)
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
     assert st.ustate[0, 0, GL.US_OVERWATCHED] == 1  # §6.2 step 4: the target fired Overwatch
 
 
@@ -336,21 +336,21 @@ def _targeting_scene(st, tb):
 def test_s6_2_zombies_pick_the_nearest_squad(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _targeting_scene(st, tb)
-    assert kernels.movement.shamble_target(st, 0, 2, tb, rng) == 1
+    assert kernels.zombie40k.movement.shamble_target(st, 0, 2, tb, rng) == 1
 
 
 def test_s6_2_zombies_ignore_a_squad_wearing_shades(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _targeting_scene(st, tb)
     st.pu[0, 1, GL.PU_SHADES] = 1
-    assert kernels.movement.shamble_target(st, 0, 2, tb, rng) == 0
+    assert kernels.zombie40k.movement.shamble_target(st, 0, 2, tb, rng) == 0
 
 
 def test_s6_2_zombies_go_for_the_bile_holder(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _targeting_scene(st, tb)
     st.pu[0, 0, GL.PU_BILE] = 1
-    assert kernels.movement.shamble_target(st, 0, 2, tb, rng) == 0
+    assert kernels.zombie40k.movement.shamble_target(st, 0, 2, tb, rng) == 0
 
 
 def test_s6_2_bile_and_shades_end_after_the_shamble_phase(dice):
@@ -359,7 +359,7 @@ def test_s6_2_bile_and_shades_end_after_the_shamble_phase(dice):
     st.pu[0, 0, GL.PU_BILE] = 1
     st.pu[0, 1, GL.PU_SHADES] = 1
     dice.script(1, 1)
-    kernels.movement.shamble_phase(st, 0, tb, rng)
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
     dice.done()
     assert st.pu[0, :, GL.PU_BILE].sum() == 0 and st.pu[0, :, GL.PU_SHADES].sum() == 0
 
@@ -368,12 +368,12 @@ def test_s6_2_surrounded_squad_is_ignored(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _targeting_scene(st, tb)
     st.wounds[0, 1, 1:] = 0  # one Marine left, locked with a horde of 5: surrounded (A2)
-    kernels.units.refresh_radius(st, 0, 1, tb)
-    kernels.spawning.build_horde(st, 0, 3, tb)
+    kernels.zombie40k.units.refresh_radius(st, 0, 1, tb)
+    kernels.zombie40k.spawning.build_horde(st, 0, 3, tb)
     _put(st, tb, 3, 40.0, 36.0)
-    kernels.units.lock(st, 0, 1, 3)
-    assert kernels.movement.surrounded(st, 0, 1, tb)
-    assert kernels.movement.shamble_target(st, 0, 2, tb, rng) == 0
+    kernels.zombie40k.units.lock(st, 0, 1, 3)
+    assert kernels.zombie40k.movement.surrounded(st, 0, 1, tb)
+    assert kernels.zombie40k.movement.shamble_target(st, 0, 2, tb, rng) == 0
 
 
 # ------------------------------------------------------------------ §6.4 zombie assault
@@ -384,7 +384,7 @@ def _combat(st, tb):
     _clear(st, keep=(0, 2))
     _put(st, tb, 0, 24.0, 30.0)
     _put(st, tb, 2, 24.0, 30.0 + st.radius[0, 0] + st.radius[0, 2])
-    kernels.units.lock(st, 0, 0, 2)
+    kernels.zombie40k.units.lock(st, 0, 0, 2)
     n = st.pos.shape[1]
     member = np.zeros(n, np.bool_)
     member[[0, 2]] = True
@@ -395,7 +395,7 @@ def test_s6_4_zombies_never_take_morale(dice):
     st, tb, rng = one_game(example_config("two_players"))
     member, inflicted, suffered = _combat(st, tb)
     inflicted[0], suffered[2] = 4, 4  # the zombies lose by 4
-    kernels.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
     dice.done()  # no die rolled: Fearless
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 2, GL.US_FALLING_BACK] == 0
 
@@ -408,10 +408,10 @@ def test_s6_4_losing_squad_falls_back(dice):
     dice.script(6, 6,  # Morale at Ld - 3: failed
                 6, 1,  # Sweeping Advance: the Guard D6 + I beats the zombies' D6 + I
                 4, 3)  # fall back 2D6 = 7"
-    kernels.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
     dice.done()
-    assert kernels.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
-    assert not kernels.units.in_combat(st, 0, 0) and not kernels.units.in_combat(st, 0, 2)
+    assert kernels.zombie40k.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+    assert not kernels.zombie40k.units.in_combat(st, 0, 0) and not kernels.zombie40k.units.in_combat(st, 0, 2)
     assert st.pos[0, 0, 1] == pytest.approx(y - 7.0)  # straight towards the player edge
     assert st.ustate[0, 2, GL.US_CONSOLIDATE] == 1
 
@@ -421,9 +421,9 @@ def test_s6_4_losing_squad_caught_by_the_sweeping_advance(dice):
     member, inflicted, suffered = _combat(st, tb)
     suffered[0], inflicted[2] = 3, 3
     dice.script(6, 6, 1, 6)  # Morale failed; swept: zombies 6 + I >= Guard 1 + I
-    kernels.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
     dice.done()
-    assert not kernels.units.on_table(st, 0, 0) and kernels.units.alive(st, 0, 0) == 0
+    assert not kernels.zombie40k.units.on_table(st, 0, 0) and kernels.zombie40k.units.alive(st, 0, 0) == 0
     assert st.pres[0, 0, GL.PR_WIPES] == 1
     assert st.ustate[0, 2, GL.US_CONSOLIDATE] == 1
 
@@ -433,7 +433,7 @@ def test_s6_4_squad_that_passes_morale_stays_locked(dice):
     member, inflicted, suffered = _combat(st, tb)
     suffered[0], inflicted[2] = 1, 1
     dice.script(2, 3)  # 5 <= Ld - 1
-    kernels.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
     dice.done()
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0
 
@@ -445,14 +445,14 @@ def _respawn_scene(st, tb, squad_at=(10.0, 30.0)):
     """Only squad 0 on the table; horde 2 destroyed and ready to come back."""
     _clear(st, keep=(0,))
     _put(st, tb, 0, *squad_at)
-    assert kernels.spawning.zombie_can_respawn(st, 0, 2, tb)
+    assert kernels.zombie40k.spawning.zombie_can_respawn(st, 0, 2, tb)
 
 
 def _respawn(dice, st, tb, rng, *script):
     dice.script(*script)
-    kernels.spawning.respawn_horde(st, 0, 2, tb, rng)
+    kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
-    assert kernels.units.on_table(st, 0, 2) and kernels.units.alive(st, 0, 2) == tb.horde_size[0]
+    assert kernels.zombie40k.units.on_table(st, 0, 2) and kernels.zombie40k.units.alive(st, 0, 2) == tb.horde_size[0]
     return st.pos[0, 2], st.radius[0, 2]
 
 
@@ -498,7 +498,7 @@ def test_s7_result_6_in_front_of_the_leader(dice):
     st, tb, rng = one_game(example_config("two_players"))
     _respawn_scene(st, tb)
     _put(st, tb, 1, 24.0, 45.0)  # the leader, straight in front of the EV
-    r_h = kernels.geometry.unit_radius(tb.horde_size[0], tb.prm)
+    r_h = kernels.zombie40k.geometry.unit_radius(tb.horde_size[0], tb.prm)
     # result 6; scatter die HIT (no scatter) with its direction drawn anyway
     (x, y), r = _respawn(dice, st, tb, rng, 6, 2, 0.3)
     assert r == pytest.approx(r_h)
@@ -511,7 +511,7 @@ def test_s7_result_6_in_front_of_the_leader(dice):
 def _powerup(dice, result, p=0, times=1):
     st, tb, rng = one_game(example_config("two_players"))
     for _ in range(times):
-        kernels.powerups.apply_powerup(st, 0, p, result, tb, GL.PH_ASSAULT)
+        kernels.zombie40k.powerups.apply_powerup(st, 0, p, result, tb, GL.PH_ASSAULT)
     dice.done()
     assert st.pres[0, p, GL.PR_POWERUP0 + result] == times
     return st, tb
@@ -529,10 +529,10 @@ def test_s8_banana_peel(dice):
 
 def test_s8_ork_boy(dice):
     st, tb, rng = one_game(example_config("two_players"))
-    before, r = kernels.units.alive(st, 0, 1), st.radius[0, 1]
-    kernels.powerups.apply_powerup(st, 0, 1, GL.ORK_BOY, tb, GL.PH_ASSAULT)
+    before, r = kernels.zombie40k.units.alive(st, 0, 1), st.radius[0, 1]
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, GL.ORK_BOY, tb, GL.PH_ASSAULT)
     dice.done()
-    assert kernels.units.alive(st, 0, 1) == before + 1 and st.radius[0, 1] > r
+    assert kernels.zombie40k.units.alive(st, 0, 1) == before + 1 and st.radius[0, 1] > r
     m = before  # the first empty slot
     assert (st.stats[0, 1, m] == tb.extra_stats[2]).all()
 
@@ -577,7 +577,7 @@ def test_s8_chuck_norris(dice):
     st, tb = _powerup(dice, GL.CHUCK)
     assert st.pu[0, 0, GL.PU_CHUCK] == st.res[0, GL.R_TURNS] + 1
     st.res[0, GL.R_TURNS] += 1
-    assert kernels.powerups.chuck_active(st, 0, 0)  # through the squad's next turn
+    assert kernels.zombie40k.powerups.chuck_active(st, 0, 0)  # through the squad's next turn
 
 
 def test_s8_catch_up_pushes_the_leader_back(dice):
@@ -586,7 +586,7 @@ def test_s8_catch_up_pushes_the_leader_back(dice):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV: the roller
     _put(st, tb, 1, 24.0, 55.0)  # the leader, within 18" of the EV
     dice.script(4)  # the D6 push
-    kernels.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
     dice.done()
     assert tuple(st.pos[0, 1]) == pytest.approx((24.0, 51.0))  # straight away from the EV
     assert st.pres[0, 0, GL.PR_POWERUP0:].sum() == 0  # no power-up instead
@@ -598,7 +598,7 @@ def test_s8_catch_up_rolls_twice_when_the_leader_is_far(dice):
     _put(st, tb, 0, 10.0, 10.0)
     _put(st, tb, 1, 24.0, 30.0)
     dice.script(1, 1, 5, 6)  # Bile (2) or Shades (11): keeps the one it values more (A28)
-    kernels.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
     dice.done()
     assert st.pu[0, 0, GL.PU_SHADES] == 1 and st.pu[0, 0, GL.PU_BILE] == 0
     assert tuple(st.pos[0, 1]) == pytest.approx((24.0, 30.0))
@@ -614,7 +614,7 @@ def test_s9_usr_reaches_the_model(nojit):
     assert (st.stats[0, 0, 1:, L.FNP][st.wounds[0, 0, 1:] > 0] == 7).all()
     assert st.mflags[0, 1, 0] & L.MR_COUNTER_ATTACK  # Counter-Attack on the Marine sergeant
     assert not st.mflags[0, 1, 1] & L.MR_COUNTER_ATTACK
-    assert kernels.units.unit_flags(st, 0, 1, 1) & L.MR_COUNTER_ATTACK  # a unit rule: all attack with it
+    assert kernels.zombie40k.units.unit_flags(st, 0, 1, 1) & L.MR_COUNTER_ATTACK  # a unit rule: all attack with it
 
 
 def test_a33_medpack_policy_spends_on_any_unsaved_wound(dice, rng):
@@ -622,10 +622,10 @@ def test_a33_medpack_policy_spends_on_any_unsaved_wound(dice, rng):
     alive (the default keeps it for a wound that would kill)."""
     import numpy as np
 
-    from kernels import combat
-    from kernels import layout as L
-    from sim.profiles import Profile
-    from sim.tables import model_flags, model_stats
+    from kernels.w40k import columns as L
+    from kernels.w40k import combat
+    from sim.w40k.profiles import Profile
+    from sim.w40k.tables import model_flags, model_stats
 
     boss = Profile("Boss", 5, 4, 5, 5, 3, 4, 3, 9)
     for mode, spent in ((0, 0), (1, 1)):
@@ -636,13 +636,13 @@ def test_a33_medpack_policy_spends_on_any_unsaved_wound(dice, rng):
         out = np.zeros(L.N_OUT, np.int64)
         combat.resolve_attacks(rng, 0, 1, spec, wounds, np.array([model_stats(boss)]), np.array([model_flags(boss)]),
                                np.zeros(1, np.int8), 7, 0, medpacks, out)
-        assert out[L.OUT_MEDPACKS] == spent and wounds[0] == 3 - (1 - spent)
+        assert out[L.OUT_CANCELLED] == spent and wounds[0] == 3 - (1 - spent)
     dice.done()
 
 
 def test_a33_defibrillator_kept_as_a_medpack(dice, rng):
-    import kernels.powerups as PU
-    from kernels import game_layout as GL
+    import kernels.zombie40k.powerups as PU
+    from kernels.zombie40k import columns as GL
 
     config = team_config("guard", "marines", policies=[{"defibrillator": 1}, {"defibrillator": 0}])
     st, tb, _ = one_game(config)

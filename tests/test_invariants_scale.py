@@ -2,7 +2,7 @@
 after every phase of every game.
 
 Each configuration is drawn from a seeded generator: 1-6 players, example teams and policies,
-a random set of mods that does not contradict itself (sim.mods.CONTRADICTIONS), and random
+a random set of mods that does not contradict itself (sim.rulesets.zombie40k.mods.CONTRADICTIONS), and random
 values of a few [C] numbers inside their allowed ranges. ``SHAMBLE_INVARIANT_GAMES`` sets the
 total games (10^4 in CI; run with 100000 for the slow run); the configs are spread evenly.
 """
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES
 
-from sim.config import MODS, POLICY_PRESETS, PlayerConfig, make_config
-from sim.mods import CONTRADICTIONS
 from sim.play import games, play
-from sim.teams import load_team
+from sim.rulesets.zombie40k.config import MODS, POLICY_PRESETS, PlayerConfig, make_config
+from sim.rulesets.zombie40k.mods import CONTRADICTIONS
+from sim.rulesets.zombie40k.teams import load_team
 
 pytestmark = pytest.mark.slow
 

@@ -26,35 +26,35 @@ import pytest
 from conftest import EXAMPLES, clear_table, example_config, one_game, put_unit, team_config
 from helpers import assert_matches_pmf
 
-import kernels.assault
-import kernels.batch
-import kernels.casualties
-import kernels.combat
-import kernels.geometry
-import kernels.movement
-import kernels.powerups
 import kernels.rng
-import kernels.shooting
-import kernels.shop
-import kernels.spawning
-import kernels.turn
-import kernels.units
+import kernels.w40k.combat
+import kernels.w40k.exchange
+import kernels.zombie40k.assault
+import kernels.zombie40k.casualties
+import kernels.zombie40k.geometry
+import kernels.zombie40k.movement
+import kernels.zombie40k.powerups
+import kernels.zombie40k.shooting
+import kernels.zombie40k.shop
+import kernels.zombie40k.spawning
+import kernels.zombie40k.turn
+import kernels.zombie40k.units
 import sim.play
-from kernels import game_layout as GL
-from kernels import layout as L
-from kernels.attack_spec import shooting_spec
-from kernels.state import X_BOSS, X_ZOMBIE
-from sim.catalogue import load_catalogue
-from sim.config import MODS, ConfigError, PlayerConfig, make_config, parse_dice, with_mods
-from sim.exact import exchange_odds
-from sim.exchange import Exchange, simulate_exchange
-from sim.mods import CONTRADICTIONS, MOD_BY_KEY, MOD_LIST, contradiction, kernel_flags, resolve
-from sim.odds import shots_per_model
-from sim.rulesets.zombie40k import boss_profile, compile_tables, weapon_index, zombie_profile
-from sim.tables import model_flags, model_stats, weapon_row, wound_chart
-from sim.teams import ModelChoice, Team, build_team, team_cost
+from kernels.w40k import columns as L
+from kernels.w40k.attack_spec import shooting_spec
+from kernels.zombie40k import columns as GL
+from kernels.zombie40k.state import X_BOSS, X_ZOMBIE
+from sim.rulesets.zombie40k.catalogue import catalogue, killing_floor
+from sim.rulesets.zombie40k.compile import boss_profile, compile_tables, weapon_index, zombie_profile
+from sim.rulesets.zombie40k.config import MODS, ConfigError, PlayerConfig, make_config, parse_dice, with_mods
+from sim.rulesets.zombie40k.mods import CONTRADICTIONS, MOD_BY_KEY, MOD_LIST, contradiction, kernel_flags, resolve
+from sim.rulesets.zombie40k.teams import ModelChoice, Team, build_team, team_cost
+from sim.w40k.exact import exchange_odds
+from sim.w40k.exchange import Exchange, simulate_exchange
+from sim.w40k.odds import shots_per_model
+from sim.w40k.tables import model_flags, model_stats, weapon_row, wound_chart
 
-CAT = load_catalogue()
+CAT = catalogue()
 INDEX = weapon_index(CAT)
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = ROOT / "examples" / "configs" / "four_players.toml"
@@ -81,12 +81,12 @@ def _hull_y(tb):
 
 
 def _ev_distance(st, tb, u):
-    return kernels.geometry.ev_distance(*st.pos[0, u], st.radius[0, u], tb.prm)
+    return kernels.zombie40k.geometry.ev_distance(*st.pos[0, u], st.radius[0, u], tb.prm)
 
 
 def _wipe_squad(st, tb, rng, p, killer):
     st.wounds[0, p] = 0
-    kernels.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
 
 
 def _kill_spec():
@@ -101,8 +101,8 @@ def _kill_spec():
 def _strike(st, tb, rng, u, v, n_dice):
     n = st.pos.shape[1]
     out = np.zeros(L.N_OUT, np.int64)
-    kernels.assault._strike(st, 0, u, v, n_dice, _kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64), tb,
-                            rng, GL.PH_Z_ASSAULT, out)
+    kernels.zombie40k.assault._strike(st, 0, u, v, n_dice, _kill_spec(), np.zeros(n, np.int64),
+                                      np.zeros(n, np.int64), tb, rng, GL.PH_Z_ASSAULT, out)
     return out
 
 
@@ -150,9 +150,9 @@ def test_s10_2_four_weeks_later_shambles_3d6_keeping_the_two_highest(dice, mods,
     _put(st, tb, 0, 24.0, 30.0)
     _put(st, tb, 2, 24.0, 30.0 + st.radius[0, 0] + st.radius[0, 2] + 20.0)
     dice.script(*script)
-    kernels.movement.shamble_phase(st, 0, tb, rng)
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
     dice.done()
-    gap = kernels.geometry.edge_distance(*st.pos[0, 0], st.radius[0, 0], *st.pos[0, 2], st.radius[0, 2])
+    gap = kernels.zombie40k.geometry.edge_distance(*st.pos[0, 0], st.radius[0, 0], *st.pos[0, 2], st.radius[0, 2])
     assert gap == pytest.approx(20.0 - inches)
 
 
@@ -228,10 +228,11 @@ def test_s10_11_killing_floor_refits_teams_and_wargear():
 def test_s10_11_killing_floor_shop_table_in_wish_list_order():
     config = modded("killing_floor")
     tb = compile_tables(config)
-    prices = {k.item: k for k in CAT.killing_floor}
+    prices = {k.item: k for k in killing_floor(CAT)}
     assert tb.shop.shape == (len(config.kf_wishlist), GL.N_SHOP)
     for row, item in zip(tb.shop, config.kf_wishlist):
-        entry = prices[item] if item in prices else next(k for k in CAT.killing_floor if k.item.lower() == item.lower())
+        entry = prices[item] if item in prices else \
+            next(k for k in killing_floor(CAT) if k.item.lower() == item.lower())
         assert row[GL.SH_WEAPON] == _weapon(CAT.profiles_of(entry.item)[0].name)
         assert row[GL.SH_COST] == entry.cost
         assert row[GL.SH_PSYKER] == entry.psyker_only and row[GL.SH_SQUAD] == (entry.table == "grenades")
@@ -385,7 +386,7 @@ def _dmw_combat(config=None):
     _clear(st, keep=(0, 2))
     _put(st, tb, 0, 24.0, 30.0)
     _put(st, tb, 2, 24.0, 30.0 + st.radius[0, 0] + st.radius[0, 2])
-    kernels.units.lock(st, 0, 0, 2)
+    kernels.zombie40k.units.lock(st, 0, 0, 2)
     return st, tb, rng
 
 
@@ -395,12 +396,12 @@ def test_s10_3_dead_men_walking_slain_survivor_joins_the_horde(dice):
     sarge_flags, sarge_gear = int(st.mflags[0, 0, 0]), st.gear[0, 0, 0].copy()
     assert sarge_flags & L.MR_LEADER and sarge[L.FNP] == 5  # Feel No Pain USR (guard.toml)
     st.mpow[0, 0, 0] = GL.MP_CHAINSAW  # a power-up it holds is lost
-    guard_before, horde_before = kernels.units.alive(st, 0, 0), kernels.units.alive(st, 0, 2)
+    guard_before, horde_before = kernels.zombie40k.units.alive(st, 0, 0), kernels.zombie40k.units.alive(st, 0, 2)
     out = _strike(st, tb, rng, 2, 0, 1)  # the horde kills the sergeant (slot 0)
     dice.done()
     assert out[L.OUT_KILLED] == 1
-    assert kernels.units.alive(st, 0, 0) == guard_before - 1 and st.wounds[0, 0, 0] == 0
-    assert kernels.units.alive(st, 0, 2) == horde_before + 1
+    assert kernels.zombie40k.units.alive(st, 0, 0) == guard_before - 1 and st.wounds[0, 0, 0] == 0
+    assert kernels.zombie40k.units.alive(st, 0, 2) == horde_before + 1
     k = horde_before  # the first free slot of the full horde
     assert st.wounds[0, 2, k] == sarge[L.W]
     expect = sarge.copy()
@@ -408,7 +409,7 @@ def test_s10_3_dead_men_walking_slain_survivor_joins_the_horde(dice):
     assert (st.stats[0, 2, k] == expect).all()
     assert int(st.mflags[0, 2, k]) == (sarge_flags | L.MR_ZOMBIE) & ~L.MR_LEADER
     assert (st.gear[0, 2, k] == sarge_gear).all() and st.mpow[0, 2, k] == 0
-    assert st.radius[0, 2] == pytest.approx(kernels.geometry.unit_radius(horde_before + 1, tb.prm))
+    assert st.radius[0, 2] == pytest.approx(kernels.zombie40k.geometry.unit_radius(horde_before + 1, tb.prm))
 
 
 def test_s10_3_dead_men_walking_fnp_is_at_worst_dmw_fnp_and_wounds_are_full(dice):
@@ -436,58 +437,58 @@ def test_s10_3_no_conversion_without_the_mod(dice):
     st, tb, rng = _dmw_combat(modded())
     _strike(st, tb, rng, 2, 0, 2)
     dice.done()
-    assert kernels.units.alive(st, 0, 2) == 5 and (st.wounds[0, 2, 5:] == 0).all()
+    assert kernels.zombie40k.units.alive(st, 0, 2) == 5 and (st.wounds[0, 2, 5:] == 0).all()
 
 
 def test_s10_3_no_conversion_when_the_horde_was_already_wiped(dice):
     st, tb, rng = _dmw_combat()
-    kernels.units.remove_unit(st, 0, 2)  # wiped at this Initiative step; its counted attacks still strike
-    guard_before = kernels.units.alive(st, 0, 0)
+    kernels.zombie40k.units.remove_unit(st, 0, 2)  # wiped at this Initiative step; its counted attacks still strike
+    guard_before = kernels.zombie40k.units.alive(st, 0, 0)
     _strike(st, tb, rng, 2, 0, 1)
     dice.done()
-    assert kernels.units.alive(st, 0, 0) == guard_before - 1
-    assert kernels.units.alive(st, 0, 2) == 0 and not kernels.units.on_table(st, 0, 2)
+    assert kernels.zombie40k.units.alive(st, 0, 0) == guard_before - 1
+    assert kernels.zombie40k.units.alive(st, 0, 2) == 0 and not kernels.zombie40k.units.on_table(st, 0, 2)
 
 
 def test_s10_3_no_conversion_by_the_boss(dice):
     """Only a zombie *horde* takes a slain survivor (§10.3)."""
     st, tb, rng = _dmw_combat()
     boss = st.pos.shape[1] - 1
-    kernels.spawning.build_boss(st, 0, tb)
+    kernels.zombie40k.spawning.build_boss(st, 0, tb)
     _put(st, tb, boss, 24.0, 20.0)
-    before = kernels.units.alive(st, 0, boss)
+    before = kernels.zombie40k.units.alive(st, 0, boss)
     _strike(st, tb, rng, boss, 0, 1)
     dice.done()
-    assert kernels.units.alive(st, 0, boss) == before and kernels.units.alive(st, 0, 2) == 5
+    assert kernels.zombie40k.units.alive(st, 0, boss) == before and kernels.zombie40k.units.alive(st, 0, 2) == 5
 
 
 def test_s10_3_survivor_shot_by_zombies_does_not_convert(nojit):
     st, tb, rng = _dmw_combat()
-    kernels.units.unlock_all(st, 0, 0)
+    kernels.zombie40k.units.unlock_all(st, 0, 0)
     _put(st, tb, 2, 24.0, 30.0 + st.radius[0, 0] + st.radius[0, 2] + 6.0)  # autogun at half range
     stats_before = st.stats[0, 2].copy()
     killed = 0
     for _ in range(60):
-        before = kernels.units.alive(st, 0, 0)
-        kernels.shooting.shoot(st, 0, 2, 0, tb, rng, GL.PH_Z_SHOOTING, False, False, -1)
-        killed += before - kernels.units.alive(st, 0, 0)
-        if killed >= 2 or not kernels.units.on_table(st, 0, 0):
+        before = kernels.zombie40k.units.alive(st, 0, 0)
+        kernels.zombie40k.shooting.shoot(st, 0, 2, 0, tb, rng, GL.PH_Z_SHOOTING, False, False, -1)
+        killed += before - kernels.zombie40k.units.alive(st, 0, 0)
+        if killed >= 2 or not kernels.zombie40k.units.on_table(st, 0, 0):
             break
     assert killed >= 1  # the autogun did kill
-    assert kernels.units.alive(st, 0, 2) == 5 and (st.wounds[0, 2, 5:] == 0).all()
+    assert kernels.zombie40k.units.alive(st, 0, 2) == 5 and (st.wounds[0, 2, 5:] == 0).all()
     assert (st.stats[0, 2] == stats_before).all()
 
 
 def test_s10_3_converted_models_do_not_come_back_on_respawn(dice):
     st, tb, rng = _dmw_combat()
     _strike(st, tb, rng, 2, 0, 3)
-    assert kernels.units.alive(st, 0, 2) == 8
-    kernels.units.remove_unit(st, 0, 2)
-    kernels.units.unlock_all(st, 0, 0)
+    assert kernels.zombie40k.units.alive(st, 0, 2) == 8
+    kernels.zombie40k.units.remove_unit(st, 0, 2)
+    kernels.zombie40k.units.unlock_all(st, 0, 0)
     dice.script(1)  # Zombie Respawn Table: the player edge
-    assert kernels.spawning.respawn_horde(st, 0, 2, tb, rng)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
-    assert kernels.units.alive(st, 0, 2) == tb.horde_size[0] == 5
+    assert kernels.zombie40k.units.alive(st, 0, 2) == tb.horde_size[0] == 5
     assert (st.wounds[0, 2, 5:] == 0).all()
     for m in range(5):
         assert (st.stats[0, 2, m] == tb.extra_stats[X_ZOMBIE]).all()
@@ -502,11 +503,11 @@ def test_s10_3_close_combat_kills_all_convert_with_real_dice(nojit):
     st.stats[0, 2, :5, L.T], st.stats[0, 2, :5, L.A] = 10, 3
     guard = {m: st.stats[0, 0, m].copy() for m in range(11)}
     for _ in range(20):
-        kernels.assault.fight(st, 0, 0, tb, rng, GL.PH_Z_ASSAULT)
+        kernels.zombie40k.assault.fight(st, 0, 0, tb, rng, GL.PH_Z_ASSAULT)
         lost = [m for m in range(11) if st.wounds[0, 0, m] == 0]
         if lost:
             break
-    assert lost and kernels.units.on_table(st, 0, 2)
+    assert lost and kernels.zombie40k.units.on_table(st, 0, 2)
     risen = [k for k in range(5, st.wounds.shape[2]) if st.wounds[0, 2, k] > 0]
     assert len(risen) == len(lost)
     for k, m in zip(risen, lost):
@@ -527,9 +528,9 @@ def _respawn_scene(config):
 
 
 def _respawn(dice, st, tb, rng, h):
-    kernels.units.remove_unit(st, 0, h)
+    kernels.zombie40k.units.remove_unit(st, 0, h)
     dice.script(1)  # the player edge
-    assert kernels.spawning.respawn_horde(st, 0, h, tb, rng)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, h, tb, rng)
     dice.done()
 
 
@@ -575,7 +576,7 @@ def test_s10_4_death_korps_fnp_is_rolled(dice, rng):
         wounds = st.wounds[0, 2].copy()
         out = np.zeros(L.N_OUT, np.int64)
         dice.script(4)
-        kernels.combat.resolve_attacks(rng, 0, 1, spec, wounds, st.stats[0, 2], st.mflags[0, 2],
+        kernels.w40k.combat.resolve_attacks(rng, 0, 1, spec, wounds, st.stats[0, 2], st.mflags[0, 2],
                                        np.zeros(wounds.shape[0], np.int8), 7, 0, np.zeros(0, np.int64), out)
         dice.done()
         assert out[L.OUT_FNP] == saved, level
@@ -613,13 +614,13 @@ def test_s10_6_hardcore_squad_respawns_once(nojit):
     _clear(st, keep=(0, 1))
     _put(st, tb, 1, 24.0, 30.0)
     _wipe_squad(st, tb, rng, 0, killer=2)
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert kernels.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == 1
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == 1
     assert st.pres[0, 0, GL.PR_POWERUP0:].sum() == 0  # Hardcore: no power-up roll after respawning
     _wipe_squad(st, tb, rng, 0, killer=2)
     for _ in range(3):
-        kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-        assert not kernels.units.on_table(st, 0, 0)
+        kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+        assert not kernels.zombie40k.units.on_table(st, 0, 0)
     assert st.pres[0, 0, GL.PR_RESPAWNS] == 1
 
 
@@ -630,14 +631,14 @@ def test_s10_6_base_game_squad_respawns_every_time(nojit):
     _put(st, tb, 1, 24.0, 30.0)
     for k in range(3):
         _wipe_squad(st, tb, rng, 0, killer=2)
-        kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-        assert kernels.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == k + 1
+        kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+        assert kernels.zombie40k.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == k + 1
 
 
 def test_s10_6_hardcore_never_rolls_a_powerup(nojit):
     st, tb, rng = one_game(modded("hardcore"), seed=7)
     for _ in range(11):
-        kernels.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+        kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
     assert st.pres[0, :, GL.PR_POWERUP0:].sum() == 0 and st.pu[0].sum() == 0
 
 
@@ -656,16 +657,16 @@ def test_s10_6_hardcore_games_have_no_powerups_and_one_respawn_at_most(nojit):
 def test_s10_7_instant_death_wiped_squad_never_respawns(nojit):
     st, tb, rng = one_game(modded("instant_death"), seed=8)
     _wipe_squad(st, tb, rng, 0, killer=2)
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert not kernels.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == 0
-    assert not kernels.turn._game_over(st, 0, tb)  # squad 1 still plays
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert not kernels.zombie40k.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_RESPAWNS] == 0
+    assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # squad 1 still plays
 
 
 def test_s10_7_instant_death_all_dead_ends_with_no_winner(nojit):
     st, tb, rng = one_game(modded("instant_death"), seed=8)
     _wipe_squad(st, tb, rng, 0, killer=2)
     _wipe_squad(st, tb, rng, 1, killer=3)
-    assert kernels.turn._game_over(st, 0, tb)
+    assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert st.res[0, GL.R_REASON] == GL.REASON_ALL_DEAD and st.res[0, GL.R_WINNER] == -1
     rows = sim.play.results_frame(modded("instant_death"), st, 0)
     assert (rows["reason"] == "all_dead").all() and not rows["winner"].any()
@@ -676,7 +677,7 @@ def test_s10_7_base_game_all_wiped_is_not_over(nojit):
     st, tb, rng = one_game(modded(), seed=8)
     _wipe_squad(st, tb, rng, 0, killer=2)
     _wipe_squad(st, tb, rng, 1, killer=3)
-    assert not kernels.turn._game_over(st, 0, tb)  # they respawn in their next turns
+    assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # they respawn in their next turns
 
 
 def test_s10_7_instant_death_games(nojit):
@@ -693,15 +694,15 @@ def test_s10_7_instant_death_games(nojit):
 def test_s10_7_instant_death_whole_game_ends_all_dead(nojit, monkeypatch):
     """Through ``play_game``: squads that are wiped out at once (set-up leaves them dead) never
     come back, and the game ends in game turn 1 with nobody winning; the base game plays on."""
-    real = kernels.turn.setup_game
+    real = kernels.zombie40k.turn.setup_game
 
     def setup(st, g, tb, rng):
         real(st, g, tb, rng)
         for p in range(tb.policy.shape[0]):
             st.wounds[g, p] = 0
-            kernels.casualties.wipe(st, g, p, tb.policy.shape[0], tb, rng, GL.PH_SETUP)
+            kernels.zombie40k.casualties.wipe(st, g, p, tb.policy.shape[0], tb, rng, GL.PH_SETUP)
 
-    monkeypatch.setattr(kernels.turn, "setup_game", setup)
+    monkeypatch.setattr(kernels.zombie40k.turn, "setup_game", setup)
     df = sim.play.play(modded("instant_death"), 3, 5, check=True)
     assert df.attrs["violations"] == 0
     assert (df["reason"] == "all_dead").all() and (df["turns"] == 1).all()
@@ -722,21 +723,21 @@ def _coop(seed=5, **params):
 def test_s10_1_coop_embarking_does_not_end_the_game(nojit):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
-    kernels.units.remove_unit(st, 0, boss)  # the Boss is dead: boarding allowed
-    kernels.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
-    assert not kernels.turn._game_over(st, 0, tb)  # squad 1 still on the table
+    kernels.zombie40k.units.remove_unit(st, 0, boss)  # the Boss is dead: boarding allowed
+    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
+    assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # squad 1 still on the table
     assert st.res[0, GL.R_REASON] == 0 and st.res[0, GL.R_WINNER] == -1
 
 
 def test_s10_1_coop_win_when_every_playable_squad_is_embarked(nojit):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
-    kernels.units.remove_unit(st, 0, boss)
-    kernels.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.units.remove_unit(st, 0, boss)
+    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
     _wipe_squad(st, tb, rng, 1, killer=2)
-    assert not kernels.turn._game_over(st, 0, tb)  # squad 1 may still respawn
+    assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # squad 1 may still respawn
     st.ustate[0, 1, GL.US_OUT] = 1  # out for good (wiped near the EV)
-    assert kernels.turn._game_over(st, 0, tb)
+    assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert st.res[0, GL.R_REASON] == GL.REASON_COOP_WIN and st.res[0, GL.R_WINNER] == -1
     rows = sim.play.results_frame(config, st, 0)
     assert rows["reason"].tolist() == ["coop_win", "coop_win"]
@@ -749,34 +750,34 @@ def test_s10_1_coop_lost_when_nobody_is_left(nojit):
     for p in (0, 1):
         _wipe_squad(st, tb, rng, p, killer=2)
         st.ustate[0, p, GL.US_OUT] = 1
-    assert kernels.turn._game_over(st, 0, tb)
+    assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert st.res[0, GL.R_REASON] == GL.REASON_ALL_DEAD and st.res[0, GL.R_WINNER] == -1
 
 
 def test_s10_1_coop_both_embarked_both_win(nojit):
     config, st, tb, rng = _coop()
-    kernels.units.remove_unit(st, 0, st.pos.shape[1] - 1)
-    kernels.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
-    kernels.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
-    assert kernels.turn._game_over(st, 0, tb)
+    kernels.zombie40k.units.remove_unit(st, 0, st.pos.shape[1] - 1)
+    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
+    assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert sim.play.results_frame(config, st, 0)["winner"].tolist() == [True, True]
 
 
 def _both_squads_at_the_ev(monkeypatch):
     """Whole games whose set-up leaves only the two squads, each 4" from the EV hull, the Boss
     dead for good and no horde on the table: both can board in game turn 1."""
-    real = kernels.turn.setup_game
+    real = kernels.zombie40k.turn.setup_game
 
     def setup(st, g, tb, rng):
         real(st, g, tb, rng)
         n_p = tb.policy.shape[0]
         for u in range(n_p, st.pos.shape[1]):
-            kernels.units.remove_unit(st, g, u)
+            kernels.zombie40k.units.remove_unit(st, g, u)
         st.ustate[g, st.pos.shape[1] - 1, GL.US_OUT] = 1
         for p, x in ((0, 19.0), (1, 29.0)):
             st.pos[g, p] = x, _hull_y(tb) - (4.0 - st.radius[g, p])
 
-    monkeypatch.setattr(kernels.turn, "setup_game", setup)
+    monkeypatch.setattr(kernels.zombie40k.turn, "setup_game", setup)
 
 
 def test_s10_1_coop_game_ends_coop_win_with_every_embarked_player_a_winner(nojit, monkeypatch):
@@ -799,51 +800,51 @@ def test_s10_1_nobody_embarks_while_the_boss_lives(nojit):
     boss = st.pos.shape[1] - 1
     _clear(st, keep=(1, boss))
     _put(st, tb, 1, 0.5 * tb.prm[GL.P_TABLE_W], _hull_y(tb) - (5.0 - st.radius[0, 1]))  # farthest model 5" away
-    assert kernels.units.on_table(st, 0, boss)
-    assert not kernels.movement.can_embark(st, 0, 1, 6.0, tb)
-    assert not kernels.movement.squad_movement(st, 0, 1, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, boss)
+    assert not kernels.zombie40k.movement.can_embark(st, 0, 1, 6.0, tb)
+    assert not kernels.zombie40k.movement.squad_movement(st, 0, 1, tb, rng)
     assert st.ustate[0, 1, GL.US_EMBARKED] == 0
     base = compile_tables(modded())
-    assert kernels.movement.can_embark(st, 0, 1, 6.0, base)  # base game: the Boss does not block
-    kernels.units.remove_unit(st, 0, boss)
-    assert kernels.movement.can_embark(st, 0, 1, 6.0, tb)  # the Boss is dead: board
+    assert kernels.zombie40k.movement.can_embark(st, 0, 1, 6.0, base)  # base game: the Boss does not block
+    kernels.zombie40k.units.remove_unit(st, 0, boss)
+    assert kernels.zombie40k.movement.can_embark(st, 0, 1, 6.0, tb)  # the Boss is dead: board
 
 
 def test_s10_1_embarked_squad_fires_from_the_vehicle(nojit, monkeypatch):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
     _clear(st, keep=(1, 2))
-    kernels.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)  # the Marines, boltguns 24"
+    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)  # the Marines, boltguns 24"
     _put(st, tb, 2, 24.0, _hull_y(tb) - 10.0)
     calls = []
-    real = kernels.turn.shoot
+    real = kernels.zombie40k.turn.shoot
 
     def spy(st_, g, u, v, *args):
         calls.append((u, v))
         return real(st_, g, u, v, *args)
 
-    monkeypatch.setattr(kernels.turn, "shoot", spy)
+    monkeypatch.setattr(kernels.zombie40k.turn, "shoot", spy)
     killed = 0
     for _ in range(5):
-        before = kernels.units.alive(st, 0, 2)
-        assert not kernels.turn.player_turn(st, 0, 1, tb, rng, False)
-        killed += before - kernels.units.alive(st, 0, 2)
-        if not kernels.units.on_table(st, 0, 2):
+        before = kernels.zombie40k.units.alive(st, 0, 2)
+        assert not kernels.zombie40k.turn.player_turn(st, 0, 1, tb, rng, False)
+        killed += before - kernels.zombie40k.units.alive(st, 0, 2)
+        if not kernels.zombie40k.units.on_table(st, 0, 2):
             break
     assert calls and all(c == (1, 2) for c in calls)
     assert killed >= 1 and st.pres[0, 1, GL.PR_ZOMBIES_KILLED] == killed
-    assert st.ustate[0, 1, GL.US_EMBARKED] == 1 and not kernels.units.on_table(st, 0, 1)
-    assert not kernels.units.on_table(st, 0, boss)
+    assert st.ustate[0, 1, GL.US_EMBARKED] == 1 and not kernels.zombie40k.units.on_table(st, 0, 1)
+    assert not kernels.zombie40k.units.on_table(st, 0, boss)
 
 
 def test_s10_1_embarked_squad_does_not_fire_at_rivals(nojit, monkeypatch):
     config, st, tb, rng = _coop()
     _clear(st, keep=(0, 1))
-    kernels.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
     _put(st, tb, 0, 24.0, _hull_y(tb) - 6.0)
     calls = []
-    monkeypatch.setattr(kernels.turn, "shoot", lambda *a: calls.append(a) or (0, 0, False))
-    kernels.turn.player_turn(st, 0, 1, tb, rng, False)
+    monkeypatch.setattr(kernels.zombie40k.turn, "shoot", lambda *a: calls.append(a) or (0, 0, False))
+    kernels.zombie40k.turn.player_turn(st, 0, 1, tb, rng, False)
     assert calls == []
 
 
@@ -853,10 +854,10 @@ def test_s10_1_coop_no_shooting_other_squads(nojit):
     _put(st, tb, 0, 10.0, _hull_y(tb) - 8.0)  # both inside the 18" zone
     _put(st, tb, 1, 30.0, _hull_y(tb) - 8.0)
     st.grudge[0, 0, 1] = st.grudge[0, 1, 0] = 1
-    assert not kernels.shooting.may_attack_squad(st, 0, 0, 1, tb)
-    assert not kernels.shooting.may_shoot_unit(st, 0, 1, 0, tb)
+    assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
+    assert not kernels.zombie40k.shooting.may_shoot_unit(st, 0, 1, 0, tb)
     base = compile_tables(modded())
-    assert kernels.shooting.may_attack_squad(st, 0, 0, 1, base)  # the base game allows it here
+    assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, base)  # the base game allows it here
 
 
 def test_s10_1_coop_backstabbers_never_hurt_each_other(nojit):
@@ -878,8 +879,8 @@ def test_s10_1_squad_wiped_near_the_ev_is_out_for_good(nojit):
     _wipe_squad(st, tb, rng, 0, killer=2)
     assert st.ustate[0, 0, GL.US_OUT] == 1
     for _ in range(2):
-        kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-        assert not kernels.units.on_table(st, 0, 0)
+        kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+        assert not kernels.zombie40k.units.on_table(st, 0, 0)
 
 
 def test_s10_1_squad_wiped_beyond_12_inches_respawns(nojit):
@@ -889,8 +890,8 @@ def test_s10_1_squad_wiped_beyond_12_inches_respawns(nojit):
     _put(st, tb, 0, 24.0, _hull_y(tb) - 13.0 - st.radius[0, 0])
     _wipe_squad(st, tb, rng, 0, killer=2)
     assert st.ustate[0, 0, GL.US_OUT] == 0
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert kernels.units.on_table(st, 0, 0)
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, 0)
 
 
 def test_s10_1_base_game_squad_wiped_near_the_ev_respawns(nojit):
@@ -907,7 +908,7 @@ def test_s10_1_coop_result_6_lands_in_front_of_the_squad_closest_to_the_ev(dice)
     _clear(st, keep=(0,))
     _put(st, tb, 0, 24.0, 30.0)  # alone: it is both the furthest and the closest squad
     dice.script(6, 2, 0.3)  # result 6; the scatter die shows a HIT (direction drawn anyway)
-    assert kernels.spawning.respawn_horde(st, 0, 2, tb, rng)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     r = st.radius[0, 2]
     assert tuple(st.pos[0, 2]) == pytest.approx((24.0, 30.0 + st.radius[0, 0] + r + 3.0))
@@ -918,13 +919,13 @@ def test_s10_1_coop_hordes_arrive_on_the_ev_edge_once_a_squad_is_within_18(dice)
     _clear(st, keep=(0,))
     _put(st, tb, 0, 24.0, _hull_y(tb) - 17.0 - st.radius[0, 0])  # 17" from the EV
     dice.script(1)  # result 1 (player edge) becomes the EV edge
-    assert kernels.spawning.respawn_horde(st, 0, 2, tb, rng)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     assert st.pos[0, 2, 1] == pytest.approx(tb.prm[GL.P_TABLE_L] - st.radius[0, 2])
     _put(st, tb, 0, 24.0, _hull_y(tb) - 19.0 - st.radius[0, 0])  # 19": the table's result stands
-    kernels.units.remove_unit(st, 0, 2)
+    kernels.zombie40k.units.remove_unit(st, 0, 2)
     dice.script(1)
-    assert kernels.spawning.respawn_horde(st, 0, 2, tb, rng)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     assert st.pos[0, 2, 1] == pytest.approx(st.radius[0, 2])
 
@@ -935,7 +936,7 @@ def test_s10_1_coop_no_catch_up_for_the_furthest_squad(dice):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV
     _put(st, tb, 1, 24.0, 55.0)  # the leader, in the 18" zone: no push-back in Coop
     dice.script(5, 6)  # one 2D6 roll: Shades (11)
-    kernels.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
     dice.done()
     assert st.pu[0, 0, GL.PU_SHADES] == 1 and tuple(st.pos[0, 1]) == pytest.approx((24.0, 55.0))
 
@@ -956,7 +957,7 @@ def test_s10_5_emfh_fail_on_4_loses_the_turn(dice):
     st, tb, rng = _emfh()
     pos = st.pos[0, 0].copy()
     dice.script(4)
-    assert not kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    assert not kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     dice.done()
     assert (st.pos[0, 0] == pos).all()  # it did not move
     assert st.ustate[0, 0, GL.US_MOVED] == 0
@@ -966,7 +967,7 @@ def test_s10_5_emfh_roll_of_3_acts_normally(dice):
     st, tb, rng = _emfh()
     y = st.pos[0, 0, 1]
     dice.script(3)
-    assert not kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    assert not kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     dice.done()
     assert st.pos[0, 0, 1] > y + 5.0  # it moved (6" towards the EV)
 
@@ -975,34 +976,34 @@ def test_s10_5_emfh_no_roll_when_nobody_is_within_6_inches(dice):
     st, tb, rng = _emfh()
     _put(st, tb, 1, 40.0, 60.0)
     y = st.pos[0, 0, 1]
-    assert not kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    assert not kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     dice.done()  # no die rolled
     assert st.pos[0, 0, 1] > y + 5.0
 
 
 def test_s10_5_emfh_parameters(dice):
     st, tb, rng = _emfh(emfh_fail_on=6, emfh_radius_in=2.0)
-    assert not kernels.turn._every_man_for_himself(st, 0, 0, tb, rng)  # 3" apart: beyond 2"
+    assert not kernels.zombie40k.turn._every_man_for_himself(st, 0, 0, tb, rng)  # 3" apart: beyond 2"
     dice.done()
     st, tb, rng = _emfh(emfh_fail_on=6)
     dice.script(5, 6)
-    assert not kernels.turn._every_man_for_himself(st, 0, 0, tb, rng)
-    assert kernels.turn._every_man_for_himself(st, 0, 0, tb, rng)
+    assert not kernels.zombie40k.turn._every_man_for_himself(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.turn._every_man_for_himself(st, 0, 0, tb, rng)
     dice.done()
 
 
 def _emfh_locked(fail_on):
     st, tb, rng = _emfh(emfh_fail_on=fail_on)
     _put(st, tb, 2, 20.0, 20.0 - st.radius[0, 0] - st.radius[0, 2])  # horde 2 in base contact, behind
-    kernels.spawning.build_horde(st, 0, 2, tb)
-    kernels.units.refresh_radius(st, 0, 2, tb)
-    kernels.units.lock(st, 0, 0, 2)
+    kernels.zombie40k.spawning.build_horde(st, 0, 2, tb)
+    kernels.zombie40k.units.refresh_radius(st, 0, 2, tb)
+    kernels.zombie40k.units.lock(st, 0, 0, 2)
     return st, tb, rng
 
 
 def test_s10_5_emfh_control_squad_fights_its_combat(nojit):
     st, tb, rng = _emfh_locked(7)  # never fails
-    kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     assert st.ustate[0, 0, GL.US_ROUNDS] == 1 and st.ustate[0, 2, GL.US_ROUNDS] == 1  # one round fought
 
 
@@ -1011,7 +1012,7 @@ def test_s10_5_emfh_failed_squad_still_fights_its_combat(nojit):
     still fights in close combat: its combat is fought in its Assault phase."""
     st, tb, rng = _emfh_locked(1)  # always fails
     pos = st.pos[0, 0].copy()
-    kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     assert (st.pos[0, 0] == pos).all()  # no move
     assert st.ustate[0, 0, GL.US_ROUNDS] == 1 and st.ustate[0, 2, GL.US_ROUNDS] == 1  # but its combat is fought
 
@@ -1027,7 +1028,7 @@ def _kf(seed=6, **params):
 
 def _slot(tb, item):
     return {"pistols": GL.G_RANGED1, "basic": GL.G_RANGED2, "heavy": GL.G_RANGED2, "melee": GL.G_MELEE1,
-            "grenades": GL.G_GRENADE}[next(k.table for k in CAT.killing_floor if k.item.lower() == item.lower())]
+            "grenades": GL.G_GRENADE}[next(k.table for k in killing_floor(CAT) if k.item.lower() == item.lower())]
 
 
 def test_s10_11_kf_squads_start_with_the_kf_kit(nojit):
@@ -1041,25 +1042,25 @@ def test_s10_11_kf_squads_start_with_the_kf_kit(nojit):
 
 def test_s10_11_kf_points_per_zombie_killed(nojit):
     config, st, tb, rng = _kf(kf_points_per_kill=3)
-    before = kernels.units.alive(st, 0, 2)
+    before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = st.wounds[0, 2, 1] = 0
-    kernels.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 2
     boss = st.pos.shape[1] - 1
     st.wounds[0, boss, 0] = 0
-    kernels.casualties.after_attack(st, 0, boss, 1, 1, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, boss, 1, 1, tb, rng, GL.PH_SHOOTING)
     assert st.ustate[0, 1, GL.US_KF_POINTS] == 3  # the Boss counts as one kill
-    before = kernels.units.alive(st, 0, 1)
+    before = kernels.zombie40k.units.alive(st, 0, 1)
     st.wounds[0, 1, 0] = 0  # a rival survivor is no zombie: no points
-    kernels.casualties.after_attack(st, 0, 1, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 1, 0, before, tb, rng, GL.PH_SHOOTING)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6
 
 
 def test_s10_11_kf_no_points_without_the_mod(nojit):
     st, tb, rng = one_game(modded(kf_points_per_kill=3), seed=6)
-    before = kernels.units.alive(st, 0, 2)
+    before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = 0
-    kernels.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 1
 
 
@@ -1070,7 +1071,7 @@ def _first_alive(st, p):
 def test_s10_11_kf_shop_buys_the_first_affordable_item_for_the_first_model(dice):
     config, st, tb, rng = _kf()
     st.ustate[0, 0, GL.US_KF_POINTS] = 4
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     dice.done()
     m = _first_alive(st, 0)
     assert st.gear[0, 0, m, GL.G_RANGED2] == _weapon("Assault cannon")  # wish list item 1, cost 4
@@ -1082,7 +1083,7 @@ def test_s10_11_kf_shop_buys_the_first_affordable_item_for_the_first_model(dice)
 def test_s10_11_kf_shop_goes_down_the_wish_list(dice):
     config, st, tb, rng = _kf()
     st.ustate[0, 0, GL.US_KF_POINTS] = 3
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     living = np.flatnonzero(st.wounds[0, 0] > 0)
     # model 1: the Assault cannon (4) is too dear, the Heavy bolter (2) is bought; model 2: the Storm bolter (1)
     assert st.gear[0, 0, living[0], GL.G_RANGED2] == _weapon("Heavy bolter")
@@ -1100,10 +1101,10 @@ def test_s10_11_kf_shop_sells_at_half_price_rounded_up(dice):
     st.ustate[0, 0, GL.US_KF_POINTS] = 2
     for k in np.flatnonzero(st.wounds[0, 0] > 0)[1:]:
         st.wounds[0, 0, k] = 0  # the buyer alone
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, m, GL.G_RANGED2] == _weapon("Assault cannon")
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0
-    assert [kernels.shop.sale_price(c) for c in (1, 2, 3, 4, 5, 6)] == [1, 1, 2, 2, 3, 3]
+    assert [kernels.zombie40k.shop.sale_price(c) for c in (1, 2, 3, 4, 5, 6)] == [1, 1, 2, 2, 3, 3]
 
 
 def test_s10_11_kf_shop_keeps_a_better_item(dice):
@@ -1113,7 +1114,7 @@ def test_s10_11_kf_shop_keeps_a_better_item(dice):
     for k in np.flatnonzero(st.wounds[0, 0] > 0)[1:]:
         st.wounds[0, 0, k] = 0
     st.ustate[0, 0, GL.US_KF_POINTS] = 2
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, m, GL.G_RANGED2] == _weapon("Assault cannon")  # not swapped for a Heavy bolter
     assert st.gear[0, 0, m, GL.G_RANGED1] == _weapon("Hand flamer")  # a pistol in the pistol slot instead
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0
@@ -1124,7 +1125,7 @@ def test_s10_11_kf_psyker_only_items(dice):
     living = np.flatnonzero(st.wounds[0, 0] > 0)
     st.mflags[0, 0, living[1]] |= L.MR_PSYKER
     st.ustate[0, 0, GL.US_KF_POINTS] = 6
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, living[0], GL.G_MELEE1] == _weapon("Power sword")  # not a psyker: skips the Force sword
     assert st.gear[0, 0, living[1], GL.G_MELEE1] == _weapon("Force sword")
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0
@@ -1133,7 +1134,7 @@ def test_s10_11_kf_psyker_only_items(dice):
 def test_s10_11_kf_grenades_for_the_whole_squad(dice):
     config, st, tb, rng = _kf(kf_wishlist=("Krak grenade",))
     st.ustate[0, 0, GL.US_KF_POINTS] = 5
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     living = np.flatnonzero(st.wounds[0, 0] > 0)
     krak = _weapon(CAT.profiles_of("Krak grenade")[0].name)
     assert all(st.gear[0, 0, k, GL.G_GRENADE] == krak for k in living)
@@ -1143,14 +1144,14 @@ def test_s10_11_kf_grenades_for_the_whole_squad(dice):
 def test_s10_11_kf_items_are_lost_when_the_squad_is_wiped(nojit):
     config, st, tb, rng = _kf()
     st.ustate[0, 0, GL.US_KF_POINTS] = 20
-    kernels.shop.kf_shop(st, 0, 0, tb)
+    kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     n = tb.squad_gear.shape[1]
     assert (st.gear[0, 0, :n] != tb.squad_gear[0]).any()  # it bought something
     _clear(st, keep=(0, 1))
     _put(st, tb, 1, 24.0, 30.0)
     _wipe_squad(st, tb, rng, 0, killer=2)
-    kernels.turn.respawning_phase(st, 0, 0, tb, rng)
-    assert kernels.units.on_table(st, 0, 0)
+    kernels.zombie40k.turn.respawning_phase(st, 0, 0, tb, rng)
+    assert kernels.zombie40k.units.on_table(st, 0, 0)
     living = np.flatnonzero((st.wounds[0, 0, :n] > 0) & (tb.squad_wounds[0] > 0))  # not an Ork Boy power-up
     assert (st.gear[0, 0, living] == tb.squad_gear[0, living]).all()
     for m in living:
@@ -1165,7 +1166,7 @@ def test_s10_11_kf_shop_in_the_player_turn(dice):
     _clear(st, keep=(0,))
     _put(st, tb, 0, 24.0, 10.0)
     st.ustate[0, 0, GL.US_KF_POINTS] = 1
-    kernels.turn.player_turn(st, 0, 0, tb, rng, False)
+    kernels.zombie40k.turn.player_turn(st, 0, 0, tb, rng, False)
     dice.done()
     assert st.gear[0, 0, _first_alive(st, 0), GL.G_RANGED2] == _weapon("Storm bolter")
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0
@@ -1184,12 +1185,12 @@ def test_s8_removed_powerup_gives_nothing(dice, result):
     config = modded(powerups_removed=[result])
     st, tb, rng = one_game(config, seed=1)
     pu, mpow, wounds = st.pu.copy(), st.mpow.copy(), st.wounds.copy()
-    kernels.powerups.apply_powerup(st, 0, 1, result, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, result, tb, GL.PH_ASSAULT)
     dice.done()
     assert st.pres[0, 1, GL.PR_POWERUP0:].sum() == 0
     assert (st.pu == pu).all() and (st.mpow == mpow).all() and (st.wounds == wounds).all()
     other = 2 if result != 2 else 11
-    kernels.powerups.apply_powerup(st, 0, 1, other, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, other, tb, GL.PH_ASSAULT)
     assert st.pres[0, 1, GL.PR_POWERUP0 + other] == 1  # the others still work
 
 
@@ -1199,7 +1200,7 @@ def _roll_twice(dice, removed, script):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV: rolls twice (A28)
     _put(st, tb, 1, 24.0, 30.0)  # the leader, far from the 18" zone: no push-back
     dice.script(*script)
-    kernels.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
     dice.done()
     return st
 
@@ -1345,7 +1346,7 @@ def test_s10_config_file_selects_mods(tmp_path):
     text = text.replace("../teams/", str(ROOT / "examples" / "teams") + "/")
     path = tmp_path / "modded.toml"
     path.write_text(text)
-    from sim.config import load_config
+    from sim.rulesets.zombie40k.config import load_config
 
     config = load_config(path)
     assert config.mods == {"t_virus", "hardcore"}
@@ -1362,7 +1363,7 @@ def test_s10_build_team_without_usr_under_hardcore():
 
 def test_s10_10_a_boss_of_your_own_from_a_catalogue_file():
     """zombie40k §10.10: a user-defined Boss profile with its weapons, from a catalogue file."""
-    from sim.rulesets.zombie40k import compile_tables
+    from sim.rulesets.zombie40k.compile import compile_tables
 
     path = str(EXAMPLES / "catalogue" / "abomination.toml")
     config = example_config("two_players", mods=frozenset({"boss_variant"}), catalogue_files=(path,),

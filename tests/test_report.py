@@ -61,7 +61,7 @@ def test_rerun_resumes_every_section(tiny_report):
 
 def test_mod_section_compares_every_mod(tiny_report):
     from experiments.report import BASE_CONFIG, playable_mods
-    from sim.config import MODS, load_config
+    from sim.rulesets.zombie40k.config import MODS, load_config
 
     mods, missing = playable_mods(load_config(BASE_CONFIG))
     assert mods == list(MODS) and not missing

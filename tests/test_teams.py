@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.catalogue import load_catalogue, load_catalogue_file
-from sim.teams import (
+from sim.rulesets.zombie40k.catalogue import catalogue, catalogue_file
+from sim.rulesets.zombie40k.teams import (
     USR_CHOICES,
     ModelChoice,
     Team,
@@ -32,7 +32,7 @@ from sim.teams import (
 
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = ROOT / "examples" / "teams"
-CAT = load_catalogue()
+CAT = catalogue()
 
 # catalogue.md §6: file -> (points, models)
 EXAMPLES = {
@@ -219,7 +219,7 @@ def militia_catalogue(tmp_path_factory):
         'profile = { ws = 3, bs = 3, s = 3, t = 3, w = 1, i = 3, a = 1, ld = 7, sv = 6 }\n'
         'wargear = ["Lasgun"]\n'
     )
-    return load_catalogue_file(path)
+    return catalogue_file(path)
 
 
 def test_fractional_costs_are_exact(militia_catalogue):

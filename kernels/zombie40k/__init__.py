@@ -1,0 +1,1 @@
+"""Zombie 40,000's kernels: its game state, phases and turn loop."""

@@ -1,0 +1,76 @@
+"""Morale and Leadership (core-7th-edition §1, §6.1, §7.4, §9; zombie40k §5.2, A44)."""
+
+from __future__ import annotations
+
+from kernels.dice import sum_d6
+from kernels.jit import njit
+from kernels.rng import d6
+from kernels.w40k.columns import MR_FEARLESS, MR_STUBBORN, I
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
+    EK_FALL_BACK,
+    PH_SHOOTING,
+    R_TURNS,
+    US_BLIND_HIT,
+    US_BLINDED,
+    US_FALLING_BACK,
+    US_PINNED,
+)
+from kernels.zombie40k.geometry import move_towards
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.units import alive, any_has, is_squad, leadership, log_event, majority_stat, on_table
+
+
+@njit
+def leadership_test(st, g, u, modifier, tb, rng):
+    """2D6 <= Ld + modifier (Stubborn ignores a negative one); a double 1 always passes;
+    Fearless always passes (core §1, §9.1). Chuck Norris re-rolls a failure."""
+    if any_has(st, g, u, MR_FEARLESS):
+        return True
+    ld = leadership(st, g, u) + (0 if any_has(st, g, u, MR_STUBBORN) else min(0, modifier))
+    a, b = d6(rng, g), d6(rng, g)
+    if a + b > ld and not (a == 1 and b == 1) and is_squad(u, tb) and chuck_active(st, g, u):
+        a, b = d6(rng, g), d6(rng, g)
+    return a + b <= ld or (a == 1 and b == 1)
+
+
+@njit
+def fall_back(st, g, p, tb, rng, phase):
+    """2D6" straight towards the player starting edge; off the table, the unit is lost (A44)."""
+    st.ustate[g, p, US_FALLING_BACK] = 1
+    distance = sum_d6(rng, g, 2)
+    log_event(st, g, phase, EK_FALL_BACK, p, -1, distance, 0, 0)
+    if st.pos[g, p, 1] - distance < 0.0:
+        before = alive(st, g, p)
+        for m in range(st.wounds.shape[2]):
+            st.wounds[g, p, m] = 0
+        after_attack(st, g, p, -1, before, tb, rng, phase)
+        return
+    move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm)
+
+
+@njit
+def leadership_after_shooting(st, g, v, before, pinning, tb, rng):
+    """core §6.1 step 6 and §9.4: a squad that lost 25% of its models in the phase tests
+    Morale (fail: falls back); one hit by a Pinning weapon tests Ld (fail: Goes to Ground)."""
+    if not on_table(st, g, v) or before <= 0:
+        return
+    if 4 * (before - alive(st, g, v)) >= before and not leadership_test(st, g, v, 0, tb, rng):
+        fall_back(st, g, v, tb, rng, PH_SHOOTING)
+    elif pinning and on_table(st, g, v) and not leadership_test(st, g, v, 0, tb, rng):
+        st.ustate[g, v, US_PINNED] = 1
+
+
+@njit
+def blind_tests(st, g, rng):
+    """Blind (core §12): each unit hit by it this phase takes an Initiative test (D6 <= I; a 6
+    fails, a 1 passes); a fail makes it WS 1 and BS 1 until the end of its next turn."""
+    for u in range(st.pos.shape[1]):
+        if st.ustate[g, u, US_BLIND_HIT] == 0:
+            continue
+        st.ustate[g, u, US_BLIND_HIT] = 0
+        if not on_table(st, g, u):
+            continue
+        die = d6(rng, g)
+        if die == 6 or (die > 1 and die > majority_stat(st, g, u, I)):
+            st.ustate[g, u, US_BLINDED] = st.res[g, R_TURNS] + 1

@@ -1,0 +1,410 @@
+"""Movement: squads (zombie40k §5.2: regroup, move, embark; §6.10 Run) and the zombie Shamble
+(§6.2), with the zombies' targeting rules.
+
+Embarking (A6, docs/space.md): a squad embarks when every model can end its move within 2" of
+the Escape Vehicle hull: its farthest model (centre distance + radius) is within the move
+allowance + 2". With ``embark_any_model`` the nearest model is enough.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kernels.dice import highest_d6
+from kernels.jit import njit
+from kernels.rng import d6, uniform
+from kernels.w40k.columns import (
+    MR_ATSKNF,
+    MR_BOUNDING_LEAP,
+    MR_CRUSADER,
+    MR_FLEET,
+    MR_MOVE_THROUGH_COVER,
+    MR_SLOW_AND_PURPOSEFUL,
+)
+from kernels.zombie40k.assault import overwatch
+from kernels.zombie40k.columns import (
+    EK_EMBARK,
+    EK_MOVE,
+    EK_REGROUP,
+    EK_RUN,
+    EK_SHAMBLE,
+    P_BASE_R,
+    P_BILE_CORRIDOR,
+    P_BOSS_BLOCKS_EV,
+    P_BOSS_GUARD,
+    P_EDGE_ARRIVAL,
+    P_EMBARK_ANY,
+    P_MUSH_MOVE,
+    P_SHAMBLE_N,
+    P_SHAMBLE_PREFERS_UNENGAGED,
+    P_SURROUNDED_GEOMETRIC,
+    P_SURROUNDED_RATIO,
+    PH_MOVEMENT,
+    PH_SHAMBLE,
+    PH_SHOOTING,
+    POL_HUNT_RADIUS,
+    PU_BANANA,
+    PU_BILE,
+    PU_MUSHROOM_ON,
+    PU_SHADES,
+    R_TURNS,
+    US_ARRIVED_EDGE,
+    US_CHARGED,
+    US_EMBARKED,
+    US_FALLING_BACK,
+    US_MOVED,
+    US_ON_TABLE,
+    US_PINNED,
+    US_RAN,
+)
+from kernels.zombie40k.geometry import (
+    edge_distance,
+    ev_distance,
+    ev_nearest_point,
+    ev_rect,
+    move_towards,
+    norm,
+    rect_distance,
+)
+from kernels.zombie40k.morale import fall_back, leadership_test
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.spawning import roll_expr_prm
+from kernels.zombie40k.units import (
+    alive,
+    all_have,
+    any_has,
+    boss_unit,
+    in_combat,
+    lock,
+    log_event,
+    n_players,
+    on_table,
+    unlock_all,
+)
+
+MOVE_IN = 6.0
+REGROUP_IN = 3.0
+
+
+# ------------------------------------------------------------------------ embarking
+
+
+@njit
+def hull_distance(st, g, u, tb):
+    x0, x1, y0, y1 = ev_rect(tb.prm)
+    return rect_distance(st.pos[g, u, 0], st.pos[g, u, 1], x0, x1, y0, y1)
+
+
+@njit
+def can_embark(st, g, p, allowance, tb):
+    """A6: not locked, not falling back, every model (or, optionally, one) can end within 2"."""
+    if in_combat(st, g, p) or not on_table(st, g, p):
+        return False
+    if tb.prm[P_BOSS_BLOCKS_EV] != 0 and on_table(st, g, boss_unit(st)):
+        return False  # Coop Mode: nobody boards while the Boss lives (§10.1)
+    reach = hull_distance(st, g, p, tb)
+    reach += -st.radius[g, p] if tb.prm[P_EMBARK_ANY] != 0 else st.radius[g, p]
+    return reach <= allowance + 2.0
+
+
+@njit
+def embark(st, g, p, tb, phase):
+    """The squad boards the Escape Vehicle: it leaves the table with its models, which stand
+    at the vehicle's access point (Coop Mode squads keep shooting from there, zombie40k §10.1)."""
+    log_event(st, g, phase, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
+    st.ustate[g, p, US_EMBARKED] = 1
+    st.ustate[g, p, US_ON_TABLE] = 0
+    st.ustate[g, p, US_FALLING_BACK] = 0
+    unlock_all(st, g, p)
+    x0, x1, y0, y1 = ev_rect(tb.prm)
+    st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p] = 0.5 * (x0 + x1), y0, 0.0
+
+
+# --------------------------------------------------------------------- squad movement
+
+
+@njit
+def move_allowance(st, g, p, tb, rng):
+    """6", or as through difficult terrain under a Banana Peel (2D6 highest, 3D6 with Move
+    Through Cover, never above 6"); +3" with the Speed Pack (zombie40k §8; core §5)."""
+    turn = st.res[g, R_TURNS]
+    allowance = MOVE_IN
+    if st.pu[g, p, PU_BANANA] == turn:
+        dice = 3 if any_has(st, g, p, MR_MOVE_THROUGH_COVER) else 2
+        allowance = min(MOVE_IN, float(highest_d6(rng, g, dice)))
+    if st.pu[g, p, PU_MUSHROOM_ON] == turn:
+        allowance += tb.prm[P_MUSH_MOVE]
+    return allowance
+
+
+@njit
+def movement_goal(st, g, p, tb):
+    """(x, y, target unit or -1): the nearest horde within the hunt radius (policy), else the
+    Escape Vehicle."""
+    radius = tb.policy[p, POL_HUNT_RADIUS]
+    best, best_d = -1, radius
+    for v in range(n_players(tb), boss_unit(st)):
+        if on_table(st, g, v) and not in_combat(st, g, v):
+            d = edge_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], st.pos[g, v, 0], st.pos[g, v, 1],
+                              st.radius[g, v])
+            if d <= best_d:
+                best, best_d = v, d
+    if best >= 0:
+        return st.pos[g, best, 0], st.pos[g, best, 1], best
+    x, y = ev_nearest_point(st.pos[g, p, 0], st.pos[g, p, 1], tb.prm)
+    return x, y, -1
+
+
+@njit
+def advance(st, g, p, allowance, tb, phase, kind):
+    """Move squad p towards its goal; a hunted horde is approached to 1" (no contact)."""
+    gx, gy, target = movement_goal(st, g, p, tb)
+    stop = 0.0
+    if target >= 0:
+        stop = st.radius[g, p] + st.radius[g, target] + 1.0
+    moved = move_towards(st.pos, st.radius[g], st.ustate, g, p, gx, gy, allowance, -1, stop, tb.prm)
+    if moved > 0.0:
+        st.ustate[g, p, US_MOVED] = 1
+    log_event(st, g, phase, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
+    return moved
+
+
+@njit
+def squad_movement(st, g, p, tb, rng):
+    """zombie40k §5.2. Returns True if the squad embarked (its player wins)."""
+    if not on_table(st, g, p) or in_combat(st, g, p) or st.ustate[g, p, US_PINNED] != 0:
+        return False
+    allowance = move_allowance(st, g, p, tb, rng)
+    if st.ustate[g, p, US_FALLING_BACK] != 0:
+        if not _regroup(st, g, p, tb, rng):
+            return False
+        if not any_has(st, g, p, MR_ATSKNF):
+            allowance = REGROUP_IN
+            st.ustate[g, p, US_RAN] = 1  # a regrouped unit may not Run or charge (check)
+    if can_embark(st, g, p, allowance, tb):
+        embark(st, g, p, tb, PH_MOVEMENT)
+        return True
+    advance(st, g, p, allowance, tb, PH_MOVEMENT, EK_MOVE)
+    return False
+
+
+@njit
+def _regroup(st, g, p, tb, rng):
+    """Regroup test at full Leadership even below 25% (zombie40k §5.2); a fail falls back."""
+    passed = any_has(st, g, p, MR_ATSKNF) or leadership_test(st, g, p, 0, tb, rng)
+    log_event(st, g, PH_MOVEMENT, EK_REGROUP, p, -1, passed, 0, 0)
+    if passed:
+        st.ustate[g, p, US_FALLING_BACK] = 0
+        return True
+    fall_back(st, g, p, tb, rng, PH_MOVEMENT)
+    return False
+
+
+@njit
+def run_distance(st, g, p, tb, rng):
+    """Run: D6 (Fleet re-rolls a low one, Crusader takes the higher of 2D6), Bounding Leap +3",
+    Speed Pack +3" (core §6.10; zombie40k §8)."""
+    if any_has(st, g, p, MR_CRUSADER):
+        distance = highest_d6(rng, g, 2)
+    else:
+        distance = d6(rng, g)
+        if distance <= 3 and all_have(st, g, p, MR_FLEET):
+            distance = d6(rng, g)
+        if distance <= 3 and chuck_active(st, g, p):
+            distance = d6(rng, g)
+    bonus = 3.0 if all_have(st, g, p, MR_BOUNDING_LEAP) else 0.0
+    if st.pu[g, p, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
+        bonus += tb.prm[P_MUSH_MOVE]
+    return float(distance) + bonus
+
+
+@njit
+def may_run(st, g, p):
+    return (on_table(st, g, p) and not in_combat(st, g, p) and st.ustate[g, p, US_FALLING_BACK] == 0
+            and st.ustate[g, p, US_RAN] == 0 and st.ustate[g, p, US_PINNED] == 0
+            and not any_has(st, g, p, MR_SLOW_AND_PURPOSEFUL))
+
+
+@njit
+def squad_run(st, g, p, tb, rng, embark_on_run):
+    """Run instead of shooting; embarking at the end of a Run only with ``embark_on_run``."""
+    distance = run_distance(st, g, p, tb, rng)
+    st.ustate[g, p, US_RAN] = 1
+    if embark_on_run and can_embark(st, g, p, distance, tb):
+        embark(st, g, p, tb, PH_SHOOTING)
+        return True
+    advance(st, g, p, distance, tb, PH_SHOOTING, EK_RUN)
+    return False
+
+
+# ------------------------------------------------------------------------ the Shamble
+
+
+@njit
+def surrounded(st, g, p, tb):
+    """A2: a locked squad that zombies have completely surrounded. Default: the zombie models
+    locked with it number at least ``surrounded_ratio`` times its models (every model of a
+    locked unit is in contact in the abstraction); geometric: their bases fill the whole
+    circumference of the squad's disc (no base-contact spot left)."""
+    if not in_combat(st, g, p):
+        return False
+    zombies = 0
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if st.locked[g, p, v]:
+            zombies += alive(st, g, v)
+    if tb.prm[P_SURROUNDED_GEOMETRIC] != 0:
+        base = 2.0 * tb.prm[P_BASE_R]
+        return zombies * base >= 2.0 * math.pi * (st.radius[g, p] + 0.5 * base)
+    return zombies >= tb.prm[P_SURROUNDED_RATIO] * alive(st, g, p)
+
+
+@njit
+def _gap(st, g, u, v):
+    return edge_distance(st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u], st.pos[g, v, 0], st.pos[g, v, 1],
+                         st.radius[g, v])
+
+
+@njit
+def _candidate(st, g, p, tb):
+    """A squad the zombies may pick: on the table, not surrounded, not wearing Shades."""
+    return on_table(st, g, p) and st.pu[g, p, PU_SHADES] == 0 and not surrounded(st, g, p, tb)
+
+
+@njit
+def _closer(st, g, d, best_d, p, best, tb, rng):
+    """Nearer squad; within 0.1" the one closer to the EV, then a coin (A3, A45)."""
+    if best < 0 or d < best_d - 0.1:
+        return True
+    if d > best_d + 0.1:
+        return False
+    mine = ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm)
+    theirs = ev_distance(st.pos[g, best, 0], st.pos[g, best, 1], st.radius[g, best], tb.prm)
+    if abs(mine - theirs) > 1e-9:
+        return mine < theirs
+    return uniform(rng, g) < 0.5
+
+
+@njit
+def shamble_target(st, g, z, tb, rng):
+    """zombie40k §6.2 step 2: the nearest squad (engaged or not, A3), Zombie Bile first (and a
+    squad in the bile-seekers' path instead, A29); -1 if every squad is ignored."""
+    bile = False
+    for p in range(n_players(tb)):
+        bile = bile or (st.pu[g, p, PU_BILE] != 0 and _candidate(st, g, p, tb))
+    prefer_free = tb.prm[P_SHAMBLE_PREFERS_UNENGAGED] != 0
+    best, best_d, best_free = -1, 1e18, False
+    for p in range(n_players(tb)):
+        if not _candidate(st, g, p, tb) or (bile and st.pu[g, p, PU_BILE] == 0):
+            continue
+        free = not in_combat(st, g, p)
+        d = _gap(st, g, z, p)
+        if prefer_free and best >= 0 and free != best_free:
+            if free:
+                best, best_d, best_free = p, d, free
+            continue
+        if _closer(st, g, d, best_d, p, best, tb, rng):
+            best, best_d, best_free = p, d, free
+    if bile and best >= 0:
+        best = _squad_in_path(st, g, z, best, tb)
+    return best
+
+
+@njit
+def _squad_in_path(st, g, z, target, tb):
+    """A29: another squad within ``bile_corridor_in`` of the straight path to the bile target is
+    charged instead."""
+    ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
+    bx, by = st.pos[g, target, 0], st.pos[g, target, 1]
+    length = max(1e-9, norm(bx - ax, by - ay))
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    best, best_t = target, length
+    for p in range(n_players(tb)):
+        if p == target or not on_table(st, g, p):
+            continue
+        t = (st.pos[g, p, 0] - ax) * ux + (st.pos[g, p, 1] - ay) * uy
+        off = abs((st.pos[g, p, 0] - ax) * uy - (st.pos[g, p, 1] - ay) * ux)
+        if 0.0 < t < best_t and off <= st.radius[g, p] + st.radius[g, z] + tb.prm[P_BILE_CORRIDOR]:
+            best, best_t = p, t
+    return best
+
+
+@njit
+def _shamble_order(st, g, tb, rng):
+    """Zombie units that may shamble, closest to its target first (A3): fills ``st.w_order``
+    (ties in unit order) and ``st.w_keys`` (1e18: does not shamble)."""
+    first, n = n_players(tb), st.pos.shape[1]
+    order, keys = st.w_order, st.w_keys
+    for z in range(n):
+        keys[z] = 1e18
+        if z >= first and on_table(st, g, z) and not in_combat(st, g, z):
+            p = shamble_target(st, g, z, tb, rng)
+            if p >= 0:
+                keys[z] = _gap(st, g, z, p)
+    for k in range(n):  # a stable insertion sort: a dozen units
+        z = k
+        while z > 0 and keys[order[z - 1]] > keys[k]:
+            order[z] = order[z - 1]
+            z -= 1
+        order[z] = k
+
+
+@njit
+def shamble_phase(st, g, tb, rng):
+    """zombie40k §6.2: one roll for every zombie unit; each moves straight at its target and a
+    move that reaches base contact is a charge (Overwatch first, then the survivors go on)."""
+    roll = float(roll_expr_prm(rng, g, tb.prm, P_SHAMBLE_N))
+    _shamble_order(st, g, tb, rng)
+    order, keys = st.w_order, st.w_keys
+    for k in range(order.shape[0]):
+        z = order[k]
+        if keys[z] >= 1e17 or not on_table(st, g, z) or in_combat(st, g, z):
+            continue
+        p = shamble_target(st, g, z, tb, rng)
+        if p < 0 or not _boss_may_go(st, g, z, p, tb):
+            continue
+        _shamble_unit(st, g, z, p, roll, tb, rng)
+    for p in range(n_players(tb)):
+        st.pu[g, p, PU_BILE] = 0
+        st.pu[g, p, PU_SHADES] = 0
+    for z in range(n_players(tb), st.pos.shape[1]):
+        st.ustate[g, z, US_ARRIVED_EDGE] = 0
+
+
+@njit
+def _boss_may_go(st, g, z, p, tb):
+    """A14 option: a guarding Boss only leaves for squads within its radius of the EV."""
+    guard = tb.prm[P_BOSS_GUARD]
+    if z != boss_unit(st) or guard <= 0.0:
+        return True
+    return ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm) <= guard
+
+
+@njit
+def _shamble_unit(st, g, z, p, roll, tb, rng):
+    if st.ustate[g, z, US_ARRIVED_EDGE] != 0:
+        st.ustate[g, z, US_ARRIVED_EDGE] = 0
+        if tb.prm[P_EDGE_ARRIVAL] != 0:  # A23: moving on from the edge, not placed on the table
+            roll = max(0.0, roll - 2.0 * st.radius[g, z])
+    if _gap(st, g, z, p) <= roll:
+        overwatch(st, g, p, z, tb, rng, PH_SHAMBLE)  # once per phase per squad (§6.2 step 4)
+        if not on_table(st, g, z) or not on_table(st, g, p):
+            return
+    moved = move_towards(st.pos, st.radius[g], st.ustate, g, z, st.pos[g, p, 0], st.pos[g, p, 1], roll, p, 0.0,
+                         tb.prm)
+    contact = _gap(st, g, z, p) <= 1e-6
+    if contact:
+        lock(st, g, z, p)
+        st.ustate[g, z, US_CHARGED] = 1
+    log_event(st, g, PH_SHAMBLE, EK_SHAMBLE, z, p, moved, contact, roll)
+
+
+@njit
+def nearest_squad_goal(st, g, z, tb, rng):
+    """Where a zombie unit consolidates: towards its Shamble target (zombie40k §6.4)."""
+    p = shamble_target(st, g, z, tb, rng)
+    if p < 0:
+        return st.pos[g, z, 0], st.pos[g, z, 1]
+    return st.pos[g, p, 0], st.pos[g, p, 1]
+
+
+

@@ -1,0 +1,435 @@
+"""The Shooting phase: survivors (zombie40k §5.4) and zombies (§6.3); Overwatch uses it too.
+
+Each model fires one weapon, the one that is expected to do the most unsaved wounds to the
+target from where it stands (range edge to edge; Rapid Fire doubled within half range; Heavy
+and Salvo as Snap Shots or at half shots after moving unless Relentless or Slow and
+Purposeful). One model may throw a grenade instead when that is better. Each model's shots
+are one attack group (closest model of the target first). A unit locked in combat with
+another squad is shot with every hit randomised among all models in that combat.
+"""
+
+from __future__ import annotations
+
+from kernels.jit import njit
+from kernels.rng import uniform
+from kernels.w40k.attack_spec import shooting_spec, wound_removing_spec
+from kernels.w40k.columns import (
+    FNP,
+    G_BLAST_SMALL_MODELS,
+    HM_AUTO,
+    INV,
+    K_HEAVY,
+    K_RAPID_FIRE,
+    K_SALVO,
+    MR_RELENTLESS,
+    MR_SHROUDED,
+    MR_SLOW_AND_PURPOSEFUL,
+    MR_STEALTH,
+    MR_ZOMBIE,
+    N_OUT,
+    NONE,
+    OUT_BLIND_HITS,
+    OUT_ONES,
+    OUT_UNSAVED,
+    SP_AP,
+    SP_EXTRA_REROLL,
+    SP_GETS_HOT,
+    SP_HIT_MODE,
+    SP_HIT_ON,
+    SP_HIT_ON2,
+    SP_HIT_REROLL,
+    SP_TESLA,
+    SP_WOUND_ON,
+    SV,
+    W_BLAST,
+    W_FLAGS,
+    W_KIND,
+    W_RANGE,
+    W_SHOTS,
+    W_SHOTS_FROM_A,
+    W_SHOTS_STAT,
+    W_TEMPLATE,
+    WR_NO_DAMAGE,
+    WR_PINNING,
+    A,
+    T,
+)
+from kernels.w40k.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
+    EK_GETS_HOT,
+    EK_SHOOT,
+    G_GRENADE,
+    G_RANGED0,
+    G_RANGED1,
+    G_RANGED2,
+    MP_DUCT_SHOT,
+    MP_SHOTGUN,
+    P_FREE_FIRE,
+    P_PVP,
+    P_PVP_ZONE,
+    P_SHOTGUN_HIT_ON,
+    P_SHOTGUN_RANGE,
+    P_SHOTGUN_SHOTS,
+    PU_MEDPACKS,
+    R_TURNS,
+    US_BLIND_HIT,
+    US_BLINDED,
+    US_MOVED,
+    US_NO_CHARGE,
+    US_PHASE_MODELS,
+    US_SHOT_AT,
+)
+from kernels.zombie40k.geometry import edge_distance, ev_distance
+from kernels.zombie40k.morale import blind_tests
+from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.units import (
+    alive,
+    any_has,
+    in_combat,
+    is_squad,
+    log_event,
+    majority_stat,
+    n_players,
+    on_table,
+    unit_flags,
+)
+
+TEMPLATE_RANGE = 8.0
+
+
+@njit
+def unit_gap(st, g, u, v):
+    return edge_distance(st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u], st.pos[g, v, 0], st.pos[g, v, 1],
+                         st.radius[g, v])
+
+
+# ------------------------------------------------------------------ who may shoot whom
+
+
+@njit
+def may_attack_squad(st, g, p, q, tb):
+    """zombie40k §5.4: a squad may shoot another only inside the 18" zone or on a grudge."""
+    if tb.prm[P_PVP] == 0 or p == q:
+        return False
+    near_ev = ev_distance(st.pos[g, q, 0], st.pos[g, q, 1], st.radius[g, q], tb.prm) <= tb.prm[P_PVP_ZONE]
+    return near_ev or st.grudge[g, p, q] != 0
+
+
+@njit
+def may_shoot_unit(st, g, u, v, tb):
+    """May unit u shoot unit v? Squads obey the PvP test; zombies locked with another player's
+    squad only when that squad may be shot (A20); zombies shoot only squads."""
+    if not on_table(st, g, v) or u == v or st.locked[g, u, v]:
+        return False
+    if not is_squad(u, tb):
+        return is_squad(v, tb)
+    if is_squad(v, tb):
+        return may_attack_squad(st, g, u, v, tb)
+    for q in range(n_players(tb)):
+        if st.locked[g, v, q] and q != u and tb.prm[P_FREE_FIRE] == 0 and not may_attack_squad(st, g, u, q, tb):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------- weapon choice
+
+
+@njit
+def shots_of(row, distance, moved, relentless, attacks):
+    """(dice, snap) a model fires with a weapon row at ``distance``; dice 0 = out of range."""
+    reach = TEMPLATE_RANGE if row[W_TEMPLATE] != 0 else row[W_RANGE]
+    kind = row[W_KIND]
+    if row[W_FLAGS] & WR_NO_DAMAGE or distance > reach:
+        return 0, False
+    if row[W_TEMPLATE] != 0 or row[W_BLAST] != 0:
+        heavy_moved = kind == K_HEAVY and moved and not relentless
+        return (0 if heavy_moved else 1), False  # a blast cannot fire Snap Shots
+    shots = attacks if row[W_SHOTS_FROM_A] != 0 else row[W_SHOTS]
+    if kind == K_RAPID_FIRE and distance <= 0.5 * reach:
+        shots *= 2
+    if kind == K_SALVO:
+        if moved and not relentless:
+            return (shots if distance <= 0.5 * reach else 0), False
+        return row[W_SHOTS_STAT], False
+    return shots, kind == K_HEAVY and moved and not relentless
+
+
+@njit
+def _expected(st, g, u, m, v, row, dice, snap, tb, spec):
+    """Expected unsaved wounds of ``dice`` shots of a weapon (to pick the best weapon)."""
+    return _expected_given(st, g, u, m, v, row, dice, snap, tb, spec, unit_flags(st, g, u, m),
+                           majority_stat(st, g, v, T), majority_stat(st, g, v, SV))
+
+
+@njit
+def _expected_given(st, g, u, m, v, row, dice, snap, tb, spec, flags, toughness, save):
+    """`_expected` with the firer's rules and the target's Toughness and Save worked out."""
+    if dice == 0:
+        return 0.0
+    target = first_alive(st.wounds[g, v], 0)
+    shooting_spec(spec, row, st.stats[g, u, m], flags, toughness, save, snap, False, 0, tb.wound_chart, tb.geom)
+    p_hit = 1.0 if spec[SP_HIT_MODE] != 0 else max(0.0, (7 - spec[SP_HIT_ON]) / 6.0)
+    if spec[SP_HIT_MODE] != 0:
+        dice *= min(alive(st, g, v), tb.geom[G_BLAST_SMALL_MODELS])
+    p_wound = max(0.0, (7 - spec[SP_WOUND_ON]) / 6.0)
+    save = min(NONE if spec[SP_AP] <= st.stats[g, v, target, SV] else st.stats[g, v, target, SV],
+               st.stats[g, v, target, INV])
+    p_unsaved = min(1.0, (save - 1) / 6.0)
+    p_fnp = (st.stats[g, v, target, FNP] - 1) / 6.0
+    return dice * p_hit * p_wound * p_unsaved * min(1.0, p_fnp)
+
+
+@njit
+def best_weapon(st, g, u, m, v, tb, spec, moved_override):
+    """(weapon row, dice, snap, value) of the best ranged weapon model m can fire at v."""
+    distance = unit_gap(st, g, u, v)
+    moved = moved_override or st.ustate[g, u, US_MOVED] != 0
+    flags = unit_flags(st, g, u, m)
+    relentless = (flags & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL)) != 0
+    toughness, save = -1, -1  # worked out at the first weapon that has a shot
+    best, best_dice, best_snap, best_value = -1, 0, False, 0.0
+    for slot in (G_RANGED0, G_RANGED1, G_RANGED2):
+        w = st.gear[g, u, m, slot]
+        if w < 0:
+            continue
+        dice, snap = shots_of(tb.weapons[w], distance, moved, relentless, st.stats[g, u, m, A])
+        if dice > 0 and st.mpow[g, u, m] & MP_DUCT_SHOT and tb.weapons[w, W_TEMPLATE] == 0 \
+                and tb.weapons[w, W_BLAST] == 0:
+            dice += 1  # Duct Tape: one extra shot (A31)
+        if dice > 0 and toughness < 0:
+            toughness, save = majority_stat(st, g, v, T), majority_stat(st, g, v, SV)
+        value = _expected_given(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec, flags, toughness, save)
+        if value > best_value:
+            best, best_dice, best_snap, best_value = w, dice, snap, value
+    return best, best_dice, best_snap, best_value
+
+
+@njit
+def _cover_of(st, g, v):
+    """Cover save of unit v in the open: Stealth 6+, Shrouded 5+, both 4+ (core §6.7)."""
+    bonus = 1 if any_has(st, g, v, MR_STEALTH) else 0
+    bonus += 2 if any_has(st, g, v, MR_SHROUDED) else 0
+    return NONE - bonus if bonus > 0 else NONE
+
+
+# ---------------------------------------------------------------------- firing
+
+
+@njit
+def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec, out):
+    """Model m of unit u fires ``dice`` shots of a weapon at unit v (hits randomised if v is
+    locked with another squad). Returns unsaved wounds."""
+    chuck = 1 if is_squad(u, tb) and chuck_active(st, g, u) else 0
+    shooting_spec(spec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, v, T),
+                  majority_stat(st, g, v, SV), snap, overwatch, chuck, tb.wound_chart, tb.geom)
+    if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
+        spec[SP_HIT_ON], spec[SP_HIT_ON2] = 6, 0  # Blind: BS 1
+    for k in range(N_OUT):
+        out[k] = 0
+    if _locked_with_other_squad(st, g, v, u, tb):
+        _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out)
+    else:
+        _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out)
+    if spec[SP_GETS_HOT] != 0:
+        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
+    if out[OUT_BLIND_HITS] > 0:
+        st.ustate[g, v, US_BLIND_HIT] = 1
+    if is_squad(v, tb) and is_squad(u, tb):
+        st.grudge[g, v, u] = 1  # A19: v may now shoot u
+    return out[OUT_UNSAVED]
+
+
+@njit
+def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out):
+    before = alive(st, g, v)
+    defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
+    squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
+    medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
+    resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
+                    _cover_of(st, g, v), defender_chuck, medpacks, out)
+    after_attack(st, g, v, u, before, tb, rng, phase)
+
+
+@njit
+def _locked_with_other_squad(st, g, v, u, tb):
+    for q in range(n_players(tb)):
+        if q != u and q != v and st.locked[g, v, q]:
+            return True
+    return v < n_players(tb) and in_combat(st, g, v)
+
+
+@njit
+def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
+    """zombie40k §5.4: each hit goes to a random model among all models in v's combat."""
+    hits = 0
+    for _ in range(dice):
+        if spec[SP_HIT_MODE] != 0:
+            hits += min(alive(st, g, v), tb.geom[G_BLAST_SMALL_MODELS])
+            continue
+        die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], 0)
+        out[OUT_ONES] += die == 1
+        if die >= need and need < NONE:
+            hits += 1 + spec[SP_TESLA] * (die == 6)
+    tspec = st.w_spec[W_INTO_COMBAT]
+    for _ in range(hits):
+        w = _random_combat_unit(st, g, v, rng)
+        if w < 0:
+            return
+        shooting_spec(tspec, row, st.stats[g, u, 0], unit_flags(st, g, u, 0), majority_stat(st, g, w, T),
+                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
+        tspec[SP_HIT_MODE] = HM_AUTO
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out)
+
+
+@njit
+def _random_combat_unit(st, g, v, rng):
+    """A unit of v's combat, chosen with probability proportional to its living models."""
+    total = alive(st, g, v)
+    for w in range(st.locked.shape[1]):
+        if st.locked[g, v, w]:
+            total += alive(st, g, w)
+    if total == 0:
+        return -1
+    pick = int(total * uniform(rng, g))
+    for w in range(st.locked.shape[1]):
+        if w == v or st.locked[g, v, w]:
+            pick -= alive(st, g, w)
+            if pick < 0:
+                return w
+    return v
+
+
+@njit
+def _gets_hot(st, g, u, m, ones, tb, rng, phase):
+    """Gets Hot: each natural 1 to hit wounds the firer; armour or invulnerable save (core §6.9)."""
+    for _ in range(ones):
+        if st.wounds[g, u, m] <= 0:
+            return
+        if roll_pass(rng, g, min(st.stats[g, u, m, SV], st.stats[g, u, m, INV]), 0):
+            continue
+        if roll_pass(rng, g, st.stats[g, u, m, FNP], 0):
+            continue
+        before = alive(st, g, u)
+        st.wounds[g, u, m] -= 1
+        log_event(st, g, phase, EK_GETS_HOT, u, m, 0, 0, 0)
+        after_attack(st, g, u, -1, before, tb, rng, phase)
+
+
+@njit
+def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
+    """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
+    and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34)."""
+    chuck = 1 if chuck_active(st, g, u) else 0
+    wound_removing_spec(spec, int(tb.prm[P_SHOTGUN_HIT_ON]), 0, True, chuck)
+    spec[SP_AP] = NONE
+    for k in range(N_OUT):
+        out[k] = 0
+    _resolve_on(st, g, u, v, int(tb.prm[P_SHOTGUN_SHOTS]), spec, tb, rng, phase, out)
+    return out[OUT_UNSAVED]
+
+
+@njit
+def _uses_shotgun(st, g, u, m, v, tb):
+    return (st.mpow[g, u, m] & MP_SHOTGUN) != 0 and (st.mflags[g, v, first_alive(st.wounds[g, v], 0)] & MR_ZOMBIE) \
+        != 0 and unit_gap(st, g, u, v) <= tb.prm[P_SHOTGUN_RANGE]
+
+
+@njit
+def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+    """Every living model of unit u (but model ``skip``, -1 for none) fires at unit v; one may
+    throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
+    spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
+    out[:] = 0
+    st.ustate[g, v, US_PHASE_MODELS] = alive(st, g, v) if st.ustate[g, v, US_PHASE_MODELS] == 0 \
+        else st.ustate[g, v, US_PHASE_MODELS]
+    thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
+    fired, unsaved, pinning = 0, 0, False
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0 or not on_table(st, g, v) or m == skip:
+            continue
+        if m == thrower:
+            w = st.gear[g, u, m, G_GRENADE]
+            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, phase, spec, out)
+            fired += 1
+            continue
+        if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
+            unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out)
+            fired += 1
+            continue
+        w, dice, snap, value = best_weapon(st, g, u, m, v, tb, spec, False)
+        if w < 0 or (overwatch and tb.weapons[w, W_BLAST] != 0):
+            continue
+        unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng, phase,
+                              spec, out)
+        pinning = pinning or (tb.weapons[w, W_FLAGS] & WR_PINNING) != 0
+        fired += 1
+        _mark_no_charge(st, g, u, m, tb.weapons[w])
+    blind_tests(st, g, rng)
+    if fired > 0:
+        log_event(st, g, phase, EK_SHOOT, u, v, fired, unsaved, overwatch)
+        st.ustate[g, u, US_SHOT_AT] = v + 1
+    return fired, unsaved, pinning
+
+
+@njit
+def _mark_no_charge(st, g, u, m, row):
+    """Rapid Fire, Heavy and Salvo forbid a charge unless Relentless / Slow and Purposeful."""
+    kind = row[W_KIND]
+    if kind == K_RAPID_FIRE or kind == K_HEAVY or kind == K_SALVO:
+        if not unit_flags(st, g, u, m) & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL):
+            st.ustate[g, u, US_NO_CHARGE] = 1
+
+
+@njit
+def _grenadier(st, g, u, v, tb, spec, skip):
+    """The model whose thrown grenade beats its own best shot by the most; -1 for none."""
+    best, gain = -1, 0.0
+    if unit_gap(st, g, u, v) > TEMPLATE_RANGE:
+        return -1
+    for m in range(st.wounds.shape[2]):
+        w = st.gear[g, u, m, G_GRENADE]
+        if st.wounds[g, u, m] <= 0 or w < 0 or m == skip:
+            continue
+        own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
+        thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
+        if thrown - own > gain:
+            best, gain = m, thrown - own
+    return best
+
+
+@njit
+def max_reach(st, g, u, tb):
+    """Longest range among the unit's ranged weapons (8" templates, shotgun power-up)."""
+    reach = 0.0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        for slot in (G_RANGED0, G_RANGED1, G_RANGED2, G_GRENADE):
+            w = st.gear[g, u, m, slot]
+            if w >= 0 and not tb.weapons[w, W_FLAGS] & WR_NO_DAMAGE:
+                reach = max(reach, TEMPLATE_RANGE if tb.weapons[w, W_TEMPLATE] else float(tb.weapons[w, W_RANGE]))
+        if st.mpow[g, u, m] & MP_SHOTGUN:
+            reach = max(reach, tb.prm[P_SHOTGUN_RANGE])
+    return reach
+
+
+@njit
+def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
+    """Split Fire (core §12): the model that does best against ``second`` shoots it before the
+    rest of the unit fires at v. Returns that model (-1: nobody had a shot)."""
+    spec, out = st.w_spec[W_SPLIT], st.w_out[W_SPLIT]
+    out[:] = 0
+    best, best_value = -1, 0.0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            value = best_weapon(st, g, u, m, second, tb, spec, False)[3]
+            if value > best_value:
+                best, best_value = m, value
+    if best < 0:
+        return -1
+    w, dice, snap, _ = best_weapon(st, g, u, best, second, tb, spec, False)
+    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, phase, spec, out)
+    _mark_no_charge(st, g, u, best, tb.weapons[w])
+    return best

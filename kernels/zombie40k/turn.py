@@ -1,0 +1,719 @@
+"""The game loop (zombie40k §4): roll-off, each Player Turn in order, then the Zombie Turn, until
+a squad escapes, nobody can play on, or the turn cap is reached.
+
+``play_batch`` is the one parallel driver: game g of the batch is game ``first_game + g`` of
+the run, played start to finish from its own stream, so results do not depend on threads or
+batch sizes. With ``check`` set, invariants are tested after every phase and violations
+counted in ``state.viol``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.jit import njit, njit_alloc
+from kernels.rng import d6, stream_start
+from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
+from kernels.zombie40k.assault import (
+    can_charge,
+    consolidate,
+    fight,
+    make_charge,
+    may_charge_target,
+    resolve_combat,
+    squad_consolidation_goal,
+)
+from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.columns import (
+    EK_DEFIB,
+    EK_END,
+    EK_ORDER,
+    EK_PSYCHIC,
+    EK_SNAPSHOT,
+    G_MELEE0,
+    G_MELEE1,
+    P_COOP,
+    P_EMBARK_ON_RUN,
+    P_EMFH,
+    P_EMFH_ALL,
+    P_EMFH_FAIL_ON,
+    P_EMFH_RADIUS,
+    P_GRUDGE,
+    P_MAX_RESPAWNS,
+    P_MAX_TURNS,
+    P_MUSH_MOVE,
+    P_ORDER,
+    P_PSYCHIC,
+    P_PVP_ZONE,
+    P_TABLE_L,
+    P_TABLE_W,
+    PH_ASSAULT,
+    PH_END,
+    PH_MOVEMENT,
+    PH_PSYCHIC,
+    PH_RESPAWN,
+    PH_ROLLOFF,
+    PH_SHOOTING,
+    PH_Z_ASSAULT,
+    PH_Z_SHOOTING,
+    POL_CHARGE,
+    POL_CHARGE_MAX,
+    POL_MEDPACK,
+    POL_MUSHROOM,
+    POL_PVP,
+    POL_RUN,
+    POL_TARGET,
+    PR_EMBARKED,
+    PR_EV_DISTANCE,
+    PR_MODELS_LEFT,
+    PR_RESPAWNS,
+    PU_CHUCK,
+    PU_DEFIBS,
+    PU_MEDPACK_ANY,
+    PU_MUSHROOM,
+    PU_MUSHROOM_ON,
+    R_REASON,
+    R_TURNS,
+    R_WINNER,
+    REASON_ALL_DEAD,
+    REASON_COOP_WIN,
+    REASON_ESCAPE,
+    REASON_TIMEOUT,
+    US_CHARGED,
+    US_CONSOLIDATE,
+    US_EMBARKED,
+    US_EMFH_LOST,
+    US_FALLING_BACK,
+    US_FORCE,
+    US_MOVED,
+    US_NO_CHARGE,
+    US_OUT,
+    US_OVERWATCHED,
+    US_PHASE_MODELS,
+    US_PINNED,
+    US_RAN,
+    US_RESPAWNS,
+    US_SHOT_AT,
+)
+from kernels.zombie40k.geometry import ev_distance, unit_radius
+from kernels.zombie40k.morale import leadership_after_shooting
+from kernels.zombie40k.movement import (
+    can_embark,
+    may_run,
+    nearest_squad_goal,
+    shamble_phase,
+    squad_movement,
+    squad_run,
+)
+from kernels.zombie40k.powerups import roll_powerup
+from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
+from kernels.zombie40k.shop import kf_shop
+from kernels.zombie40k.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
+from kernels.zombie40k.units import (
+    alive,
+    any_has,
+    boss_unit,
+    in_combat,
+    is_squad,
+    log_event,
+    n_players,
+    on_table,
+    refresh_radius,
+)
+
+# ------------------------------------------------------------------------ player turn
+
+
+@njit
+def _start_player_turn(st, g, p, tb):
+    st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
+    s = st.ustate[g, p]
+    s[US_MOVED] = 0
+    s[US_RAN] = 0
+    s[US_NO_CHARGE] = 0
+    s[US_SHOT_AT] = 0
+    s[US_CHARGED] = 0
+
+
+@njit
+def _may_respawn(st, g, p, tb):
+    limit = tb.prm[P_MAX_RESPAWNS]
+    return (st.ustate[g, p, US_OUT] == 0 and st.ustate[g, p, US_EMBARKED] == 0
+            and (limit < 0 or st.ustate[g, p, US_RESPAWNS] < limit))
+
+
+@njit
+def respawning_phase(st, g, p, tb, rng):
+    """zombie40k §5.1: a wiped-out squad comes back, then rolls for a power-up."""
+    if on_table(st, g, p) or not _may_respawn(st, g, p, tb):
+        return
+    respawn_squad(st, g, p, tb, rng)
+    st.ustate[g, p, US_RESPAWNS] += 1
+    st.pres[g, p, PR_RESPAWNS] += 1
+    roll_powerup(st, g, p, tb, rng, PH_RESPAWN)
+
+
+@njit
+def _use_defibrillator(st, g, p, tb):
+    """A33: at the start of the owner's turn a Defibrillator returns a dead model with 1 W."""
+    if st.pu[g, p, PU_DEFIBS] <= 0:
+        return
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, p, m] == 0 and tb.squad_wounds[p, m] > 0:
+            st.wounds[g, p, m] = 1
+            st.pu[g, p, PU_DEFIBS] -= 1
+            refresh_radius(st, g, p, tb)
+            log_event(st, g, PH_MOVEMENT, EK_DEFIB, p, m, 0, 0, 0)
+            return
+
+
+@njit
+def _activate_mushroom(st, g, p, tb, rng):
+    """The Speed Pack: at once (policy 0) or when it lets the squad embark this turn (1)."""
+    if st.pu[g, p, PU_MUSHROOM] == 0:
+        return
+    if tb.policy[p, POL_MUSHROOM] == 1:
+        allowance = 6.0 + tb.prm[P_MUSH_MOVE]
+        if not can_embark(st, g, p, allowance, tb):
+            return
+    st.pu[g, p, PU_MUSHROOM] = 0
+    st.pu[g, p, PU_MUSHROOM_ON] = st.res[g, R_TURNS]
+
+
+@njit
+def _every_man_for_himself(st, g, p, tb, rng):
+    """zombie40k §10.5 (A38): near another squad, a D6 of ``emfh_fail_on``+ loses the turn's
+    actions. Scope "active": the active squad tests at the start of its turn; scope "all": every
+    squad tested at the start of the game turn (`emfh_all_test`)."""
+    if tb.prm[P_EMFH] == 0:
+        return False
+    if tb.prm[P_EMFH_ALL] != 0:
+        return st.ustate[g, p, US_EMFH_LOST] == st.res[g, R_TURNS]
+    return _emfh_test(st, g, p, tb, rng)
+
+
+@njit
+def _emfh_test(st, g, p, tb, rng):
+    for q in range(n_players(tb)):
+        if q != p and on_table(st, g, q) and unit_gap(st, g, p, q) <= tb.prm[P_EMFH_RADIUS]:
+            return d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
+    return False
+
+
+@njit
+def emfh_all_test(st, g, tb, rng):
+    """Every Man For Himself, scope "all" (A38): at the start of the game turn every squad within
+    the radius of another tests, in player order; a failure costs its actions this game turn."""
+    if tb.prm[P_EMFH] == 0 or tb.prm[P_EMFH_ALL] == 0:
+        return
+    for p in range(n_players(tb)):
+        if on_table(st, g, p) and _emfh_test(st, g, p, tb, rng):
+            st.ustate[g, p, US_EMFH_LOST] = st.res[g, R_TURNS]
+
+
+@njit
+def _choose_target(st, g, p, tb):
+    """The unit squad p shoots (policy): a rival when allowed and wanted, else the nearest
+    zombies in range, or the horde closest to being wiped out (power-up hunting)."""
+    reach = max_reach(st, g, p, tb)
+    best, best_key = -1, 1e18
+    pvp = tb.policy[p, POL_PVP] > 0
+    for v in range(st.pos.shape[1]):
+        if not may_shoot_unit(st, g, p, v, tb):
+            continue
+        d = unit_gap(st, g, p, v)
+        if d > reach:
+            continue
+        if is_squad(v, tb):
+            if not pvp:
+                continue
+            key = d - 1000.0  # rivals first for a backstabber
+        elif tb.policy[p, POL_TARGET] == 1:
+            key = alive(st, g, v) * 100.0 + d
+        else:
+            key = d
+        if key < best_key:
+            best, best_key = v, key
+    return best
+
+
+@njit
+def _second_target(st, g, p, first, tb):
+    """For Split Fire: the nearest other unit the squad may shoot and can reach (-1: none)."""
+    reach = max_reach(st, g, p, tb)
+    best, best_d = -1, 1e18
+    for v in range(st.pos.shape[1]):
+        if v != first and may_shoot_unit(st, g, p, v, tb) and (not is_squad(v, tb) or tb.policy[p, POL_PVP] > 0):
+            d = unit_gap(st, g, p, v)
+            if d <= reach and d < best_d:
+                best, best_d = v, d
+    return best
+
+
+@njit
+def shooting_phase(st, g, p, tb, rng):
+    """zombie40k §5.4 with the player's policy: shoot, or Run (dash). True if it embarked."""
+    if not on_table(st, g, p) or in_combat(st, g, p) or st.ustate[g, p, US_RAN] != 0:
+        return False
+    embark_on_run = tb.prm[P_EMBARK_ON_RUN] != 0
+    target = _choose_target(st, g, p, tb)
+    run = tb.policy[p, POL_RUN]
+    wants_run = run == 2 or (run == 1 and target < 0)
+    if embark_on_run and may_run(st, g, p) and can_embark(st, g, p, 1.0, tb):
+        wants_run = True
+    if wants_run and may_run(st, g, p):
+        return squad_run(st, g, p, tb, rng, embark_on_run)
+    if target >= 0:
+        before = alive(st, g, target)
+        st.ustate[g, target, US_PHASE_MODELS] = before
+        snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
+        skip = -1
+        second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
+        if second >= 0:
+            skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
+        fired, unsaved, pinning = shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
+        if is_squad(target, tb):
+            leadership_after_shooting(st, g, target, before, pinning and unsaved > 0, tb, rng)
+        st.ustate[g, target, US_PHASE_MODELS] = 0
+    return False
+
+
+@njit
+def _charge_target(st, g, p, tb):
+    """The unit squad p charges (policy), or -1."""
+    mode = tb.policy[p, POL_CHARGE]
+    best, best_d = -1, 1e18
+    for v in range(st.pos.shape[1]):
+        if v == p or not may_charge_target(st, g, p, v, tb):
+            continue
+        if is_squad(v, tb):
+            if tb.policy[p, POL_PVP] < 2 or not may_shoot_unit(st, g, p, v, tb) or ev_distance(
+                    st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v], tb.prm) > tb.prm[P_PVP_ZONE]:
+                continue
+        elif mode == 0 or (mode == 1 and alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]):
+            continue
+        d = unit_gap(st, g, p, v)
+        if d < best_d:
+            best, best_d = v, d
+    return best
+
+
+@njit
+def assault_phase(st, g, p, tb, rng):
+    """zombie40k §5.5: charge (policy), then fight the squad's combat."""
+    if not on_table(st, g, p):
+        return
+    _reset_overwatch(st, g)
+    if can_charge(st, g, p):
+        v = _charge_target(st, g, p, tb)
+        if v >= 0:
+            make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
+    _fight_combat(st, g, p, tb, rng)
+
+
+@njit
+def _fight_combat(st, g, p, tb, rng):
+    """The squad's combat, if it is locked in one, is fought in its Assault phase."""
+    if on_table(st, g, p) and in_combat(st, g, p):
+        fight(st, g, p, tb, rng, PH_ASSAULT)
+        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng, PH_ASSAULT)
+        _consolidations(st, g, tb, rng, PH_ASSAULT)
+
+
+@njit
+def _consolidations(st, g, tb, rng, phase):
+    for u in range(st.pos.shape[1]):
+        if st.ustate[g, u, US_CONSOLIDATE] != 0:
+            if is_squad(u, tb):
+                gx, gy = squad_consolidation_goal(st, g, u, tb)
+            else:
+                gx, gy = nearest_squad_goal(st, g, u, tb, rng)
+            consolidate(st, g, u, gx, gy, tb, rng, phase)
+
+
+@njit
+def _has_force_psyker(st, g, p, tb):
+    """Index of a living psyker carrying a Force weapon, or -1."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, p, m] > 0 and st.mflags[g, p, m] & MR_PSYKER:
+            for slot in (G_MELEE0, G_MELEE1):
+                w = st.gear[g, p, m, slot]
+                if w >= 0 and tb.weapons[w, W_FLAGS] & WR_FORCE:
+                    return m
+    return -1
+
+
+@njit
+def _mastery(st, g, p):
+    """Mastery Levels of the squad's psykers (every catalogue psyker is ML 1)."""
+    n = 0
+    for m in range(st.wounds.shape[2]):
+        n += st.wounds[g, p, m] > 0 and (st.mflags[g, p, m] & MR_PSYKER) != 0
+    return n
+
+
+@njit
+def psychic_phase(st, g, p, tb, rng):
+    """zombie40k §5.3, A17, core §13: the Force power (Warp Charge 1), cast when the squad is
+    in combat or zombies are within charge range. Pool D6 + Mastery; two dice are thrown, each
+    4+ a success, two 6s Perils of the Warp (1 Wound, no save); the zombies deny with the same
+    D6 in dice, each 6 a success, cancelling when they match the caster's successes."""
+    if tb.prm[P_PSYCHIC] == 0 or not on_table(st, g, p):
+        return
+    m = _has_force_psyker(st, g, p, tb)
+    if m < 0 or not (in_combat(st, g, p) or _zombies_within(st, g, p, 12.0, tb)):
+        return
+    roll = d6(rng, g)
+    dice = min(2, roll + _mastery(st, g, p))
+    successes, sixes = 0, 0
+    for _ in range(dice):
+        die = d6(rng, g)
+        successes += die >= 4
+        sixes += die == 6
+    if sixes >= 2:
+        before = alive(st, g, p)
+        st.wounds[g, p, m] -= 1
+        after_attack(st, g, p, -1, before, tb, rng, PH_PSYCHIC)
+    denied = 0
+    for _ in range(roll):
+        denied += d6(rng, g) == 6
+    manifested = successes >= 1 and denied < successes and st.wounds[g, p, m] > 0
+    if manifested:
+        st.ustate[g, p, US_FORCE] = st.res[g, R_TURNS]
+    log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, p, m, successes, denied, manifested)
+
+
+@njit
+def _zombies_within(st, g, p, distance, tb):
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if on_table(st, g, v) and unit_gap(st, g, p, v) <= distance:
+            return True
+    return False
+
+
+@njit
+def _end_player_turn(st, g, p, rng):
+    turn = st.res[g, R_TURNS]
+    if st.pu[g, p, PU_CHUCK] == turn:
+        st.pu[g, p, PU_CHUCK] = 0  # the Blessing lasts until the end of the squad's next turn
+    if st.ustate[g, p, US_PINNED] == 1:
+        st.ustate[g, p, US_PINNED] = 0
+    _it_will_not_die(st, g, p, rng)
+
+
+@njit
+def player_turn(st, g, p, tb, rng, check):
+    """zombie40k §5. Returns True if the squad escaped (its player wins)."""
+    _start_player_turn(st, g, p, tb)
+    respawning_phase(st, g, p, tb, rng)
+    _check(st, g, tb, check)
+    if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
+        _fire_from_vehicle(st, g, p, tb, rng)
+        _check(st, g, tb, check)
+    if not on_table(st, g, p):
+        return False
+    kf_shop(st, g, p, tb)
+    _use_defibrillator(st, g, p, tb)
+    if _every_man_for_himself(st, g, p, tb, rng):
+        _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
+        _check(st, g, tb, check)
+        _end_player_turn(st, g, p, rng)
+        return False
+    _activate_mushroom(st, g, p, tb, rng)
+    if squad_movement(st, g, p, tb, rng):
+        return True
+    _check(st, g, tb, check)
+    psychic_phase(st, g, p, tb, rng)
+    if shooting_phase(st, g, p, tb, rng):
+        return True
+    _check(st, g, tb, check)
+    assault_phase(st, g, p, tb, rng)
+    _check(st, g, tb, check)
+    _end_player_turn(st, g, p, rng)
+    return False
+
+
+@njit
+def _fire_from_vehicle(st, g, p, tb, rng):
+    """Coop Mode (zombie40k §10.1): an embarked squad fires from the Escape Vehicle's access
+    points, as from Fire Points, at the nearest zombies it may shoot."""
+    reach = max_reach(st, g, p, tb)
+    best, best_d = -1, 1e18
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if may_shoot_unit(st, g, p, v, tb):
+            d = unit_gap(st, g, p, v)
+            if d <= reach and d < best_d:
+                best, best_d = v, d
+    if best >= 0:
+        st.ustate[g, best, US_PHASE_MODELS] = alive(st, g, best)
+        shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
+        st.ustate[g, best, US_PHASE_MODELS] = 0
+
+
+# ------------------------------------------------------------------------ zombie turn
+
+
+@njit
+def _reset_overwatch(st, g):
+    for u in range(st.pos.shape[1]):
+        st.ustate[g, u, US_OVERWATCHED] = 0
+
+
+@njit
+def zombie_respawning(st, g, tb, rng):
+    """zombie40k §6.1: every destroyed horde returns (one roll each on the §7 table)."""
+    for h in range(n_players(tb), boss_unit(st)):
+        if zombie_can_respawn(st, g, h, tb):
+            respawn_horde(st, g, h, tb, rng)
+
+
+@njit
+def _zombie_shooting_target(st, g, z, tb):
+    """zombie40k §6.3: the nearest unengaged squad in range, else the nearest squad in range."""
+    reach = max_reach(st, g, z, tb)
+    best, best_d, best_free = -1, 1e18, False
+    for p in range(n_players(tb)):
+        if not on_table(st, g, p):
+            continue
+        d = unit_gap(st, g, z, p)
+        free = not in_combat(st, g, p)
+        if d > reach:
+            continue
+        if (free and not best_free) or (free == best_free and d < best_d):
+            best, best_d, best_free = p, d, free
+    return best
+
+
+@njit
+def zombie_shooting(st, g, tb, rng):
+    for z in range(n_players(tb), st.pos.shape[1]):
+        if on_table(st, g, z) and not in_combat(st, g, z) and max_reach(st, g, z, tb) > 0.0:
+            p = _zombie_shooting_target(st, g, z, tb)
+            if p >= 0:
+                before = alive(st, g, p)
+                fired, unsaved, pinning = shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
+                leadership_after_shooting(st, g, p, before, pinning and unsaved > 0, tb, rng)
+
+
+@njit
+def zombie_assault(st, g, tb, rng):
+    """zombie40k §6.4: every combat with zombies in it is fought once."""
+    _reset_overwatch(st, g)
+    fought, member = st.w_fought, st.w_member
+    fought[:] = False
+    for p in range(n_players(tb)):
+        if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
+            continue
+        fight(st, g, p, tb, rng, PH_Z_ASSAULT)
+        for u in range(member.shape[0]):
+            fought[u] = fought[u] or member[u]
+        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng, PH_Z_ASSAULT)
+    _consolidations(st, g, tb, rng, PH_Z_ASSAULT)
+
+
+@njit
+def _locked_with_zombies(st, g, p, tb):
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if st.locked[g, p, v]:
+            return True
+    return False
+
+
+@njit
+def zombie_turn(st, g, tb, rng, check):
+    for z in range(n_players(tb), st.pos.shape[1]):
+        st.ustate[g, z, US_CHARGED] = 0
+    zombie_respawning(st, g, tb, rng)
+    _check(st, g, tb, check)
+    _reset_overwatch(st, g)
+    shamble_phase(st, g, tb, rng)
+    _check(st, g, tb, check)
+    zombie_shooting(st, g, tb, rng)
+    _check(st, g, tb, check)
+    zombie_assault(st, g, tb, rng)
+    for z in range(n_players(tb), st.pos.shape[1]):
+        _it_will_not_die(st, g, z, rng)
+    _check(st, g, tb, check)
+
+
+@njit
+def _it_will_not_die(st, g, u, rng):
+    """At the end of each of its turns a wounded model with It Will Not Die regains 1 Wound
+    on a 5+ (core §12)."""
+    for m in range(st.wounds.shape[2]):
+        if 0 < st.wounds[g, u, m] < st.stats[g, u, m, W] and st.mflags[g, u, m] & MR_IT_WILL_NOT_DIE:
+            if d6(rng, g) >= 5:
+                st.wounds[g, u, m] += 1
+
+
+# -------------------------------------------------------------------------- the game
+
+
+@njit_alloc
+def turn_order(st, g, tb, rng):
+    """A7: roll-off each game turn (default), fixed, or rotating."""
+    n = n_players(tb)
+    mode = int(tb.prm[P_ORDER])
+    order = np.arange(n)
+    if mode == 1:
+        return order
+    if mode == 2:
+        return (order + st.res[g, R_TURNS] - 1) % n
+    return rolloff_order(n, rng, g)
+
+
+@njit
+def _game_over(st, g, tb):
+    """A11: Coop players win when every squad still able to play is embarked; the zombies win
+    when no squad is on the table and none may come back."""
+    if tb.prm[P_COOP] != 0 and _coop_won(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_COOP_WIN)
+        return True
+    if _nobody_can_play(st, g, tb):
+        _snapshot(st, g)
+        _finish(st, g, tb, -1, REASON_ALL_DEAD)
+        return True
+    return False
+
+
+@njit
+def _coop_won(st, g, tb):
+    boarded = False
+    for p in range(n_players(tb)):
+        if st.ustate[g, p, US_EMBARKED] != 0:
+            boarded = True
+        elif on_table(st, g, p) or _may_respawn(st, g, p, tb):
+            return False
+    return boarded
+
+
+@njit
+def _nobody_can_play(st, g, tb):
+    """A11: every squad is gone and none may come back."""
+    for p in range(n_players(tb)):
+        if on_table(st, g, p) or _may_respawn(st, g, p, tb):
+            return False
+    return True
+
+
+@njit
+def _reset_game(st, g):
+    st.pos[g] = 0.0
+    st.radius[g] = 0.0
+    st.wounds[g] = 0
+    st.stats[g] = 0
+    st.mflags[g] = 0
+    st.mstatus[g] = 0
+    st.gear[g] = -1
+    st.mpow[g] = 0
+    st.ustate[g] = 0
+    st.locked[g] = 0
+    st.grudge[g] = 0
+    st.pu[g] = 0
+    st.res[g] = 0
+    st.pres[g] = 0.0
+    st.n_events[g] = 0
+    st.viol[g] = 0
+    st.res[g, R_WINNER] = -1
+
+
+@njit_alloc
+def play_game(st, g, tb, rng, check):
+    """Play game g of the batch from its stream ``rng[g]`` to the end."""
+    _reset_game(st, g)
+    setup_game(st, g, tb, rng)
+    for p in range(n_players(tb)):
+        st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
+    _check(st, g, tb, check)
+    max_turns = int(tb.prm[P_MAX_TURNS])
+    for turn in range(1, max_turns + 1):
+        st.res[g, R_TURNS] = turn
+        order = turn_order(st, g, tb, rng)
+        log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
+        emfh_all_test(st, g, tb, rng)
+        for k in range(order.shape[0]):
+            if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
+                _snapshot(st, g)  # the table as the squad escapes
+                _finish(st, g, tb, order[k], REASON_ESCAPE)
+                return
+            if _game_over(st, g, tb):
+                return
+        zombie_turn(st, g, tb, rng, check)
+        if tb.prm[P_GRUDGE] == 2:
+            st.grudge[g] = 0  # A19 one_turn: a grudge lasts until the end of the game turn
+        if _game_over(st, g, tb):
+            return
+        _snapshot(st, g)
+    _finish(st, g, tb, -1, REASON_TIMEOUT)
+
+
+@njit
+def _snapshot(st, g):
+    for u in range(st.pos.shape[1]):
+        if on_table(st, g, u):
+            log_event(st, g, PH_END, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
+                      st.radius[g, u])
+
+
+@njit
+def _finish(st, g, tb, winner, reason):
+    st.res[g, R_WINNER] = winner
+    st.res[g, R_REASON] = reason
+    for p in range(n_players(tb)):
+        st.pres[g, p, PR_MODELS_LEFT] = alive(st, g, p)
+        st.pres[g, p, PR_EMBARKED] = st.ustate[g, p, US_EMBARKED]
+        if on_table(st, g, p):
+            st.pres[g, p, PR_EV_DISTANCE] = ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm)
+        else:
+            st.pres[g, p, PR_EV_DISTANCE] = 0.0 if st.ustate[g, p, US_EMBARKED] else np.nan
+    log_event(st, g, PH_END, EK_END, winner, reason, 0, 0, 0)
+
+
+# ------------------------------------------------------------------------- invariants
+
+
+@njit
+def count_violations(st, g, tb):
+    """Invariants that hold after every phase: Wounds within 0..W; a unit on the table has a
+    living model and an off-table unit none; units on the table stand on it; combat links are
+    symmetric, between units on the table, never with itself; no squad is locked with itself."""
+    bad = 0
+    w_max, length = tb.prm[P_TABLE_W], tb.prm[P_TABLE_L]
+    for u in range(st.pos.shape[1]):
+        n = alive(st, g, u)
+        for m in range(st.wounds.shape[2]):
+            w = st.wounds[g, u, m]
+            bad += w < 0 or (w > 0 and w > st.stats[g, u, m, W])
+        if on_table(st, g, u):
+            bad += n == 0
+            x, y = st.pos[g, u, 0], st.pos[g, u, 1]
+            bad += not (-1e-6 <= x <= w_max + 1e-6 and -1e-6 <= y <= length + 1e-6)
+            bad += abs(st.radius[g, u] - unit_radius(n, tb.prm)) > 1e-9
+        else:
+            bad += n != 0 and st.ustate[g, u, US_EMBARKED] == 0  # embarked squads keep their models
+            bad += in_combat(st, g, u)
+        bad += st.locked[g, u, u] != 0
+        for v in range(st.pos.shape[1]):
+            bad += st.locked[g, u, v] != st.locked[g, v, u]
+    bad += st.res[g, R_TURNS] > tb.prm[P_MAX_TURNS]
+    return bad
+
+
+@njit
+def _check(st, g, tb, check):
+    if check:
+        st.viol[g] += count_violations(st, g, tb)
+
+
+@njit_alloc
+def play_batch(st, tb, seed, first_game, check, rng):
+    """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``.
+    ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled).
+
+    One thread plays a batch (the GIL is released): ``sim.play`` runs batches on a thread pool,
+    each thread with its own state and its own copy of the tables, so no two threads share an
+    array (numba's reference counts on shared arrays serialise threads)."""
+    for g in range(st.pos.shape[0]):
+        rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
+        play_game(st, g, tb, rng, check)

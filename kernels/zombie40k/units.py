@@ -1,0 +1,185 @@
+"""Small helpers on one unit of one game: who is alive, its rules, its radius, combat links,
+trace events. Units: squads 0..P-1, hordes P..U-2, the Zombie Boss U-1."""
+
+from __future__ import annotations
+
+from kernels.jit import njit
+from kernels.w40k.columns import LD, MR_UNIT_RULES
+from kernels.zombie40k.columns import (
+    EV_A,
+    EV_B,
+    EV_C,
+    EV_KIND,
+    EV_OTHER,
+    EV_PHASE,
+    EV_TURN,
+    EV_UNIT,
+    R_TURNS,
+    US_FALLING_BACK,
+    US_ON_TABLE,
+    US_ROUNDS,
+)
+from kernels.zombie40k.geometry import unit_radius
+
+
+@njit
+def n_players(tb):
+    return tb.policy.shape[0]
+
+
+@njit
+def boss_unit(st):
+    return st.pos.shape[1] - 1
+
+
+@njit
+def is_squad(u, tb):
+    return u < tb.policy.shape[0]
+
+
+@njit
+def alive(st, g, u):
+    """Living models of unit u."""
+    n = 0
+    for m in range(st.wounds.shape[2]):
+        n += st.wounds[g, u, m] > 0
+    return n
+
+
+@njit
+def on_table(st, g, u):
+    return st.ustate[g, u, US_ON_TABLE] != 0
+
+
+@njit
+def refresh_radius(st, g, u, tb):
+    st.radius[g, u] = unit_radius(alive(st, g, u), tb.prm)
+
+
+@njit
+def unit_flags(st, g, u, m):
+    """Rules model m attacks with: its own, plus the unit rules any living model carries."""
+    mask = st.mflags[g, u, m]
+    for k in range(st.wounds.shape[2]):
+        if st.wounds[g, u, k] > 0:
+            mask |= st.mflags[g, u, k] & MR_UNIT_RULES
+    return mask
+
+
+@njit
+def any_has(st, g, u, rule):
+    """Some living model of the unit has the rule (unit rules, zombie40k §9)."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & rule:
+            return True
+    return False
+
+
+@njit
+def all_have(st, g, u, rule):
+    """Every living model has the rule (Fleet, 'Ere We Go!, Mob Rule)."""
+    found = False
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            if not st.mflags[g, u, m] & rule:
+                return False
+            found = True
+    return found
+
+
+@njit
+def best_stat(st, g, u, col):
+    """Highest value among living models (Leadership: core-7th-edition §1)."""
+    best = 0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            best = max(best, st.stats[g, u, m, col])
+    return best
+
+
+@njit
+def majority_stat(st, g, u, col):
+    """The value most living models share; ties go to the highest (core-7th-edition §3)."""
+    first, mixed = -1, False
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            v = st.stats[g, u, m, col]
+            if first < 0:
+                first = v
+            elif v != first:
+                mixed = True
+                break
+    if not mixed:
+        return max(first, 0)  # one value shared by every model (the usual case)
+    return _majority_of_mixed(st, g, u, col)
+
+
+@njit
+def _majority_of_mixed(st, g, u, col):
+    best, best_count = 0, 0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        v = st.stats[g, u, m, col]
+        count = 0
+        for k in range(st.wounds.shape[2]):
+            count += st.wounds[g, u, k] > 0 and st.stats[g, u, k, col] == v
+        if count > best_count or (count == best_count and v > best):
+            best, best_count = v, count
+    return best
+
+
+@njit
+def leadership(st, g, u):
+    return best_stat(st, g, u, LD)
+
+
+@njit
+def in_combat(st, g, u):
+    for v in range(st.locked.shape[1]):
+        if st.locked[g, u, v]:
+            return True
+    return False
+
+
+@njit
+def lock(st, g, u, v):
+    """Units u and v are now locked in combat; a unit new to combat starts at round 0."""
+    if not in_combat(st, g, u):
+        st.ustate[g, u, US_ROUNDS] = 0
+    if not in_combat(st, g, v):
+        st.ustate[g, v, US_ROUNDS] = 0
+    st.locked[g, u, v] = 1
+    st.locked[g, v, u] = 1
+
+
+@njit
+def unlock_all(st, g, u):
+    for v in range(st.locked.shape[1]):
+        st.locked[g, u, v] = 0
+        st.locked[g, v, u] = 0
+
+
+@njit
+def remove_unit(st, g, u):
+    """The unit leaves the table (destroyed, fled off the table or embarked)."""
+    st.ustate[g, u, US_ON_TABLE] = 0
+    st.ustate[g, u, US_FALLING_BACK] = 0
+    unlock_all(st, g, u)
+    for m in range(st.wounds.shape[2]):
+        st.wounds[g, u, m] = 0
+    st.radius[g, u] = 0.0
+
+
+@njit
+def log_event(st, g, phase, kind, unit, other, a, b, c):
+    """Append a trace event (only when the batch is traced)."""
+    if st.events.shape[0] == 0:
+        return
+    k = st.n_events[g]
+    if k >= st.events.shape[1]:
+        return
+    ev = st.events[g, k]
+    ev[EV_TURN], ev[EV_PHASE], ev[EV_KIND], ev[EV_UNIT] = st.res[g, R_TURNS], phase, kind, unit
+    ev[EV_OTHER], ev[EV_A], ev[EV_B], ev[EV_C] = other, a, b, c
+    st.n_events[g] = k + 1
