@@ -35,6 +35,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_invariants_hold_after_every_card(name):
     cfg = config(**VARIANTS[name])
@@ -88,6 +89,7 @@ def assert_bookkeeping(df, cfg) -> None:
     assert (df["dice"] > 0).all() and (df["cards"] > 0).all()
 
 
+@pytest.mark.slow
 def test_a_bigger_posse_survives_more_often():
     """A rule-level sanity check with an effect far beyond the noise: 1 Gunman alone against
     four groups rarely holds the town; eight men usually do."""
@@ -97,6 +99,7 @@ def test_a_bigger_posse_survives_more_often():
     assert held(lone) + 0.3 < held(posse)
 
 
+@pytest.mark.slow
 def test_the_zombie_plague_raises_the_dead_and_costs_the_posse():
     basic, _ = play(config(), 1500, seed=9)
     plague, _ = play(config(zombie_plague=True), 1500, seed=9)

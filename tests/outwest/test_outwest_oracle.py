@@ -25,6 +25,8 @@ from kernels.outwest import samplers as S
 from sim.rulesets.outwest import exact as X
 from sim.rulesets.outwest.config import Character, OutwestConfig
 
+pytestmark = pytest.mark.slow  # statistical: 40,000 trials a case
+
 SEED = 20_240_515
 N = 40_000
 CLASS_OF = {0: "legend", 1: "shootist", 2: "gunman", 3: "gunman", 4: "citizen"}  # the default posse

@@ -266,8 +266,8 @@ class OutwestConfig:
                        "cleanup (no zombie left at the end of a turn)", choices=SCENARIOS)
     max_turns: int = _p(10, "C", "§12", "turns to hold the town; the turn limit of escape and cleanup",
                         (1, 100), plausible=(8, 12))
-    escape_needed: int = _p(3, "scenario", "§12", "Escape: humans that must leave the table (carried unconscious count)",
-                            (1, MAX_HUMANS), plausible=(2, 4))
+    escape_needed: int = _p(3, "scenario", "§12", "Escape: humans that must leave the table (carried "
+                            "unconscious count)", (1, MAX_HUMANS), plausible=(2, 4))
     escape_edge: str = _p("north", "scenario", "§12", "Escape: the exit edge", choices=EDGES)
     graveyard: str = _p("random", "C", "§6.6, §12", "where 'And the dead shall rise' returns zombies: the middle of "
                         "a random edge, or of the named one", choices=("random", *EDGES))

@@ -21,7 +21,7 @@ from fractions import Fraction
 from math import comb
 
 from sim.rulesets.outwest import data as D
-from sim.rulesets.outwest.config import CLASSES, OutwestConfig
+from sim.rulesets.outwest.config import OutwestConfig
 
 SIXTH = Fraction(1, 6)
 BANDS = D.BANDS  # point_blank, close, medium, long, extreme
@@ -339,7 +339,3 @@ def bite_lapse_probability(c: OutwestConfig, bites: int) -> Fraction:
     else:
         per = Fraction(max(0, 7 - c.bite_lapse_on), 6)
     return 1 - (1 - per) ** bites
-
-
-def class_index(cls: str) -> int:
-    return CLASSES.index(cls)
