@@ -140,7 +140,7 @@ def test_axes_parse_apply_and_label(axis, value, check):
     base = OutwestConfig()
     parsed = kind.parse(value, base, None, None)
     cfg = kind.apply(base, parsed, None)
-    assert check(cfg) and kind.label(parsed)
+    assert check(cfg) and kind.label(parsed) and kind.label(value) == kind.label(parsed)
     RULESET.compile(cfg)
 
 

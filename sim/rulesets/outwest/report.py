@@ -121,25 +121,41 @@ def _parse_policy(value, base, base_dir=None, player=None):
     return policy_from(value, "posse_policy")
 
 
+def _groups_label(value) -> str:
+    """"6" for six groups of 5 (raw or parsed), else the sizes "3-6"."""
+    if isinstance(value, int):
+        return str(value)
+    value = tuple(value)
+    return str(len(value)) if set(value) == {5} else "-".join(map(str, value))
+
+
+def _policy_label(value) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return ";".join(f"{k}:{v}" for k, v in value.items())
+    return policy_name(value)
+
+
 def axis_kinds() -> dict[str, AxisKind]:
+    """Labels take the value as written or as parsed."""
     return {
         "posse_size": AxisKind("posse_size", _parse_size, _apply_size, str,
                                "posse of n: the default posse's classes first (L S G G C), then G C S G C",
                                order=1.0, numeric=True, default_range=(1, 12)),
-        "class_mix": AxisKind("class_mix", _parse_mix, _apply_mix, str,
+        "class_mix": AxisKind("class_mix", _parse_mix, _apply_mix, lambda v: str(v).upper(),
                               "the posse as class letters (L Legend, S Shootist, G Gunman, C Citizen)", order=1.0),
         "weapon_mix": AxisKind("weapon_mix", _parse_weapons, lambda c, v, p=None: with_weapon_mix(c, v), str,
                                "every long gun of the posse made one kind: " + ", ".join(WEAPON_MIXES), order=2.0),
-        "zombie_groups": AxisKind("zombie_groups", _parse_groups, _apply_groups,
-                                  lambda v: str(len(v)) if len(set(v)) == 1 and v[0] == 5 else "-".join(map(str, v)),
-                                  "that many zombie groups of 5 (or a list of group sizes)", order=1.5, numeric=False),
+        "zombie_groups": AxisKind("zombie_groups", _parse_groups, _apply_groups, _groups_label,
+                                  "that many zombie groups of 5 (or a list of group sizes)", order=1.5),
         "group_size": AxisKind("group_size", _parse_group_size,
                                lambda c, s, p=None: replace(c, groups=(s,) * len(c.groups)), str,
                                "every zombie group this size (3-6)", order=1.6, numeric=True, default_range=(3, 6)),
         "advanced": AxisKind("advanced", _parse_advanced, lambda c, v, p=None: with_mods(c, ADVANCED[v]), str,
                              "the advanced rules: basic, plague, gunslingers, both", order=3.0),
         "posse_policy": AxisKind("posse_policy", _parse_policy, lambda c, pol, p=None: with_policy(c, pol),
-                                 policy_name, "every character's policy (a preset or a table)", order=2.5),
+                                 _policy_label, "every character's policy (a preset or a table)", order=2.5),
     }
 
 
