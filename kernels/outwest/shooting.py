@@ -526,46 +526,52 @@ def fire(st, g, tb, rng, s, t, slot, aimed, blaze, moved):
 
 @njit
 def volley(st, g, tb, rng, s, t, slot, aimed, blaze, moved):
-    """Figure s fires the gun in ``slot`` at t: every shooting roll of the gun (§2.2), friendly
-    fire (W26), splash (§5.5) and ammunition. Returns the hits scored."""
+    """Figure s fires the gun in ``slot`` at t: every shooting roll of the gun (§2.2; after the
+    target falls, at the nearest other zombie in front), the splash (§5.5) and ammunition.
+    Returns the hits scored."""
     w = gun_of(st, g, s, slot)
     human = st.fi[g, s, FI_KIND] == K_HUMAN
-    cls = shooter_class(st, g, s)
     face_towards(st, g, s, st.ff[g, t, FF_X], st.ff[g, t, FF_Y])
-    total, ones_all, target = 0, 0, t
+    total, target = 0, t
     band0 = band_of(tb, gap_between(st, g, tb, s, t))
     for _ in range(tb.weapons[w, W_ROLLS]):
         if st.fi[g, target, FI_STATE] == S_GONE:
             target = retarget(st, g, tb, s, w, target) if st.fi[g, t, FI_KIND] != K_HUMAN else -1
             if target < 0:
                 break
-        gap = gap_between(st, g, tb, s, target)
-        band = band_of(tb, gap)
-        if not gun_reaches(tb, w, band):
+        if not gun_reaches(tb, w, band_of(tb, gap_between(st, g, tb, s, target))):
             break
-        cover = int(in_cover(st, g, tb, target))
-        n = shooting_dice(tb, w, band, cls, aimed, blaze, cover, moved, st.fi[g, s, FI_SERIOUS])
-        hits, ones = roll_shooting(rng, g, n, tb.hit_on[band])
-        total += hits
-        ones_all = max(ones_all, ones)
-        if human:
-            st.pres[g, s, PR_SHOTS] += 1
-            st.gs[g, GS_SHOTS] += 1
-        log_event(st, g, EK_SHOT, s, target, n, hits, ones)
-        victim = friendly_victim(st, g, tb, s, target) if tb.prm[P_FRIENDLY_FIRE] != 0 and human else -1
-        resolve_hits(st, g, tb, rng, s, target, w, hits)
-        if victim >= 0:
-            for _ in range(ones):
-                if is_human(st, g, victim):
-                    hit_human(st, g, tb, rng, victim, human_effect_mod(tb, w, 0.0), s)
-        if human and tb.weapons[w, W_RELOAD] == 0:
-            spent_roll(st, g, tb, s, slot, ones, blaze)
+        total += shooting_roll(st, g, tb, rng, s, target, slot, aimed, blaze, moved)
     if tb.weapons[w, W_SPLASH] and band0 < OUT_OF_RANGE:
         splash(st, g, tb, rng, s, t, w, band0)  # around where the target stood, destroyed or not
     if human and tb.weapons[w, W_RELOAD]:
         st.fi[g, s, FI_AMMO0 + slot] = GUN_EMPTY  # §5.1 step 6
         log_event(st, g, EK_AMMO, s, slot, GUN_EMPTY, 0.0, 0.0)
     return total
+
+
+@njit
+def shooting_roll(st, g, tb, rng, s, target, slot, aimed, blaze, moved):
+    """One shooting roll (§5.1): the dice, the hits on the target (or shared, §5.4), each 1 on
+    a human in contact with it (W26), and the ammunition of a pistol or rifle. Returns the hits."""
+    w = gun_of(st, g, s, slot)
+    human = st.fi[g, s, FI_KIND] == K_HUMAN
+    band = band_of(tb, gap_between(st, g, tb, s, target))
+    cover = int(in_cover(st, g, tb, target))
+    n = shooting_dice(tb, w, band, shooter_class(st, g, s), aimed, blaze, cover, moved, st.fi[g, s, FI_SERIOUS])
+    hits, ones = roll_shooting(rng, g, n, tb.hit_on[band])
+    if human:
+        st.pres[g, s, PR_SHOTS] += 1
+        st.gs[g, GS_SHOTS] += 1
+    log_event(st, g, EK_SHOT, s, target, n, hits, ones)
+    victim = friendly_victim(st, g, tb, s, target) if tb.prm[P_FRIENDLY_FIRE] != 0 and human else -1
+    resolve_hits(st, g, tb, rng, s, target, w, hits)
+    for _ in range(ones if victim >= 0 else 0):
+        if is_human(st, g, victim):
+            hit_human(st, g, tb, rng, victim, human_effect_mod(tb, w, gap_between(st, g, tb, s, victim)), s)
+    if human and tb.weapons[w, W_RELOAD] == 0:
+        spent_roll(st, g, tb, s, slot, ones, blaze)
+    return hits
 
 
 @njit
