@@ -187,3 +187,16 @@ def test_trace_tells_and_draws_one_game(tmp_path):
     untraced = RULESET.new_state(cfg, tables, 3)
     RULESET.play_batch(untraced, tables, np.uint64(4), np.int64(0), False, np.empty(3, np.uint64))
     assert RULESET.events(untraced).shape[0] == 0
+
+
+def test_every_sensitivity_value_is_a_valid_config():
+    """The report's sensitivity plays every numeric [C] parameter at its plausible low and high
+    value (or the default x0.5 and x1.5): each must make a config that compiles."""
+    base = OutwestConfig()
+    for p in RULESET.parameters():
+        if p.tag != "C" or not p.is_numeric:
+            continue
+        low, high = p.plausible or (p.default * 0.5, p.default * 1.5)
+        for value in (low, high):
+            value = int(round(value)) if p.is_integer else float(value)
+            RULESET.compile(RULESET.with_params(base, {p.name: value}))
