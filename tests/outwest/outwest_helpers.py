@@ -42,6 +42,11 @@ class ScriptedDice:
 
 
 def config(**params) -> OutwestConfig:
+    """The default config with fields replaced; ``zombie_plague`` / ``zombie_gunslingers`` =
+    True switch those advanced rules on."""
+    mods = {m for m in ("zombie_plague", "zombie_gunslingers") if params.pop(m, False)}
+    if mods:
+        params["mods"] = frozenset(mods) | params.get("mods", frozenset())
     return replace(OutwestConfig(), **params)
 
 

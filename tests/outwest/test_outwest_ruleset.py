@@ -13,7 +13,7 @@ import pytest
 from outwest_helpers import config, play
 from typer.testing import CliRunner
 
-from sim.ruleset import COMMON_COLUMNS, Ruleset, get
+from sim.ruleset import COMMON_COLUMNS, Ruleset, get, with_params
 from sim.rulesets.outwest import RULESET
 from sim.rulesets.outwest.config import (
     PARAM_FIELDS,
@@ -37,7 +37,8 @@ UNCONFIRMED = ("max_turns", "table_width_in", "posse_start_radius_in", "shoot_di
 def test_the_registry_finds_the_ruleset():
     assert get("outwest") is RULESET
     assert isinstance(RULESET, Ruleset)
-    assert RULESET.kernels_package == "kernels.outwest" and RULESET.end_reasons[0] == "held"
+    assert RULESET.kernels_package == "outwest" and RULESET.end_reasons[0] == "held"
+    assert set(RULESET.policy_help()) == {f.name for f in fields(Policy)}
 
 
 def test_every_unconfirmed_number_is_a_chosen_parameter():
@@ -52,21 +53,21 @@ def test_every_unconfirmed_number_is_a_chosen_parameter():
             assert p.range[0] <= p.default <= p.range[1], p.name
         if p.plausible is not None:
             assert p.range[0] <= p.plausible[0] <= p.plausible[1] <= p.range[1], p.name
-        if p.choices:
+        if p.choices and p.name != "mods":
             assert p.default in p.choices
 
 
 def test_parameters_replace_and_validate():
-    cfg = RULESET.with_params(OutwestConfig(), {"max_turns": 12, "band_close_in": 7})
+    cfg = with_params(OutwestConfig(), {"max_turns": 12, "band_close_in": 7})
     assert cfg.max_turns == 12 and cfg.band_close_in == 7.0
     with pytest.raises(OutwestConfigError, match=r"^params: max_turns = 0; allowed: an integer 1-100$"):
-        RULESET.with_params(cfg, {"max_turns": 0})
+        with_params(cfg, {"max_turns": 0})
     with pytest.raises(OutwestConfigError, match="did you mean 'max_turns'"):
-        RULESET.with_params(cfg, {"max_turn": 3})
+        with_params(cfg, {"max_turn": 3})
     with pytest.raises(OutwestConfigError, match="range bands that do not shrink"):
-        RULESET.with_params(cfg, {"band_close_in": 30.0})
+        with_params(cfg, {"band_close_in": 30.0})
     with pytest.raises(OutwestConfigError, match="scenario = 'siege'; allowed: one of hold, escape, cleanup"):
-        RULESET.with_params(cfg, {"scenario": "siege"})
+        with_params(cfg, {"scenario": "siege"})
 
 
 @pytest.mark.parametrize("path", sorted(p for p in EXAMPLES.glob("*.toml") if "base" not in p.read_text()),
@@ -119,7 +120,9 @@ def test_example_configs_by_size_and_mods():
     assert RULESET.example_config().n_humans == 5
     assert RULESET.example_config(8).n_humans == 8
     cfg = RULESET.with_mods(OutwestConfig(), ["zombie-plague"])
-    assert cfg.zombie_plague and not cfg.zombie_gunslingers and cfg.mods == ("zombie_plague",)
+    assert cfg.zombie_plague and not cfg.zombie_gunslingers and cfg.mods == {"zombie_plague"}
+    both = RULESET.with_mods(cfg, ["zombie_gunslingers"])
+    assert both.mods == {"zombie_plague", "zombie_gunslingers"}  # --mod adds to the config's mods
     assert set(RULESET.mods()) == {"zombie_plague", "zombie_gunslingers"}
 
 
@@ -132,6 +135,8 @@ def test_example_configs_by_size_and_mods():
     ("zombie_groups", [3, 6], lambda c: c.groups == (3, 6)),
     ("group_size", 3, lambda c: c.groups == (3,) * 4),
     ("advanced", "both", lambda c: c.zombie_plague and c.zombie_gunslingers),
+    ("mods", ["zombie_gunslingers"], lambda c: c.mods == {"zombie_gunslingers"}),
+    ("mods", [], lambda c: c.mods == frozenset()),
     ("posse_policy", "rescue_everyone", lambda c: all(p.policy == POLICY_PRESETS["rescue_everyone"]
                                                       for p in c.players)),
 ])
@@ -146,17 +151,21 @@ def test_axes_parse_apply_and_label(axis, value, check):
 
 def test_report_sections_are_well_formed():
     sections = RULESET.report_sections(0.1)
-    assert {s.analysis for s in sections} == {"by_value", "outcomes", "paired", "sensitivity"}
-    axes = RULESET.axes()
+    from experiments.analyses import ANALYSES
+
+    assert {a for s in sections for a in s.analyses} == {"by_value", "outcomes", "paired", "sensitivity"}
+    assert all(a in ANALYSES for s in sections for a in s.analyses)
+    from experiments.experiment import Experiment, parse_axis
+
     for s in sections:
-        assert s.games >= 50 and s.key.startswith("outwest_")
-        for name, values in s.axes.items():
-            assert name in axes
-            for v in values:
-                axes[name].apply(s.base, axes[name].parse(v, s.base, None, None), None)
-        if s.analysis == "paired":
-            labels = [axes[n].label(axes[n].parse(v, s.base, None, None)) for n, vs in s.axes.items() for v in vs]
-            assert s.options["reference"] in labels
+        assert s.games >= 10 and s.key.isidentifier()
+        axes = tuple(parse_axis(name, values, s.base, EXAMPLES) for name, values in s.axes.items())
+        cells = Experiment(s.key, s.base, s.games, s.seed, axes).cells()
+        for cell in cells:
+            RULESET.compile(cell.config)
+        if "paired" in s.analyses:
+            assert s.options["reference"] in [label for a in axes for label in a.labels]
+            assert set(s.options["titles"]) == {label for a in axes for label in a.labels}
 
 
 def test_results_of_nothing_have_the_columns():
@@ -199,4 +208,4 @@ def test_every_sensitivity_value_is_a_valid_config():
         low, high = p.plausible or (p.default * 0.5, p.default * 1.5)
         for value in (low, high):
             value = int(round(value)) if p.is_integer else float(value)
-            RULESET.compile(RULESET.with_params(base, {p.name: value}))
+            RULESET.compile(with_params(base, {p.name: value}))

@@ -20,7 +20,7 @@ def outwest() -> None:
 
 def odds_lines(cls: str = "gunman", plague: bool = False) -> list[str]:
     """The exact odds tables as text lines."""
-    c = replace(OutwestConfig(), zombie_plague=plague)
+    c = replace(OutwestConfig(), mods=frozenset({"zombie_plague"} if plague else ()))
     lines = [f"A zombie attacks a {cls} from the front ({'Zombie Plague' if plague else 'basic game'}):"]
     for effective in (False, True):
         for on_ground in (False, True):

@@ -112,6 +112,30 @@ class Policy:
                 self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle)
 
 
+POLICY_HELP = {
+    "reload_safe_in": "P1: Reload (or Fix gun) only with no zombie within this many inches",
+    "fight_in_contact": "P1: 0 never Fight, 1 Fight in contact with an Effective weapon, 2 with any weapon",
+    "contact_fire": "P1/W25: 1 Fire at point blank when in contact and not fighting",
+    "fire_fraction": "P1: Fire when the band gives at least this share of the gun's most dice (1: best band only)",
+    "aim_at_down": "P1: 1 Aim at a zombie on the ground or feeding, then Fire",
+    "keep_away_in": "P1: when moving, keep this far from every zombie (nearer: move straight away)",
+    "retreat_in": "fighting retreat: Move away from a zombie within this many inches (0 = never)",
+    "goal_radius_in": "Hold the town: stay within this of the table centre",
+    "advance_fire": "1: Move & Fire instead of Move when a zombie is in range",
+    "target": "P2: 0 the nearest zombie, 1 the zombie nearest a helpless or grappled human",
+    "group_naming": "P2: 1 Shootists and Legends name the zombie with most others near it (§5.4)",
+    "blaze_min": "P3: blaze away with a pistol when this many zombies are within blaze_radius_in (0 = never)",
+    "blaze_radius_in": "P3: the blaze-away radius",
+    "blaze_min_class": "P3: the lowest class that blazes away (0 Citizen, 1 Gunman, 2 Shootist, 3 Legend)",
+    "rescue": "P4: 1 carry an unconscious comrade in contact when no zombie touches the carrier",
+    "rescue_seek_in": "P4: walk to an unconscious comrade within this many inches (0 = only in contact)",
+    "spend_when": "P5: spend held action cards on him 0 after a zombie reaches a human, 1 at once, 2 never",
+    "spend_on": "P5: 0 the threatened character, 1 the best shot",
+    "duck_back_in": "P6: duck back when a zombie gunslinger is within this many inches (0 = never)",
+    "ride": "§10: 1 stay mounted, 0 dismount (the horse is left loose)",
+    "aim_idle": "with nothing else to do, 1 Aim at the nearest zombie",
+}
+
 POLICY_PRESETS = {
     "stand_and_shoot": Policy(),
     "fighting_retreat": Policy(retreat_in=4.0, fire_fraction=0.0, keep_away_in=9.0, goal_radius_in=12.0,
@@ -281,8 +305,8 @@ class OutwestConfig:
                                      (1.0, 12.0), plausible=(1.0, 4.0))
 
     # ---- advanced rules (mods)
-    zombie_plague: bool = _p(False, "mods", "§7.4, §8", "the Zombie Plague advanced rule")
-    zombie_gunslingers: bool = _p(False, "mods", "§11", "the Zombie Gunslinger advanced rule")
+    mods: frozenset = _p(frozenset(), "mods", "§7.4, §8, §11", "the advanced rules played: zombie_plague, "
+                         "zombie_gunslingers", choices=tuple(MODS))
     start_gunslingers: int = _p(0, "V", "§11", "groups that start with one gunslinger (a pistol) under the Zombie "
                                 "Gunslinger rule; 0: only risen characters", (0, MAX_GROUPS))
 
@@ -452,11 +476,16 @@ class OutwestConfig:
         return len(self.players)
 
     @property
-    def mods(self) -> tuple[str, ...]:
-        return tuple(name for name in MODS if getattr(self, name))
+    def zombie_plague(self) -> bool:
+        return "zombie_plague" in self.mods
+
+    @property
+    def zombie_gunslingers(self) -> bool:
+        return "zombie_gunslingers" in self.mods
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "mods", mod_set(self.mods, "mods"))
         object.__setattr__(self, "groups", tuple(self.groups))
         if not 1 <= len(self.players) <= MAX_HUMANS or not all(isinstance(p, Character) for p in self.players):
             raise OutwestConfigError(f"players: {len(self.players)} characters; allowed: 1-{MAX_HUMANS} characters")
@@ -471,7 +500,7 @@ class OutwestConfig:
         if not isinstance(self.town, str) or not self.town:
             raise OutwestConfigError(f"town = {self.town!r}; allowed: 'default', 'open' or a town file")
         for f in fields(self):
-            if f.metadata.get("param"):
+            if f.metadata.get("param") and f.name != "mods":
                 check_param(f, getattr(self, f.name))
         edges = (self.band_point_blank_in, self.band_close_in, self.band_medium_in, self.band_long_in,
                  self.band_extreme_in)
@@ -512,13 +541,17 @@ PARAM_FIELDS = {f.name: f for f in fields(OutwestConfig) if f.metadata.get("para
 
 def coerce(name: str, value: Any) -> Any:
     f = PARAM_FIELDS[name]
+    if name == "mods":
+        return mod_set(value, "mods")
     if isinstance(f.default, float) and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     return value
 
 
-def with_params(config: OutwestConfig, params: dict, source: str = "params") -> OutwestConfig:
-    """The config with parameters replaced (names as `shamble params` lists them)."""
+def parse_params(config: OutwestConfig, params: dict, source: str = "params") -> dict:
+    """The validated ``{field: value}`` of a table of parameter changes (names as `shamble
+    params` lists them), checked against ``config`` (so that a change that breaks another field,
+    such as range bands that shrink, is refused here)."""
     changes = {}
     for key, value in dict(params).items():
         if key not in PARAM_FIELDS:
@@ -527,9 +560,15 @@ def with_params(config: OutwestConfig, params: dict, source: str = "params") -> 
             raise OutwestConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params`")
         changes[key] = coerce(key, value)
     try:
-        return replace(config, **changes)
+        replace(config, **changes)
     except OutwestConfigError as err:
         raise OutwestConfigError(f"{source}: {err}") from None
+    return changes
+
+
+def with_params(config: OutwestConfig, params: dict, source: str = "params") -> OutwestConfig:
+    """The config with parameters replaced."""
+    return replace(config, **parse_params(config, params, source))
 
 
 def with_policy(config: OutwestConfig, policy: Policy) -> OutwestConfig:
@@ -558,8 +597,6 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
     if not isinstance(groups, list | tuple):
         raise OutwestConfigError(f"{source}: groups = {groups!r}; allowed: a list of group sizes 3-6")
     mods = data.get("mods", [])
-    if not isinstance(mods, list | tuple) or not all(isinstance(m, str) for m in mods):
-        raise OutwestConfigError(f"{source}: mods = {mods!r}; allowed: a list of {', '.join(MODS)}")
     params = dict(data.get("params", {}))
     params.update({k: v for k, v in data.items() if k in PARAM_FIELDS})
     town = data.get("town", "default")
@@ -570,7 +607,7 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
         config = OutwestConfig(players=players, groups=tuple(groups), town=town)
     except OutwestConfigError as err:
         raise OutwestConfigError(f"{source}: {err}") from None
-    config = with_mods(config, mods, source)
+    config = with_mods(config, mod_set(mods, f"{source}: mods"), source)
     return with_params(config, params, source)
 
 
@@ -590,10 +627,26 @@ def _posse(data: dict, source: str, policy: Policy) -> tuple[Character, ...]:
     return posse_of_mix(posse, policy, f"{source}: posse")
 
 
-def with_mods(config: OutwestConfig, mods, source: str = "mods") -> OutwestConfig:
-    """The config with exactly these advanced rules switched on (names of `MODS`)."""
-    keys = [str(m).strip().lower().replace("-", "_").replace(" ", "_") for m in mods]
-    bad = [m for m in keys if m not in MODS]
+def mod_key(name: Any) -> str:
+    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def mod_set(mods: Any, source: str = "mods") -> frozenset:
+    """A validated set of advanced rules (names of `MODS`, '-' or '_' alike)."""
+    if isinstance(mods, str) or not isinstance(mods, list | tuple | set | frozenset):
+        raise OutwestConfigError(f"{source} = {mods!r}; allowed: a list of {', '.join(MODS)}")
+    keys = frozenset(mod_key(m) for m in mods)
+    bad = sorted(keys - set(MODS))
     if bad:
         raise OutwestConfigError(f"{source}: mod {bad[0]!r}; allowed: {', '.join(MODS)}")
-    return replace(config, **{name: name in keys for name in MODS})
+    return keys
+
+
+def with_mods(config: OutwestConfig, mods, source: str = "mods") -> OutwestConfig:
+    """The config with these advanced rules switched on as well."""
+    return replace(config, mods=config.mods | mod_set(list(mods), source))
+
+
+def with_exact_mods(config: OutwestConfig, mods, source: str = "mods") -> OutwestConfig:
+    """The config with exactly these advanced rules."""
+    return replace(config, mods=mod_set(list(mods), source))

@@ -25,11 +25,12 @@ from sim.rulesets.outwest.config import (
     MAX_GROUPS,
     OutwestConfig,
     OutwestConfigError,
+    mod_set,
     policy_from,
     policy_name,
     posse_of_mix,
     posse_of_size,
-    with_mods,
+    with_exact_mods,
     with_policy,
 )
 
@@ -41,8 +42,21 @@ ADVANCED = {"basic": (), "plague": ("zombie_plague",), "gunslingers": ("zombie_g
 # class mixes of 12 points on an assumed 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend): the
 # rules give no points; the scale is the class order, so "equal points" is a question, not a rule
 EQUAL_POINTS_MIXES = ("LSGGC", "LLSC", "LLGG", "LLL", "SSSS", "GGGGGG", "LSSGC", "CCCCCCCCCCCC")
+ADVANCED_CELLS = {  # title -> the params of the cell (the shared "params" axis)
+    "the basic game": {},
+    "Zombie Plague": {"mods": ["zombie_plague"]},
+    "Zombie Plague + Gunslingers": {"mods": ["zombie_plague", "zombie_gunslingers"]},
+    "Gunslingers, one per group from the start": {"mods": ["zombie_gunslingers"], "start_gunslingers": 4},
+}
 CLASS_POINTS = {"citizen": 1, "gunman": 2, "shootist": 3, "legend": 4}
+MIX_TITLES = {"LSGGC": "the default posse", "CCCCCCCCCCCC": "12 Citizens", "GGGGGG": "6 Gunmen", "SSSS": "4 Shootists",
+              "LLL": "3 Legends"}
 SEED = 2024
+
+
+def _cell_label(params: dict) -> str:
+    """The shared params axis's label of a cell (experiments.experiment._params_label)."""
+    return ";".join(f"{k}={'+'.join(v) if k == 'mods' else v}" for k, v in params.items()) or "base"
 
 
 def points(config: OutwestConfig) -> int:
@@ -129,6 +143,10 @@ def _groups_label(value) -> str:
     return str(len(value)) if set(value) == {5} else "-".join(map(str, value))
 
 
+def _mods_label(value) -> str:
+    return "+".join(sorted(mod_set(value))) or "base"
+
+
 def _policy_label(value) -> str:
     if isinstance(value, str):
         return value
@@ -152,7 +170,10 @@ def axis_kinds() -> dict[str, AxisKind]:
         "group_size": AxisKind("group_size", _parse_group_size,
                                lambda c, s, p=None: replace(c, groups=(s,) * len(c.groups)), str,
                                "every zombie group this size (3-6)", order=1.6, numeric=True, default_range=(3, 6)),
-        "advanced": AxisKind("advanced", _parse_advanced, lambda c, v, p=None: with_mods(c, ADVANCED[v]), str,
+        "mods": AxisKind("mods", lambda v, base, d=None, p=None: mod_set(v, "mods"),
+                         lambda c, mods, p=None: with_exact_mods(c, mods), _mods_label,
+                         "sets of advanced rules ([] = the basic game)", order=3.0),
+        "advanced": AxisKind("advanced", _parse_advanced, lambda c, v, p=None: with_exact_mods(c, ADVANCED[v]), str,
                              "the advanced rules: basic, plague, gunslingers, both", order=3.0),
         "posse_policy": AxisKind("posse_policy", _parse_policy, lambda c, pol, p=None: with_policy(c, pol),
                                  _policy_label, "every character's policy (a preset or a table)", order=2.5),
@@ -164,41 +185,52 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
     base = OutwestConfig()
 
     def games(n: int) -> int:
-        return max(50, int(round(n * scale)))
+        return max(10, int(round(n * scale)))
 
     return [
         ReportSection(
-            "outwest_posse_size", "Out West: how big a posse holds the town",
+            "posse_size", "Out West: how big a posse holds the town",
             "Hold the town (§12) against four groups of five, the posse grown from the default's classes "
             "(Legend, Shootist, Gunman, Gunman, Citizen, then Gunman, Citizen, Shootist...). A posse wins if "
             "one man is alive, conscious and not a zombie at the end of turn 10.",
-            base, games(3000), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, "by_value",
-            {"axis": "posse_size", "word": "posse size"}, SEED),
+            base, games(4000), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
+            {"axis": "posse_size", "value_label": "posse size", "x_label": "men in the posse",
+             "chart_title": "Survival by posse size", "unit": " men"}, SEED,
+            notes=("Each line is one character, from the posse size that first includes him.",)),
         ReportSection(
-            "outwest_class_mix", "Out West: which class mix is best for the points",
+            "class_mix", "Out West: which class mix is best for the points",
             "Posses of 12 points on a 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend; the rules give no "
             "points, so the scale is an assumption), each class with its default kit. Each character's rate is "
             "his own survival in a held town.",
-            base, games(2000), {"class_mix": list(EQUAL_POINTS_MIXES)}, "outcomes", {"word": "class mix"}, SEED),
+            base, games(3000), {"class_mix": list(EQUAL_POINTS_MIXES)}, ("outcomes",),
+            {"value_label": "class mix", "reference": "LSGGC", "titles": MIX_TITLES}, SEED),
         ReportSection(
-            "outwest_shotguns_vs_rifles", "Out West: are shotguns worth more than rifles",
+            "shotguns_vs_rifles", "Out West: are shotguns worth more than rifles",
             "The default posse with every long gun a rifle, then every long gun a shotgun (pistols kept), on "
             "the same games. A shotgun shoots twice with pistol dice and the pistol's +2 at point blank, but "
             "must reload after every Fire (§2.2, §5.7); a rifle reaches 24\" with two dice from 2\" to 18\".",
-            base, games(4000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, "paired",
-            {"reference": "rifles"}, SEED),
+            base, games(10000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, ("paired",),
+            {"reference": "rifles", "compare_label": "every long gun", "chart_title": "Against every long gun a rifle",
+             "titles": {"rifles": "rifles", "shotguns": "shotguns", "pistols": "no long guns"}}, SEED),
         ReportSection(
-            "outwest_advanced", "Out West: the Zombie Plague and the Zombie Gunslingers",
-            "The basic game against the advanced rules (§7.4 plague table, §8 plague bites, §11 gunslingers) "
-            "on the same games: under the plague a bite's 5 kills and raises the victim, bites lapse more "
-            "often, and the risen join the zombies with their own card.",
-            base, games(4000), {"advanced": list(ADVANCED)}, "paired", {"reference": "basic"}, SEED),
+            "advanced", "Out West: the Zombie Plague and the Zombie Gunslingers",
+            "The basic game against the advanced rules on the same games: the Zombie Plague (§7.4 plague "
+            "table: a hit of 5 kills and raises the victim; §8: bite tests lapse more often, and the unconscious "
+            "may die and rise), with Zombie Gunslingers as well (§11: risen characters above Citizen shoot), "
+            "and Zombie Gunslingers alone with one gunslinger in every group from the start.",
+            base, games(10000), {"params": [dict(v) for v in ADVANCED_CELLS.values()]}, ("paired",),
+            {"reference": "base", "compare_label": "advanced rules", "chart_title": "Against the basic game",
+             "titles": {_cell_label(v): k for k, v in ADVANCED_CELLS.items()}}, SEED,
+            notes=("Zombie Gunslingers without the plague and without starting gunslingers change nothing "
+                   "(the risen come only from the plague), so that cell starts one gunslinger in every group.",)),
         ReportSection(
-            "outwest_sensitivity", "Out West: which unrecovered numbers matter most",
+            "sensitivity", "Out West: which unrecovered numbers matter most",
             "Every number the spec had to choose ([default] (unconfirmed): range bands, dice per band, class "
             "shooting modifiers, aim, blaze and cover dice, ammunition, the turn count...) at its low and high "
             "plausible value, each against the default on the same games.",
-            base, games(800), {}, "sensitivity", {}, SEED),
+            base, games(2000), {}, ("sensitivity",),
+            {"enable": {"mods": ("zombie_plague", "zombie_gunslingers")},
+             "titles": {"zombie_plague": "Zombie Plague", "zombie_gunslingers": "Zombie Gunslingers"}}, SEED),
     ]
 
 

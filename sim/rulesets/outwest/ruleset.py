@@ -40,11 +40,18 @@ class OutwestRuleset:
     """Zombies Out West (Lone Warrior #126) on The Rules With No Name."""
 
     id = C.RULESET_ID
-    title = "Zombies Out West (The Rules With No Name)"
-    spec = "shared/rules/zombies-out-west.md"
+    title = "Zombies Out West"
+    description = ("A Wild West skirmish on The Rules With No Name: a posse of Citizens, Gunmen, Shootists and "
+                   "Legends against groups of zombies that move D6\" (sixes roll on), fight by opposed dice "
+                   "counting sixes and bite; the bitten may lapse, die and rise. Figures act as their cards come "
+                   "up from the Fate deck. The report plays Hold the town: the default posse (Legend, Shootist, "
+                   "two Gunmen, Citizen) against four groups of five for ten turns; a character 'survives' when "
+                   "he is alive, conscious and human at the end of a won game.")
+    spec = "zombies-out-west.md"
     win_word = "survive"
     end_reasons = results.END_REASONS
-    kernels_package = "kernels.outwest"
+    play_columns = ("survived", "zombies_destroyed", "shots", "bites")
+    kernels_package = "outwest"
 
     def __init__(self) -> None:
         self.play_batch = play_batch  # an instance attribute: a dispatcher is not bound as a method
@@ -56,8 +63,8 @@ class OutwestRuleset:
     def config_from_dict(self, data: dict, source: str = "config", base_dir: Path | None = None) -> C.OutwestConfig:
         return C.config_from_dict(data, source, base_dir)
 
-    def with_params(self, config: C.OutwestConfig, params: Mapping[str, Any], source: str = "params"):
-        return C.with_params(config, dict(params), source)
+    def parse_params(self, config: C.OutwestConfig, params: Mapping[str, Any], source: str = "params") -> dict:
+        return C.parse_params(config, dict(params), source)
 
     def with_mods(self, config: C.OutwestConfig, mods: Iterable[str]) -> C.OutwestConfig:
         return C.with_mods(config, list(mods))
@@ -70,6 +77,9 @@ class OutwestRuleset:
 
     def policy_from(self, value: Any, where: str) -> C.Policy:
         return C.policy_from(value, where)
+
+    def policy_help(self) -> dict[str, str]:
+        return dict(C.POLICY_HELP)
 
     def example_config(self, n_players: int | None = None) -> C.OutwestConfig:
         """The default scenario (Hold the town, the default posse); ``n_players`` humans instead."""

@@ -147,7 +147,7 @@ def trace_lines(config: OutwestConfig, events: np.ndarray) -> list[str]:
     lines = [f"Zombies Out West - {config.scenario}: " + ", ".join(
         f"{p.name} ({p.cls}, {'+'.join(p.guns) or 'no gun'})" for p in config.players) +
         f" against {len(config.groups)} zombie groups of " + "/".join(map(str, config.groups)) +
-        (f"; advanced rules: {', '.join(config.mods)}" if config.mods else "")]
+        (f"; advanced rules: {', '.join(sorted(config.mods))}" if config.mods else "")]
     turn = 0
     for ev in events:
         if int(ev[L.EV_TURN]) != turn and int(ev[L.EV_KIND]) == L.EK_CARD:
