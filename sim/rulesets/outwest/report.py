@@ -235,4 +235,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
 
 
 def bench_configs() -> dict[str, OutwestConfig]:
-    return {"hold the town (default posse, 4 groups of 5)": OutwestConfig()}
+    """Hold the town, the default posse against four groups of five: the basic game first (the
+    headline), then with both advanced rules."""
+    base = OutwestConfig()
+    return {"hold_the_town": base,
+            "hold_the_town_plague_gunslingers": replace(base, mods=frozenset(("zombie_plague", "zombie_gunslingers")))}
