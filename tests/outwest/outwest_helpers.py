@@ -1,10 +1,12 @@
-"""Helpers of the Zombies Out West tests: scripted dice, hand-built tables, outcome codes."""
+"""Helpers of the Zombies Out West tests: scripted dice and the ``ow_dice`` / ``ow_nojit`` fixtures,
+hand-built tables (``Arena``), outcome codes, and ``play`` through the ruleset's protocol."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from kernels.outwest import layout as L
 from kernels.outwest.state import new_state
@@ -122,6 +124,58 @@ def human_fate_codes(out: np.ndarray, was_down: bool = False, bites: int = 0) ->
     codes[b_fate == L.FATE_DEVOURED] = 7
     codes[a_state == L.S_DOWN] = 0
     return codes
+
+
+# ------------------------------------------------------------------ fixtures
+# (not a conftest.py: the test tree imports its root conftest as the module "conftest", and a
+# second one would take that name; test modules pick these up with ``ow_dice = H.ow_dice``)
+
+
+def _modules():
+    import importlib
+    import pkgutil
+
+    import kernels
+    import kernels.outwest
+
+    for info in pkgutil.iter_modules(kernels.__path__):
+        if not info.ispkg:
+            yield importlib.import_module(f"kernels.{info.name}")
+    for info in pkgutil.iter_modules(kernels.outwest.__path__):
+        yield importlib.import_module(f"kernels.outwest.{info.name}")
+
+
+def _plain_python(monkeypatch):
+    import numba
+
+    for module in _modules():
+        for name, obj in list(vars(module).items()):
+            if isinstance(obj, numba.core.registry.CPUDispatcher):
+                monkeypatch.setattr(module, name, obj.py_func)
+
+
+@pytest.fixture
+def ow_dice(monkeypatch):
+    """The real kernel code of kernels.outwest (and the generic dice modules) as plain Python with
+    hand-fed dice: every jitted function swapped for its ``py_func``, ``d6``/``uniform`` popped
+    from a script (tests/conftest.py's ``dice`` covers the top-level kernel modules only)."""
+    scripted = ScriptedDice()
+    _plain_python(monkeypatch)
+    for module in _modules():
+        if hasattr(module, "d6"):
+            monkeypatch.setattr(module, "d6", scripted.d6)
+        if hasattr(module, "uniform"):
+            monkeypatch.setattr(module, "uniform", scripted.uniform)
+    with np.errstate(over="ignore"):
+        yield scripted
+
+
+@pytest.fixture
+def ow_nojit(monkeypatch):
+    """Every jitted kernel of kernels.outwest swapped for its ``py_func``, real random streams."""
+    _plain_python(monkeypatch)
+    with np.errstate(over="ignore"):
+        yield
 
 
 def play(cfg: OutwestConfig, n_games: int, seed: int = 1, batch: int = 512, check: bool = False):

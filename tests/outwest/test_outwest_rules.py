@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import outwest_helpers as H
 import pytest
 from outwest_helpers import Arena, config
 
@@ -23,6 +24,7 @@ from kernels.outwest import layout as L
 from sim.rulesets.outwest.config import Character
 
 GUNMAN, LEGEND, CITIZEN, SHOOTIST = 2, 0, 4, 1  # slots of the default posse
+ow_dice, ow_nojit = H.ow_dice, H.ow_nojit  # the fixtures
 
 
 def far_human(a: Arena, h: int = 0) -> int:
