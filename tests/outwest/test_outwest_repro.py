@@ -64,3 +64,14 @@ def test_jit_on_and_off_give_identical_games():
     jit, violations = play(config(**CFG), N_PLAIN, seed=7, batch=7, check=True)
     assert plain["violations"] == violations == 0
     pd.testing.assert_frame_equal(pd.DataFrame(plain["frame"]), _frame(jit))
+
+
+def test_the_shared_threaded_player_gives_the_same_games():
+    """sim.play.play runs batches on threads (numba's thread count): the same games as one
+    thread playing them in order."""
+    from sim.play import play as shared_play
+
+    cfg = config(**CFG)
+    threaded = shared_play(cfg, 200, 7, batch_size=37)
+    alone, _ = play(cfg, 200, seed=7, batch=200)
+    pd.testing.assert_frame_equal(_frame(threaded), _frame(alone))
