@@ -116,6 +116,7 @@ from kernels.outwest.layout import (
     POL_GOAL_RADIUS,
     POL_GROUP_NAMING,
     POL_KEEP_AWAY,
+    POL_MOVE_FIRST,
     POL_RELOAD_SAFE,
     POL_RESCUE,
     POL_RESCUE_SEEK,
@@ -690,6 +691,8 @@ def act(st, g, tb, rng, h, flee):
         move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
         return
     t = choose_target(st, g, tb, h, False)
+    if pol[POL_MOVE_FIRST] != 0 and move_to_goal(st, g, tb, rng, h, t):
+        return  # run for it: the goal before any shot
     if t >= 0 and shoot_or_aim(st, g, tb, rng, h, t):
         return
     if move_to_goal(st, g, tb, rng, h, t):

@@ -83,7 +83,7 @@ def test_the_example_configs_read_and_play(path):
 def test_the_cleanup_example_reads_characters_and_policies():
     data = tomllib.loads((EXAMPLES / "cleanup.toml").read_text())
     cfg = RULESET.config_from_dict(data, "cleanup.toml")
-    assert [p.name for p in cfg.players][0] == "Marshal Kane" and cfg.zombie_plague and cfg.groups == (4, 4, 4)
+    assert [p.name for p in cfg.players][0] == "Marshal Kane" and cfg.groups == (3, 3) and cfg.max_turns == 30
     assert cfg.players[3].policy == POLICY_PRESETS["brawlers"] and cfg.players[0].policy == POLICY_PRESETS[
         "gunfighters"]
 

@@ -87,13 +87,15 @@ class Policy:
     duck_back_in: float = 0.0  # P6: duck back when a zombie gunslinger is within this (0 = never)
     ride: int = 1  # 1 stay mounted, 0 dismount (the horse is left loose)
     aim_idle: int = 1  # nothing to do: Aim at the nearest zombie
+    move_first: int = 0  # 1: Move toward the goal before shooting (the Escape's "run for it")
 
     LIMITS = {"reload_safe_in": (0.0, 100.0), "fight_in_contact": (0, 2), "contact_fire": (0, 1),
               "fire_fraction": (0.0, 1.0), "aim_at_down": (0, 1), "keep_away_in": (0.0, 100.0),
               "retreat_in": (0.0, 100.0), "goal_radius_in": (0.0, 100.0), "advance_fire": (0, 1), "target": (0, 1),
               "group_naming": (0, 1), "blaze_min": (0, 50), "blaze_radius_in": (0.0, 100.0),
               "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 2),
-              "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1)}
+              "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1),
+              "move_first": (0, 1)}
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self.LIMITS.items():
@@ -109,7 +111,8 @@ class Policy:
         return (self.reload_safe_in, self.fight_in_contact, self.contact_fire, self.fire_fraction, self.aim_at_down,
                 self.keep_away_in, self.retreat_in, self.goal_radius_in, self.advance_fire, self.target,
                 self.group_naming, self.blaze_min, self.blaze_radius_in, self.blaze_min_class, self.rescue,
-                self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle)
+                self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle,
+                self.move_first)
 
 
 POLICY_HELP = {
@@ -134,6 +137,7 @@ POLICY_HELP = {
     "duck_back_in": "P6: duck back when a zombie gunslinger is within this many inches (0 = never)",
     "ride": "§10: 1 stay mounted, 0 dismount (the horse is left loose)",
     "aim_idle": "with nothing else to do, 1 Aim at the nearest zombie",
+    "move_first": "1: Move toward the scenario's goal before any shot (run for it: Escape)",
 }
 
 POLICY_PRESETS = {
@@ -143,6 +147,7 @@ POLICY_PRESETS = {
     "rescue_everyone": Policy(rescue_seek_in=12.0, target=1, spend_on=0, spend_when=1),
     "gunfighters": Policy(fire_fraction=0.0, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
     "brawlers": Policy(fight_in_contact=2, contact_fire=0),
+    "run_for_it": Policy(move_first=1, keep_away_in=0.0, rescue_seek_in=6.0, spend_when=1, spend_on=1),
 }
 DEFAULT_POLICY = "stand_and_shoot"
 
