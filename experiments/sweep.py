@@ -377,7 +377,10 @@ def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame])
 
 def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.DataFrame:
     """One row per cell x player: games, wins, rate, 95% Wilson interval and half-width, mean
-    game length (and the player's team, where the ruleset has teams)."""
+    game length (and the player's team, where the ruleset has teams); and, for every cell after
+    the first, the paired comparison with the first cell on their common games: the difference
+    ``vs_first`` with its 95% score interval, its score-test p-value and the variance ratio of
+    the pairing (1 = the shared games gain nothing over independent samples)."""
     axes = [c for c in results.columns if c.startswith("axis_")]
     keys = ["cell", *axes, "player", "name", *(["team"] if "team" in results.columns else [])]
     grouped = results.groupby(keys, sort=False, dropna=False)
@@ -387,7 +390,19 @@ def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.
     low, high = wilson_interval(table.wins, table.games)
     table["ci_low"], table["ci_high"] = low, high
     table["halfwidth"] = (high - low) / 2
-    return table
+    return table.merge(_versus_first(results), on=["cell", "player"], how="left")
+
+
+def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
+    from experiments.compare import paired_table
+
+    cells = list(pd.unique(results.cell))
+    columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
+    if len(cells) < 2:
+        return pd.DataFrame(columns=columns)
+    paired = paired_table(results, "cell", cells[0], cells[1:])
+    return paired.rename(columns={"label": "cell", "diff": "vs_first", "ci_low": "vs_first_low",
+                                  "ci_high": "vs_first_high", "p_value": "vs_first_p"})[columns]
 
 
 # ---------------------------------------------------------------------------- command line
@@ -418,10 +433,16 @@ def render_sweep(result: SweepResult, console: Console) -> None:
                         f"{result.reused} resumed from checkpoints)")
     axes = [c for c in result.summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    for col in (*[a[5:] for a in axes], "player", "games", rate, "95% CI"):
-        table.add_column(col, justify="right" if col in ("games", rate, "95% CI") else "left")
+    numbers = ("games", rate, "95% CI", "vs first cell (points)", "pairing")
+    for col in (*[a[5:] for a in axes], "player", *numbers):
+        table.add_column(col, justify="right" if col in numbers else "left")
     for row in result.summary.to_dict("records"):
+        versus = "" if pd.isna(row["vs_first"]) else \
+            f"{row['vs_first'] * 100:+.1f} ({row['vs_first_low'] * 100:+.1f} to {row['vs_first_high'] * 100:+.1f})"
+        pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
         table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
-                      f"{row['ci_low']:.1%} - {row['ci_high']:.1%}")
+                      f"{row['ci_low']:.1%} - {row['ci_high']:.1%}", versus, pairing)
     console.print(table)
+    console.print("vs first cell: the paired difference from the first cell on the same games, with its 95% interval; "
+                  "pairing: the variance ratio var(a - b) / (var(a) + var(b)) (1 = the shared games gain nothing)")
     console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")
