@@ -41,7 +41,9 @@ ADVANCED = {"basic": (), "plague": ("zombie_plague",), "gunslingers": ("zombie_g
             "both": ("zombie_plague", "zombie_gunslingers")}
 # class mixes of 12 points on an assumed 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend): the
 # rules give no points; the scale is the class order, so "equal points" is a question, not a rule
-EQUAL_POINTS_MIXES = ("LSGGC", "LLSC", "LLGG", "LLL", "SSSS", "GGGGGG", "LSSGC", "CCCCCCCCCCCC")
+# smallest posse first: the sweep's summary pairs every cell with the first one seat by seat, and
+# a later cell with fewer seats than the first would lack some (experiments.sweep._versus_first)
+EQUAL_POINTS_MIXES = ("LLL", "LLSC", "LLGG", "SSSS", "LSGGC", "LSSGC", "GGGGGG", "CCCCCCCCCCCC")
 ADVANCED_CELLS = {  # title -> the params of the cell (the shared "params" axis)
     "the basic game": {},
     "Zombie Plague": {"mods": ["zombie_plague"]},
