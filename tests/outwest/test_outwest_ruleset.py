@@ -4,6 +4,7 @@ the trace tells and draws one game."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -209,3 +210,17 @@ def test_every_sensitivity_value_is_a_valid_config():
         for value in (low, high):
             value = int(round(value)) if p.is_integer else float(value)
             RULESET.compile(with_params(base, {p.name: value}))
+
+
+@pytest.mark.slow
+def test_the_out_west_part_of_the_report_plays_and_writes(tmp_path):
+    """Every section end to end at a tiny scale (at least 10 games a cell), through the shared
+    report: tables, charts, sentences, no nan."""
+    from experiments.report import run_report
+
+    folder = run_report("tiny", tmp_path, scale=0.002, rulesets=["outwest"])
+    readme = (folder / "README.md").read_text()
+    for s in RULESET.report_sections(1.0):
+        assert s.title in readme
+    assert not re.search(r"\bnan\b", readme, re.I)
+    assert len(list(folder.glob("outwest_*.png"))) >= 5
