@@ -103,7 +103,7 @@ def test_report_sections_are_playable_data():
     assert len({s.key for s in sections}) == len(sections)
     params = {p.name for p in RS.parameters()}
     for s in sections:
-        assert set(s.analyses) <= ANALYSES and s.games >= 10
+        assert set(s.analyses) <= set(ANALYSES) and s.games >= 10
         assert isinstance(s.base, Zombies9Config)
         RS.compile(s.base)
         for axis, values in s.axes.items():
