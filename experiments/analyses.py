@@ -10,9 +10,11 @@ each reads from ``ReportSection.options`` (all optional unless said):
   describes, default the first). Also the outcome split: each cell's end reasons side by side;
 - ``paired``: ``reference`` (required), ``worth`` (True: reference minus cell, what a cell's
   removal costs), ``compare_label``, ``thing`` (what a cell removes, for the sentence),
-  ``chart_title``;
+  ``chart_title``, ``who`` (a name: compare the rate that anyone wins, as one side of that name,
+  instead of each seat's: a cooperative game's side);
 - ``head_to_head``: ``pair`` = (a, b), both cell labels;
-- ``by_value``: ``axis`` (required), ``value_label``, ``x_label``, ``chart_title``, ``unit``;
+- ``by_value``: ``axis`` (required), ``value_label``, ``x_label``, ``chart_title``, ``unit``,
+  ``who`` (as for ``paired``);
 - ``matchups``: ``axes`` = (row axis, column axis), both per-player axes of seats 1 and 2;
   ``order`` (row/column labels), ``names`` (label -> shown name), ``row_label``;
 - ``sides``: each side's win rate pooled over the cells (``side``: the results column naming it,
@@ -44,9 +46,10 @@ import pandas as pd
 from scipy import stats
 
 from experiments import charts
-from experiments.compare import outcome_words, paired_table, per_game, win_turn_curves
+from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
 from experiments.stats import wilson_interval
+from experiments.sweep import summarise_cells
 
 MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
 
@@ -260,9 +263,15 @@ def _headline(table: pd.DataFrame, worth: bool, s: Played) -> str:
     return f"Under {big.label} the {big['name']} {word} {change}."
 
 
+def _results(s: Played) -> pd.DataFrame:
+    """The section's rows: per seat, or one side that wins when anyone does (option ``who``)."""
+    who = s.options.get("who")
+    return anyone(s.result.results, who) if who else s.result.results
+
+
 def paired(s: Played) -> None:
     """Each cell minus the reference cell on the same games, per player (Holm-corrected)."""
-    options, res = s.options, s.result.results
+    options, res = s.options, _results(s)
     axis, reference = s.axis, options["reference"]
     labels = [v for v in pd.unique(res[axis].astype(str)) if v != reference]
     table = paired_table(res, axis, reference, labels)
@@ -307,7 +316,8 @@ def by_value(s: Played) -> None:
     """Win rate against a numeric axis."""
     options = s.options
     axis = f"axis_{options['axis']}"
-    summary = s.result.summary.assign(value=pd.to_numeric(s.result.summary[axis]))
+    summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
+    summary = summary.assign(value=pd.to_numeric(summary[axis]))
     lo, hi = summary.value.min(), summary.value.max()
     moves = "; ".join(f"the {name} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
                       for name, rows in summary.sort_values("value").groupby("name", sort=False))

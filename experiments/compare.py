@@ -59,7 +59,7 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
         cell = wins_by_game(results, axis, label)
         n = min(len(cell), len(ref))
         same = plays_the_same_games(results, axis, label, reference, n)
-        for p in ref.columns:
+        for p in ref.columns.intersection(cell.columns):  # a cell with fewer seats compares the seats both have
             a, b = cell[p].to_numpy()[:n], ref[p].to_numpy()[:n]
             d = paired_difference(a, b)
             rows.append({"label": label, "player": p, "name": names[p], "games": n, "rate": a.mean(),
@@ -80,6 +80,15 @@ def win_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
     if player is None:
         return df.groupby("game", sort=True).won.any().to_numpy()
     return df[df.player == player].sort_values("game").won.to_numpy()
+
+
+def anyone(results: pd.DataFrame, name: str = "anyone") -> pd.DataFrame:
+    """One row per (cell, game) as if one player, ``name``, won whenever anyone did: for a
+    cooperative game, the side's rate (the posse holds the town) rather than each seat's."""
+    keys = [c for c in results.columns if c == "cell" or c.startswith("axis_")] + ["game"]
+    first = results.groupby(keys, sort=False).agg(won=("won", "any"), turns=("turns", "first"),
+                                                  reason=("reason", "first")).reset_index()
+    return first.assign(player=0, name=name)
 
 
 def game_outcomes(df: pd.DataFrame, outcome: str = "anyone") -> np.ndarray:

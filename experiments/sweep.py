@@ -398,9 +398,12 @@ def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
 
     cells = list(pd.unique(results.cell))
     columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
-    if len(cells) < 2:
+    seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r.player, r.name)))),
+                                                      include_groups=False)
+    same = [c for c in cells[1:] if seats[c] == seats[cells[0]]]  # the same seats: a seat-by-seat pairing
+    if not same:
         return pd.DataFrame(columns=columns)
-    paired = paired_table(results, "cell", cells[0], cells[1:])
+    paired = paired_table(results, "cell", cells[0], same)
     return paired.rename(columns={"label": "cell", "diff": "vs_first", "ci_low": "vs_first_low",
                                   "ci_high": "vs_first_high", "p_value": "vs_first_p"})[columns]
 

@@ -61,3 +61,16 @@ def test_the_variance_ratio_says_what_the_pairing_gains():
     independent = paired_table(_cells({"base": u < 0.5, "far": rng.random(4000) < 0.52}), "axis_mods",
                                "base").iloc[0]
     assert paired.variance_ratio < 0.1 and 0.9 < independent.variance_ratio < 1.1
+
+
+def test_a_cell_with_fewer_seats_compares_the_seats_both_have():
+    """players = [4, 2]: the paired table pairs the two seats both cells have; the sweep summary
+    pairs no cell whose seats differ from the first's (outwest's class mixes once crashed it)."""
+    from experiments.sweep import summarise_cells
+
+    rows = [{"cell": cell, "axis_players": str(seats), "game": g, "player": p, "name": f"P{p}",
+             "won": (g + p) % 3 == 0, "turns": 5, "reason": "x"}
+            for cell, seats in (("a", 4), ("b", 2)) for g in range(50) for p in range(seats)]
+    frame = pd.DataFrame(rows)
+    assert list(paired_table(frame, "axis_players", "4").player) == [0, 1]
+    assert summarise_cells(frame).vs_first.isna().all()

@@ -197,8 +197,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "one man is alive, conscious and not a zombie at the end of turn 10.",
             base, games(4000), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
             {"axis": "posse_size", "value_label": "posse size", "x_label": "men in the posse",
-             "chart_title": "Survival by posse size", "unit": " men"}, SEED,
-            notes=("Each line is one character, from the posse size that first includes him.",)),
+             "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse"}, SEED,
+            notes=("The rate is the posse's: the town held (somebody still standing at the end).",)),
         ReportSection(
             "class_mix", "Out West: which class mix is best for the points",
             "Posses of 12 points on a 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend; the rules give no "
@@ -213,7 +213,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "must reload after every Fire (§2.2, §5.7); a rifle reaches 24\" with two dice from 2\" to 18\".",
             base, games(10000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, ("paired",),
             {"reference": "rifles", "compare_label": "every long gun", "chart_title": "Against every long gun a rifle",
-             "titles": {"rifles": "rifles", "shotguns": "shotguns", "pistols": "no long guns"}}, SEED),
+             "titles": {"rifles": "rifles", "shotguns": "shotguns", "pistols": "no long guns"}, "who": "the posse"},
+            SEED),
         ReportSection(
             "advanced", "Out West: the Zombie Plague and the Zombie Gunslingers",
             "The basic game against the advanced rules on the same games: the Zombie Plague (§7.4 plague "
@@ -222,7 +223,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "and Zombie Gunslingers alone with one gunslinger in every group from the start.",
             base, games(10000), {"params": [dict(v) for v in ADVANCED_CELLS.values()]}, ("paired",),
             {"reference": "base", "compare_label": "advanced rules", "chart_title": "Against the basic game",
-             "titles": {_cell_label(v): k for k, v in ADVANCED_CELLS.items()}}, SEED,
+             "titles": {_cell_label(v): k for k, v in ADVANCED_CELLS.items()}, "who": "the posse"}, SEED,
             notes=("Zombie Gunslingers without the plague and without starting gunslingers change nothing "
                    "(the risen come only from the plague), so that cell starts one gunslinger in every group.",)),
         ReportSection(
