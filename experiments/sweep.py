@@ -31,7 +31,6 @@ import platform
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +47,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
 from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
+from sim.files import atomic_path
 from sim.play import play
 from sim.ruleset import ruleset_of
 
@@ -112,17 +112,7 @@ def _checksum(df: pd.DataFrame) -> str:
     return hashlib.blake2b(hashed.tobytes(), digest_size=12).hexdigest()
 
 
-@contextlib.contextmanager
-def _atomic(path: Path) -> Iterator[Path]:
-    """A temp path beside ``path``, renamed onto it when the block succeeds (removed otherwise)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+_atomic = atomic_path  # a temp path beside the target, renamed onto it (sim.files)
 
 
 def write_checkpoint(df: pd.DataFrame, path: Path, stamp: dict) -> None:

@@ -8,13 +8,12 @@ end of every turn from the position snapshots (PNG, written atomically).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from kernels.outwest import layout as L
+from sim.files import atomic_path
 from sim.rulesets.outwest import data as D
 from sim.rulesets.outwest.config import EDGES, OutwestConfig
 from sim.rulesets.outwest.results import REASONS, WINNERS
@@ -209,14 +208,8 @@ def _draw(ax, config: OutwestConfig, rows: np.ndarray, title: str, names: Names)
 
 def _save(fig, path: Path) -> None:
     """Atomic write: a temporary file beside the target, then a rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".png")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=130)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=130, format="png")
 
 
 def draw_town(config: OutwestConfig, events: np.ndarray, out_dir: Path, stem: str = "outwest_trace") -> list[Path]:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -13,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
 from kernels.zombie40k import columns as GL
+from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 
@@ -112,10 +111,8 @@ def draw_turn(config: GameConfig, snapshot: np.ndarray, turn: int, path: Path) -
     ax.set_title(f"end of game turn {turn}", fontsize=9)
     ax.set_xticks([])
     ax.set_yticks([])
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png")
-    os.close(fd)
-    fig.savefig(tmp, dpi=90)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=90, format="png")
 
 
 def render(config: GameConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:

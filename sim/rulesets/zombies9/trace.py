@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from kernels.zombies9 import layout as L
+from sim.files import atomic_path
 from sim.rulesets.zombies9.compile import game_of
 from sim.rulesets.zombies9.config import Zombies9Config
 from sim.rulesets.zombies9.results import REASONS
@@ -160,16 +159,11 @@ def draw_map(config: Zombies9Config, events: np.ndarray, result: pd.DataFrame | 
     ax.set_title(title, fontsize=8)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=path.parent)
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=130, bbox_inches="tight")
-        os.chmod(tmp, 0o644)  # mkstemp makes it private
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=130, bbox_inches="tight", format="png")
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
 
 
