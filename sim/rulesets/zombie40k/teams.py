@@ -184,19 +184,27 @@ def check_team(team: Team, budget: Fraction = DEFAULT_BUDGET, cat: Catalogue | N
             problems.append(f"model {k}: {err}")
             continue
         problems += _model_problems(k, m, entry, cat)
-    if problems:
-        return problems
     leaders = sum(1 for m in team.models if m.leader)
     swaps = sum(1 for m in team.models if m.swap)
     if leaders > 1:
         problems.append(f"{leaders} leaders; at most one model may be upgraded (zombie40k §2)")
     if swaps > MAX_SWAPS:
         problems.append(f"{swaps} weapon swaps; at most {MAX_SWAPS} models may swap weapons (zombie40k §2)")
-    cost = team_cost(team, cat)
-    if cost > budget:
-        problems.append(f"costs {_points(cost)} points; the budget is {_points(budget)} (zombie40k §2)")
+    costs = [_priced(m, cat) for m in team.models]
+    known = sum((c for c in costs if c is not None), Fraction(0))
+    if known > budget:
+        least = "at least " if None in costs else ""  # the models that cannot be priced add to it
+        problems.append(f"costs {least}{_points(known)} points; the budget is {_points(budget)} (zombie40k §2)")
     problems += _usr_problems(team, allow_usr)
     return problems
+
+
+def _priced(m: ModelChoice, cat: Catalogue) -> Fraction | None:
+    """The model's cost, or None when its unit, leader or option cannot be priced (a rule broken)."""
+    try:
+        return model_cost(m, cat)
+    except (TeamError, UnknownNameError):
+        return None
 
 
 def _model_problems(k: int, m: ModelChoice, entry: UnitEntry, cat: Catalogue) -> list[str]:
