@@ -170,15 +170,15 @@ def rates_table(summary: pd.DataFrame, by: str, label: str, view: View) -> pd.Da
     return shown.drop(columns=["ci_low", "ci_high"]).rename(columns={by: label, "name": "player", "rate": view.rate})
 
 
-def diff_table(table: pd.DataFrame, label: str) -> pd.DataFrame:
+def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str = "change") -> pd.DataFrame:
     """One row per label, per player the rate and the paired change with its 95% interval
     (points; * = flagged after Holm's correction; a cell that played the reference's games
     exactly: "no effect on play")."""
     wide = pd.DataFrame({label: pd.unique(table.label)})
     for name, rows in table.groupby("name", sort=False):
         rows = rows.set_index("label").reindex(wide[label])
-        wide[f"{name} rate"] = rows.rate.map(_pc).to_numpy()
-        wide[f"{name} change"] = ["no effect on play" if same else
+        wide[f"{name} {rate}"] = rows.rate.map(_pc).to_numpy()
+        wide[f"{name} {change}"] = ["no effect on play" if same else
                                   f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
                                   for d, lo, hi, f, same in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged,
                                                                 rows.no_effect)]
@@ -282,9 +282,16 @@ def paired(s: Played) -> None:
     same = sorted(set(table.label[table.no_effect]))
     note = (f" {', '.join(same)}: no effect on play (every game as in {s.words(reference)}; left out of Holm's "
             "family).") if same else ""
-    s.tables.append(Table(diff_table(table, options.get("compare_label", axis[5:])),
-                          _headline(shown, worth, s) + f" (Changes are in points against {s.words(reference)} on the "
-                          f"same games, * = significant after Holm.){note}"))
+    label = options.get("compare_label", axis[5:])
+    if worth:  # one sign convention, the chart's: the rate with it minus the rate without it
+        frame = diff_table(shown, label, f"{s.view.win_word} rate without it", "worth")
+        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games; * = "
+               f"significant after Holm.){note}")
+    else:
+        frame = diff_table(table, label)
+        how = (f" (Changes are in points against {s.words(reference)} on the same games, * = significant after "
+               f"Holm.){note}")
+    s.tables.append(Table(frame, _headline(shown, worth, s) + how))
     title = options.get("chart_title", f"Against {s.words(reference)}")
     xlabel = (f"{s.view.rate} with it minus without it (points)" if worth
               else f"change in {s.view.rate} (points)")

@@ -164,9 +164,9 @@ def play(
             writable(f"--out {out}", out.parent, out)
         _playable(cfg, seed, batch_size)
         df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
-        summary = summarise(cfg, df)
+        summary = summarise(cfg, df, str(config))
         if out is not None:
-            write_atomic(df, out)
+            write_atomic(df, out, summary["played"])
     if as_json:
         typer.echo(summary_json(summary))
     else:

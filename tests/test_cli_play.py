@@ -46,6 +46,28 @@ def test_play_writes_parquet_atomically(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["results.parquet"]
 
 
+def test_results_files_say_what_was_played(tmp_path):
+    parquet, csv = tmp_path / "r.parquet", tmp_path / "r.csv"
+    for out in (parquet, csv):
+        result = shamble("play", str(TWO), "--games", "4", "--seed", "9", "--out", str(out), "--json")
+        assert result.returncode == 0, result.stderr
+    import pyarrow.parquet as pq
+
+    info = json.loads(pq.read_schema(parquet).metadata[b"shamble"])
+    assert info == json.loads((tmp_path / "r.csv.meta.json").read_text())
+    assert info == json.loads(result.stdout)["played"]
+    assert (info["ruleset"], info["games"], info["seed"], info["config"]) == ("zombie40k", 4, 9, str(TWO))
+    assert [p["name"] for p in info["players"]] and all(p["policy"] for p in info["players"])
+
+
+def test_the_table_title_names_the_run_and_the_players_policies():
+    result = shamble("play", str(TWO), "--games", "3", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    title = result.stdout.splitlines()[0] + result.stdout.splitlines()[1]
+    assert "zombie40k" in title and "3 games, seed 4" in result.stdout
+    assert "policy" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
