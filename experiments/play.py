@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +13,7 @@ from rich.table import Table
 
 from experiments.stats import wilson_interval
 from sim.files import atomic_path
-from sim.play import games, play, warm_up
+from sim.play import games, play, recorded_compile, warm_up
 from sim.ruleset import get as ruleset_of_id
 from sim.ruleset import played, played_line, ruleset_of
 
@@ -55,14 +56,31 @@ def summarise(config, df: pd.DataFrame, source: str | None = None) -> dict:
     }
 
 
-def load_game_kernels(config, console: Console | None = None) -> dict:
-    """Compile the game kernels, or load them from numba's disk cache, under a status line on
-    stderr (the first run on a machine compiles them for a few minutes); a compile is announced
-    when it ends. Returns `sim.play.warm_up`'s dict."""
+def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0) -> dict:
+    """Compile the game kernels, or load them from numba's disk cache. A load from the cache takes
+    a fraction of a second and says nothing; a status line on stderr appears only when loading
+    lasts longer than ``quiet_for`` seconds (a compile), and a compile is announced when it ends.
+    Returns `sim.play.warm_up`'s dict."""
     console = console or Console(stderr=True)
-    with console.status("loading the game kernels (the first run on a machine compiles them: "
-                        "about 4 minutes on 2 cores, then they are cached)"):
+    last = recorded_compile(config)
+    took = f"the last compile here took {last['seconds']:.0f} s" if last else "about a minute on 2 cores"
+    status = console.status(f"compiling the game kernels (once per machine, then they load from the cache; {took})")
+    done, lock = [False], threading.Lock()
+
+    def show() -> None:
+        with lock:
+            if not done[0]:
+                status.start()
+
+    timer = threading.Timer(quiet_for, show)
+    timer.start()
+    try:
         loaded = warm_up(config)
+    finally:
+        with lock:
+            done[0] = True
+            timer.cancel()
+            status.stop()
     if loaded["source"] == "compiled":
         console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
     return loaded

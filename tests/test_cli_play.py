@@ -108,3 +108,24 @@ def test_a_compile_is_announced_and_a_cache_load_is_quiet(monkeypatch, source, s
     out = io.StringIO()
     assert play_cli.load_game_kernels(load_config(TWO), Console(file=out))["source"] == source
     assert out.getvalue().strip().startswith(said) and bool(out.getvalue()) == bool(said)
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [(0.0, False), (0.6, True)])
+def test_the_compile_status_line_shows_only_when_loading_is_slow(monkeypatch, seconds, shown):
+    import io
+    import time
+
+    from rich.console import Console
+
+    import experiments.play as play_cli
+    from sim.rulesets.zombie40k.config import load_config
+
+    def slow_warm_up(config):
+        time.sleep(seconds)
+        return {"seconds": seconds, "source": "disk cache"}
+
+    monkeypatch.setattr(play_cli, "warm_up", slow_warm_up)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True)
+    play_cli.load_game_kernels(load_config(TWO), console, quiet_for=0.2)
+    assert ("compiling the game kernels" in out.getvalue()) == shown
