@@ -30,8 +30,8 @@ def summarise(config, df: pd.DataFrame, source: str | None = None) -> dict:
     """What was played (``sim.ruleset.played``: ruleset, config file, players, mods, changed
     parameters, games, seed, version); per player: policy, wins, win rate with its 95% Wilson
     interval and the means per game of the ruleset's ``play_columns``; per run: game length, end
-    reasons and dice per game. The keys of the rates are those of a sweep's ``summary.csv``
-    (wins, rate, ci_low, ci_high)."""
+    reasons and dice per game. The keys are those of a sweep's ``summary.csv`` (player: the seat,
+    name, team, wins, rate, ci_low, ci_high; docs/results.md)."""
     rs = ruleset_of(config)
     per_game = games(df)
     n = len(per_game)
@@ -40,7 +40,7 @@ def summarise(config, df: pd.DataFrame, source: str | None = None) -> dict:
         rows = df[df.player == p]
         wins = int(rows.won.sum())
         low, high = wilson(wins, n)
-        row = {"player": player.name, **({"team": rows.team.iloc[0]} if "team" in df and n else {}),
+        row = {"player": p, "name": player.name, **({"team": rows.team.iloc[0]} if "team" in df and n else {}),
                **({"policy": rows.policy.iloc[0]} if "policy" in df and n else {}),
                "wins": wins, "rate": wins / n if n else 0.0, "ci_low": low, "ci_high": high}
         for column in rs.play_columns:
@@ -105,7 +105,7 @@ def render_summary(summary: dict, console: Console) -> None:
     rs = ruleset_of_id(summary["ruleset"])
     rows = summary["players"]
     table = Table(title=played_line(summary["played"]), title_justify="left")
-    same_team = all(p.get("team") in (None, p["player"]) for p in rows)
+    same_team = all(p.get("team") in (None, p["name"]) for p in rows)
     extra = [k for k in rows[0] if k.endswith("_per_game")] if rows else []
     per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
     columns = ["player", *([] if same_team else ["team"]), *(["policy"] if rows and "policy" in rows[0] else []),
@@ -113,7 +113,7 @@ def render_summary(summary: dict, console: Console) -> None:
     for col in columns:
         table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold")
     for p in rows:
-        table.add_row(p["player"], *([] if same_team else [p.get("team", "")]),
+        table.add_row(p["name"], *([] if same_team else [p.get("team", "")]),
                       *([p["policy"]] if "policy" in p else []), f"{p['rate']:.1%}",
                       f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra))
     console.print(table)

@@ -355,10 +355,10 @@ def dask_client(address: str):
 
 def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every cell's rows in cell order, with ``cell`` and one column per axis in front."""
-    parts = []
+    parts, axes = [], {a.name: a for a in exp.axes}
     for cell in cells:
         df = frames[cell.key].copy()
-        front = {"cell": cell.key} | {f"axis_{a}": v for a, v in cell.coords}
+        front = {"cell": cell.key} | {f"axis_{a}": axes[a].column_value(v) for a, v in cell.coords}
         for k, (name, value) in enumerate(front.items()):
             df.insert(k, name, value)
         parts.append(df)
@@ -388,7 +388,7 @@ def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
 
     cells = list(pd.unique(results.cell))
     columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
-    seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r.player, r.name)))),
+    seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r["player"], r["name"])))),
                                                       include_groups=False)
     same = [c for c in cells[1:] if seats[c] == seats[cells[0]]]  # the same seats: a seat-by-seat pairing
     if not same:
@@ -426,16 +426,17 @@ def render_sweep(result: SweepResult, console: Console) -> None:
                         f"{result.reused} resumed from checkpoints)")
     axes = [c for c in result.summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    numbers = ("games", rate, "95% CI", "vs first cell (points)", "pairing")
+    numbers = ("games", rate, "95% CI", "vs first", "pairing")
     for col in (*[a[5:] for a in axes], "player", *numbers):
-        table.add_column(col, justify="right" if col in numbers else "left")
+        table.add_column(col, justify="right" if col in numbers else "left", overflow="fold")
     for row in result.summary.to_dict("records"):
         versus = "" if pd.isna(row["vs_first"]) else \
-            f"{row['vs_first'] * 100:+.1f} ({row['vs_first_low'] * 100:+.1f} to {row['vs_first_high'] * 100:+.1f})"
+            f"{row['vs_first'] * 100:+.1f} ({row['vs_first_low'] * 100:+.1f}, {row['vs_first_high'] * 100:+.1f})"
         pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
         table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
-                      f"{row['ci_low']:.1%} - {row['ci_high']:.1%}", versus, pairing)
+                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing)
     console.print(table)
-    console.print("vs first cell: the paired difference from the first cell on the same games, with its 95% interval; "
-                  "pairing: the variance ratio var(a - b) / (var(a) + var(b)) (1 = the shared games gain nothing)")
+    console.print("vs first: the paired difference from the first cell on the same games, in points, with its "
+                  "95% interval; pairing: the variance ratio var(a - b) / (var(a) + var(b)) "
+                  "(1 = the shared games gain nothing)")
     console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")

@@ -358,7 +358,7 @@ def common_frame(ruleset_id: str, names: Iterable[str], first_game: int, n_games
         "won": np.asarray(won, bool).reshape(n_games * n_p),
         "game_winner": np.repeat(np.asarray(winner_names, dtype=object), n_p),
         "reason": np.repeat(np.asarray(reasons, dtype=object), n_p),
-        "turns": np.repeat(np.asarray(turns), n_p),
+        "turns": np.repeat(np.asarray(turns, np.int64), n_p),
         "dice": np.repeat(np.asarray(dice, np.int64), n_p),
     }
 

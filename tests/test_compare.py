@@ -68,9 +68,11 @@ def test_a_cell_with_fewer_seats_compares_the_seats_both_have():
     pairs no cell whose seats differ from the first's (outwest's class mixes once crashed it)."""
     from experiments.sweep import summarise_cells
 
-    rows = [{"cell": cell, "axis_players": str(seats), "game": g, "player": p, "name": f"P{p}",
+    rows = [{"cell": cell, "axis_players": f"{seats}{cell}", "game": g, "player": p, "name": f"P{p}",
              "won": (g + p) % 3 == 0, "turns": 5, "reason": "x"}
-            for cell, seats in (("a", 4), ("b", 2)) for g in range(50) for p in range(seats)]
+            for cell, seats in (("a", 4), ("b", 2), ("c", 4)) for g in range(50) for p in range(seats)]
     frame = pd.DataFrame(rows)
-    assert list(paired_table(frame, "axis_players", "4").player) == [0, 1]
-    assert summarise_cells(frame).vs_first.isna().all()
+    assert list(paired_table(frame[frame.cell != "c"], "axis_players", "4a").player) == [0, 1]
+    summary = summarise_cells(frame).set_index("cell")
+    assert summary.loc[["a", "b"], "vs_first"].isna().all()
+    assert (summary.loc["c", "vs_first"] == 0).all() and summary.loc["c", "vs_first_low"].notna().all()

@@ -18,7 +18,7 @@ def test_play_reports_each_character_and_the_end_reasons():
     result = RUNNER.invoke(app, ["play", str(EXAMPLES / "hold.toml"), "--games", "200", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output[result.output.index("{"):])
-    assert data["ruleset"] == "outwest" and [p["player"] for p in data["players"]][0] == "Legend"
+    assert data["ruleset"] == "outwest" and [p["name"] for p in data["players"]][0] == "Legend"
     assert set(data["reasons"]) <= {"held", "overrun"} and sum(data["reasons"].values()) == 200
     assert all(0 <= p["rate"] <= 1 and "zombies_destroyed_per_game" in p for p in data["players"])
 

@@ -93,7 +93,7 @@ def test_shared_axes_drive_the_configs(tmp_path):
     assert six.n_players == 6
     alone = apply_axis(base, by_name["mode"], "alone")
     assert alone.mode == "alone"
-    pol = by_name["policy[Ann]"]
+    pol = by_name["policy.Ann"]
     assert apply_axis(base, pol, pol.values[0]).players[0].policy == PRESETS["runner"]
     assert apply_axis(base, pol, pol.values[1]).players[0].policy.farm_kills == 3
 
@@ -114,7 +114,7 @@ def test_report_sections_are_playable_data():
         if "by_value" in s.analyses:
             assert s.options["axis"] in s.axes
         if "matchups" in s.analyses:
-            assert s.options["axes"] == tuple(f"policy[{name}]" for name in s.axes["policy"])
+            assert s.options["axes"] == tuple(f"policy.{name}" for name in s.axes["policy"])
     assert any("seats" in s.title for s in sections)
 
 

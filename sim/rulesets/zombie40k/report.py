@@ -138,7 +138,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "(advance), so the teams are compared, not the ways of playing them; each pairing is played in both "
             "seats.", neutral(load_config(TWO_PLAYERS)), games_for("matchups", scale),
             {"team": {"Player 1": list(FACTIONS), "Player 2": list(FACTIONS)}}, ("matchups",),
-            {"axes": ("team[Player 1]", "team[Player 2]"), "order": FACTIONS, "names": names}, SEED),
+            {"axes": ("team.Player 1", "team.Player 2"), "order": FACTIONS, "names": names}, SEED),
         ReportSection(
             "sensitivity", "Sensitivity of the chosen numbers", "The rules lost some numbers; Shamble "
             "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value in the "

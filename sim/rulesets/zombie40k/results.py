@@ -54,8 +54,9 @@ def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFr
                         np.asarray(dice, np.int64)[:n])
     cols["team"] = np.tile(np.array([p.team.name for p in config.players], dtype=object), n)
     cols["policy"] = np.tile(np.array([policy_name(p.policy) for p in config.players], dtype=object), n)
-    for k, name in PLAYER_COLUMNS.items():
-        cols[name] = pres[:, :, k].ravel()
+    for k, name in PLAYER_COLUMNS.items():  # counts are integers; only the distance is a measure
+        values = pres[:, :, k].ravel()
+        cols[name] = values if k == GL.PR_EV_DISTANCE else values.astype(np.int64)
     for r, name in POWERUP_NAMES.items():
         cols[f"pu_{name}"] = pres[:, :, GL.PR_POWERUP0 + r].ravel().astype(np.int64)
     return pd.DataFrame(cols)

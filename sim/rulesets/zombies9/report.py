@@ -81,7 +81,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "random-legal baseline.",
             two, games_for("policies", scale),
             {"policy": {"Seat 1": list(POLICIES), "Seat 2": list(POLICIES)}}, ("matchups",),
-            {"axes": ("policy[Seat 1]", "policy[Seat 2]"), "order": list(POLICIES),
+            {"axes": ("policy.Seat 1", "policy.Seat 2"), "order": list(POLICIES),
              "row_label": "policy (rows) vs opponent"}, SEED),
         ReportSection(
             "sensitivity", "Zombies!!!: the unconfirmed numbers",
