@@ -212,6 +212,7 @@ def test_written_config_loads(tmp_path):
         ("[params]\ngeometry = { blast_small_models = 40 }\n", ("geometry", "blast_small_models = 40")),
         ("[params]\ngeometry = { blast_tiny = 1 }\n", ("geometry",)),
         ('mods = ["zombie_dogs"]\n', ("unknown mod 'zombie_dogs'", "t_virus")),
+        ('mods = ["t_virrus"]\n', ("unknown mod 't_virrus' (did you mean 't_virus'?)",)),
         ('mods = "t_virus"\n', ("'mods' must be a list",)),
         ('params = "horde_size"\n', ("'params' must be a table",)),
         ('colour = "red"\n', ("unknown field 'colour'",)),

@@ -239,7 +239,7 @@ def render_rows(rows: list[dict], title: str, console: Console) -> None:
     """Print rows of strings (``sim.w40k.odds.unit_rows``, ``weapon_rows``) as one rich table."""
     table = Table(title=title, title_justify="left")
     for column in rows[0] if rows else ():
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # narrow terminals wrap; nothing is cut
     for row in rows:
         table.add_row(*(str(v) for v in row.values()))
     console.print(table)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, fields, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +245,9 @@ class GameConfig:
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
         if unknown:
-            raise ConfigError(f"mods: unknown mod {unknown[0]!r}; allowed: {', '.join(MODS)}")
+            close = get_close_matches(unknown[0], MODS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"mods: unknown mod {unknown[0]!r}{hint}; allowed: {', '.join(MODS)}")
         if not isinstance(self.powerups_removed, list | tuple | set | frozenset) or not all(
                 isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 12 for r in self.powerups_removed):
             raise ConfigError(f"powerups_removed = {self.powerups_removed!r}; allowed: a list of Power-Up results 2-12")
