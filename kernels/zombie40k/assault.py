@@ -629,9 +629,11 @@ def _break(st, g, p, tb, rng, phase):
 
 @njit
 def _mark_consolidation(st, g, member):
-    """Units whose enemies are all gone (destroyed or fled) may consolidate."""
+    """Units whose enemies are all gone (destroyed or falling back) may consolidate; a unit
+    that falls back does not (core §7.5)."""
     for u in range(member.shape[0]):
-        if member[u] and on_table(st, g, u) and not in_combat(st, g, u):
+        if member[u] and on_table(st, g, u) and not in_combat(st, g, u) and \
+                st.ustate[g, u, US_FALLING_BACK] == 0:
             st.ustate[g, u, US_CONSOLIDATE] = 1
 
 
