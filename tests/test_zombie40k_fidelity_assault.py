@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, combat_arrays, gap, locked_pair, units
+from fidelity_helpers import GL, combat_arrays, locked_pair
 
 import kernels.zombie40k.assault
 import kernels.zombie40k.turn

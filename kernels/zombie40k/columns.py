@@ -32,8 +32,9 @@ from __future__ import annotations
  US_BLIND_HIT,  # 1 if hit by a Blind attack this phase: tests Initiative at its end
  US_FORCE,  # game turn in which its Force weapons have Instant Death (psychic phase, A17)
  US_EMFH_LOST,  # game turn in which it lost its actions to Every Man For Himself (scope "all", A38)
- ) = range(24)
-N_US = 24
+ US_REGROUPED,  # 1 in the turn it regrouped: it counts as having moved, may not Run or charge (core §9.2)
+ ) = range(25)
+N_US = 25
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)

@@ -53,9 +53,11 @@ from kernels.zombie40k.columns import (
     US_EMBARKED,
     US_FALLING_BACK,
     US_MOVED,
+    US_NO_CHARGE,
     US_ON_TABLE,
     US_PINNED,
     US_RAN,
+    US_REGROUPED,
 )
 from kernels.zombie40k.geometry import (
     edge_distance,
@@ -180,12 +182,21 @@ def squad_movement(st, g, p, tb, rng):
             return False
         if not any_has(st, g, p, MR_ATSKNF):
             allowance = REGROUP_IN
-            st.ustate[g, p, US_RAN] = 1  # a regrouped unit may not Run or charge (check)
+            _mark_regrouped(st, g, p)
     if can_embark(st, g, p, allowance, tb):
         embark(st, g, p, tb, PH_MOVEMENT)
         return True
     advance(st, g, p, allowance, tb, PH_MOVEMENT, EK_MOVE)
     return False
+
+
+@njit
+def _mark_regrouped(st, g, p):
+    """core §9.2: a unit that regroups counts as having moved and may not Run or charge this
+    turn; it may shoot."""
+    st.ustate[g, p, US_REGROUPED] = 1
+    st.ustate[g, p, US_MOVED] = 1
+    st.ustate[g, p, US_NO_CHARGE] = 1
 
 
 @njit
@@ -222,6 +233,7 @@ def run_distance(st, g, p, tb, rng):
 def may_run(st, g, p):
     return (on_table(st, g, p) and not in_combat(st, g, p) and st.ustate[g, p, US_FALLING_BACK] == 0
             and st.ustate[g, p, US_RAN] == 0 and st.ustate[g, p, US_PINNED] == 0
+            and st.ustate[g, p, US_REGROUPED] == 0
             and not any_has(st, g, p, MR_SLOW_AND_PURPOSEFUL))
 
 

@@ -92,6 +92,7 @@ from kernels.zombie40k.columns import (
     US_PHASE_MODELS,
     US_PINNED,
     US_RAN,
+    US_REGROUPED,
     US_RESPAWNS,
     US_SHOT_AT,
 )
@@ -133,6 +134,7 @@ def _start_player_turn(st, g, p, tb):
     s[US_NO_CHARGE] = 0
     s[US_SHOT_AT] = 0
     s[US_CHARGED] = 0
+    s[US_REGROUPED] = 0
 
 
 @njit
