@@ -53,27 +53,23 @@ def kill_spec():
 
 class StrikeRecorder:
     """Stands in for ``kernels.zombie40k.assault._strike``: records (attacker, target, attack dice)
-    and, with ``kill``, removes one Wound per die from the target (rolling nothing)."""
+    and rolls nothing; the ``wipe_on``-th call (1-based, 0 = never) destroys the whole target."""
 
-    def __init__(self, kill=False):
+    def __init__(self, wipe_on=0):
         self.calls: list[tuple[int, int, int]] = []
-        self.kill = kill
+        self.wipe_on = wipe_on
 
     def __call__(self, st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
         import kernels.zombie40k.casualties
 
         self.calls.append((int(u), int(v), int(dice)))
         out[:] = 0
-        if not self.kill:
+        if len(self.calls) != self.wipe_on:
             return
         before = units.alive(st, g, v)
-        for _ in range(int(dice)):
-            for m in range(st.wounds.shape[2]):
-                if st.wounds[g, v, m] > 0:
-                    st.wounds[g, v, m] -= 1
-                    inflicted[u] += 1
-                    suffered[v] += 1
-                    break
+        inflicted[u] += before
+        suffered[v] += before
+        st.wounds[g, v] = 0
         kernels.zombie40k.casualties.after_attack(st, g, v, u, before, tb, rng, phase)
 
     def dice_of(self, u):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, combat_arrays, locked_pair
+from fidelity_helpers import GL, StrikeRecorder, clear_table, combat_arrays, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.assault
+import kernels.zombie40k.movement
 import kernels.zombie40k.turn
 
 assault = kernels.zombie40k.assault
@@ -40,3 +41,52 @@ def test_core_7_5_a_squad_that_falls_back_does_not_consolidate(dice):
     dice.done()
     assert st.pos[0, 0, 1] == pytest.approx(y - 7.0)  # the fall-back move only
     assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+# ------------------------------------------------------------------ core §7.3 the charge bonus
+
+
+def _charge_then_shamble(dice, monkeypatch):
+    """Guard charge a horde in their Assault phase, wipe it and consolidate; then
+    another horde shambles into contact and the Zombie Assault phase is fought. Returns the
+    state and the attack dice the Guard's models threw in each fight."""
+    st, tb, rng = one_game(example_config("two_players", powerups_enabled=False))
+    clear_table(st, keep=(0, 2, 3))
+    keep_models(st, tb, 2, 2)  # the hunter policy charges hordes of at most 2
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 3.0)
+    put_unit(st, tb, 3, 40.0, 40.0)
+    recorder = StrikeRecorder(wipe_on=units.alive(st, 0, 0))  # the last Guard to strike wipes the horde
+    monkeypatch.setattr(assault, "_strike", recorder)
+    dice.script(3, 3,  # charge 2D6 = 6" >= 3"
+                1)  # the Guard consolidate D6 = 1"
+    turn.assault_phase(st, 0, 0, tb, rng)
+    dice.done()
+    assert not units.on_table(st, 0, 2) and not units.in_combat(st, 0, 0)
+    charge_dice = recorder.dice_of(0)
+    put_unit(st, tb, 3, st.pos[0, 0, 0] + st.radius[0, 0] + st.radius[0, 3] + 2.0, st.pos[0, 0, 1])
+    st.ustate[0, 0, GL.US_OVERWATCHED] = 1  # no Overwatch dice in this scene
+    recorder.calls.clear()
+    recorder.wipe_on = 0
+    dice.script(2, 2)  # the Shamble roll: 4" >= 2": horde 3 charges the Guard
+    kernels.zombie40k.movement.shamble_phase(st, 0, tb, rng)
+    assert units.in_combat(st, 0, 0) and st.ustate[0, 3, GL.US_CHARGED] == 1
+    turn.zombie_assault(st, 0, tb, rng)
+    dice.done()
+    return st, charge_dice, recorder.dice_of(0)
+
+
+def test_core_7_3_the_charge_bonus_lasts_only_the_turn_of_the_charge(dice, monkeypatch):
+    """A squad that charged, won and consolidated fights the horde that shambles into it the
+    same game turn without the charge bonus: +1 Attack only in the turn it charged (issue item
+    3)."""
+    st, charge_dice, later_dice = _charge_then_shamble(dice, monkeypatch)
+    assert len(later_dice) == len(charge_dice) == units.alive(st, 0, 0)
+    assert sum(later_dice) == sum(charge_dice) - len(charge_dice)  # each model lost its +1
+
+
+def test_core_7_3_no_unit_is_a_charger_after_the_assault_phase(dice, monkeypatch):
+    """The charged flag ends with the Assault phase: neither the squad nor the horde that
+    shambled in fight as chargers in a later phase (issue item 3)."""
+    st, _, _ = _charge_then_shamble(dice, monkeypatch)
+    assert (st.ustate[0, :, GL.US_CHARGED] == 0).all()

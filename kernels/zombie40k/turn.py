@@ -311,6 +311,15 @@ def assault_phase(st, g, p, tb, rng):
         if v >= 0:
             make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
     _fight_combat(st, g, p, tb, rng)
+    end_assault_phase(st, g)
+
+
+@njit
+def end_assault_phase(st, g):
+    """The end of an Assault phase (a player's or the zombies'): a charge's bonuses were for
+    this phase's fight only (core §7.3)."""
+    for u in range(st.pos.shape[1]):
+        st.ustate[g, u, US_CHARGED] = 0
 
 
 @njit
@@ -418,6 +427,7 @@ def player_turn(st, g, p, tb, rng, check):
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
+        end_assault_phase(st, g)
         _check(st, g, tb, check)
         _end_player_turn(st, g, p, rng)
         return False
@@ -511,6 +521,7 @@ def zombie_assault(st, g, tb, rng):
             fought[u] = fought[u] or member[u]
         resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng, PH_Z_ASSAULT)
     _consolidations(st, g, tb, rng, PH_Z_ASSAULT)
+    end_assault_phase(st, g)
 
 
 @njit
