@@ -10,7 +10,17 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, StrikeRecorder, clear_table, combat_arrays, keep_models, locked_pair, put_unit, units
+from fidelity_helpers import (
+    GL,
+    L,
+    StrikeRecorder,
+    clear_table,
+    combat_arrays,
+    keep_models,
+    locked_pair,
+    put_unit,
+    units,
+)
 
 import kernels.zombie40k.assault
 import kernels.zombie40k.movement
@@ -90,3 +100,48 @@ def test_core_7_3_no_unit_is_a_charger_after_the_assault_phase(dice, monkeypatch
     shambled in fight as chargers in a later phase (issue item 3)."""
     st, _, _ = _charge_then_shamble(dice, monkeypatch)
     assert (st.ustate[0, :, GL.US_CHARGED] == 0).all()
+
+
+# ------------------------------------------------------------------ core §12 Concussive
+
+
+def _step(st, tb, u, m=0):
+    """The Initiative step model m of unit u strikes at now (its melee choice made afresh)."""
+    st.w_choice[u, m] = -1
+    return assault._model_step(st, 0, u, m, tb, st.w_choice)
+
+
+def test_core_12_concussive_lasts_until_the_end_of_the_next_assault_phase(dice, monkeypatch):
+    """A model that suffers an unsaved Wound from a Concussive weapon in an Assault phase is
+    Initiative 1 for the rest of it and until the end of the next Assault phase (issue item 4)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    boss = units.boss_unit(st)
+    locked_pair(st, tb, 0, boss)
+    put_unit(st, tb, 1, 10.0, 10.0)  # the Marines, far from everything: their phase has no fight
+    normal = _step(st, tb, boss)
+    assert normal == st.stats[0, boss, 0, L.I] > 1
+
+    def concussing_blow(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
+        out[:] = 0
+        if v == boss:
+            st.mstatus[g, v, 0] |= L.ST_CONCUSSED  # an unsaved Wound from a power maul
+
+    monkeypatch.setattr(assault, "_strike", concussing_blow)
+    turn.zombie_assault(st, 0, tb, rng)  # the Guard's power maul hits the Boss in this phase
+    dice.done()
+    assert _step(st, tb, boss) == 1
+    turn.assault_phase(st, 0, 1, tb, rng)  # the next Assault phase (the Marines'): still I1 in it
+    assert _step(st, tb, boss) == normal  # over at its end
+
+
+def test_core_12_concussive_from_a_shot_ends_with_the_coming_assault_phase(dice):
+    """Concussed in a Shooting phase: Initiative 1 until the end of that turn's Assault phase."""
+    st, tb, rng = one_game(example_config("two_players"))
+    boss = units.boss_unit(st)
+    clear_table(st, keep=(0, boss))
+    put_unit(st, tb, 0, 10.0, 10.0)
+    st.mstatus[0, boss, 0] |= L.ST_CONCUSSED  # a grav-gun wound in the Shooting phase
+    assert _step(st, tb, boss) == 1
+    turn.assault_phase(st, 0, 0, tb, rng)
+    dice.done()
+    assert _step(st, tb, boss) == st.stats[0, boss, 0, L.I]

@@ -47,6 +47,9 @@ N_GEAR = 6
 C_WEAPON, C_BONUS, C_STEP, C_FLAGS, C_GEAR0, C_INIT = 0, 1, 2, 3, 4, 10
 N_CHOICE = 11
 
+# ---- model status: GameState.mstatus bits beside kernels.w40k.columns.ST_CONCUSSED --------------
+MS_CONCUSSION_ENDING = 2  # concussed before this Assault phase began: Initiative 1 ends with it (core §12)
+
 # ---- model power-ups: int8 bits ---------------------------------------------------------
 MP_DUCT_ATTACK = 1  # Duct Tape +1 Attack
 MP_DUCT_SHOT = 2  # Duct Tape +1 shot

@@ -13,7 +13,7 @@ import numpy as np
 
 from kernels.jit import njit, njit_alloc
 from kernels.rng import d6, stream_start
-from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
+from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, ST_CONCUSSED, W_FLAGS, WR_FORCE, W
 from kernels.zombie40k.assault import (
     can_charge,
     consolidate,
@@ -32,6 +32,7 @@ from kernels.zombie40k.columns import (
     EK_SNAPSHOT,
     G_MELEE0,
     G_MELEE1,
+    MS_CONCUSSION_ENDING,
     P_COOP,
     P_EMBARK_ON_RUN,
     P_EMFH,
@@ -305,6 +306,7 @@ def assault_phase(st, g, p, tb, rng):
     """zombie40k §5.5: charge (policy), then fight the squad's combat."""
     if not on_table(st, g, p):
         return
+    begin_assault_phase(st, g)
     _reset_overwatch(st, g)
     if can_charge(st, g, p):
         v = _charge_target(st, g, p, tb)
@@ -315,11 +317,24 @@ def assault_phase(st, g, p, tb, rng):
 
 
 @njit
+def begin_assault_phase(st, g):
+    """The start of an Assault phase (a player's or the zombies'): a model concussed before it
+    is Initiative 1 until its end (core §12 Concussive: until the end of the next Assault phase)."""
+    for u in range(st.pos.shape[1]):
+        for m in range(st.mstatus.shape[2]):
+            if st.mstatus[g, u, m] & ST_CONCUSSED:
+                st.mstatus[g, u, m] |= MS_CONCUSSION_ENDING
+
+
+@njit
 def end_assault_phase(st, g):
-    """The end of an Assault phase (a player's or the zombies'): a charge's bonuses were for
-    this phase's fight only (core §7.3)."""
+    """The end of an Assault phase: a charge's bonuses were for this phase's fight only (core
+    §7.3); concussions from before the phase end (core §12), those it dealt last one more."""
     for u in range(st.pos.shape[1]):
         st.ustate[g, u, US_CHARGED] = 0
+        for m in range(st.mstatus.shape[2]):
+            if st.mstatus[g, u, m] & MS_CONCUSSION_ENDING:
+                st.mstatus[g, u, m] &= ~(ST_CONCUSSED | MS_CONCUSSION_ENDING)
 
 
 @njit
@@ -426,6 +441,7 @@ def player_turn(st, g, p, tb, rng, check):
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
+        begin_assault_phase(st, g)
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
         end_assault_phase(st, g)
         _check(st, g, tb, check)
@@ -510,6 +526,7 @@ def zombie_shooting(st, g, tb, rng):
 @njit
 def zombie_assault(st, g, tb, rng):
     """zombie40k §6.4: every combat with zombies in it is fought once."""
+    begin_assault_phase(st, g)
     _reset_overwatch(st, g)
     fought, member = st.w_fought, st.w_member
     fought[:] = False
