@@ -18,7 +18,16 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import move_towards
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.units import alive, any_has, is_squad, leadership, log_event, majority_stat, on_table
+from kernels.zombie40k.units import (
+    alive,
+    any_has,
+    is_squad,
+    leadership,
+    log_event,
+    majority_stat,
+    on_table,
+    unlock_all,
+)
 
 
 @njit
@@ -36,7 +45,9 @@ def leadership_test(st, g, u, modifier, tb, rng):
 
 @njit
 def fall_back(st, g, p, tb, rng, phase):
-    """2D6" straight towards the player starting edge; off the table, the unit is lost (A44)."""
+    """2D6" straight towards the player starting edge; off the table, the unit is lost (A44).
+    A unit that falls back leaves any combat it was locked in (core §9.1, §9.3)."""
+    unlock_all(st, g, p)
     st.ustate[g, p, US_FALLING_BACK] = 1
     distance = sum_d6(rng, g, 2)
     log_event(st, g, phase, EK_FALL_BACK, p, -1, distance, 0, 0)
