@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, locked_pair, units
+from fidelity_helpers import GL, clear_table, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.morale
 import kernels.zombie40k.shooting
@@ -37,3 +37,99 @@ def test_core_9_1_a_squad_shot_out_of_its_combat_falls_back_and_is_no_longer_loc
     dice.done()
     assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1 and st.pos[0, 0, 1] == pytest.approx(y - 6.0)
     assert not units.in_combat(st, 0, 0) and not units.in_combat(st, 0, 2)
+
+
+# ------------------------------------------------------------------ core §6.1 step 6: Morale at the phase's end
+
+
+class KillingShots:
+    """Stands in for ``shoot`` in the turn module: unit u's volley kills ``kills[u]`` models of
+    its target (closest first) and rolls nothing."""
+
+    def __init__(self, kills):
+        self.kills = kills
+        self.order = []
+
+    def __call__(self, st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+        self.order.append((int(u), int(v)))
+        n = self.kills.get(int(u), 0)
+        for m in range(st.wounds.shape[2]):
+            if n and st.wounds[g, v, m] > 0:
+                st.wounds[g, v, m] = 0
+                n -= 1
+        units.refresh_radius(st, g, v, tb)
+        return 1, self.kills.get(int(u), 0), False
+
+
+def _two_hordes_shoot(st, tb, models):
+    """Squad 0 (Guard) with ``models`` models; hordes 2 and 3 (autoguns) 10" from it."""
+    clear_table(st, keep=(0, 2, 3))
+    keep_models(st, tb, 0, models)
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 10.0)
+    put_unit(st, tb, 3, 36.0, 20.0 + st.radius[0, 0] + st.radius[0, 3] + 8.0)
+
+
+def test_core_6_1_morale_after_shooting_counts_the_whole_phase(dice, monkeypatch):
+    """At the end of the Shooting phase a unit that lost 25% of the models it had at its start
+    tests Morale: 2 of 9 and then 1 of 7 are, together, 3 of 9 (issue item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _two_hordes_shoot(st, tb, 9)
+    shots = KillingShots({2: 2, 3: 1})
+    monkeypatch.setattr(turn, "shoot", shots)
+    dice.script(6, 6,  # Morale: failed
+                3, 3)  # fall back 6"
+    turn.zombie_shooting(st, 0, tb, rng)
+    dice.done()
+    assert shots.order == [(2, 0), (3, 0)]
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+def test_core_6_1_one_morale_check_per_shooting_phase(dice, monkeypatch):
+    """2 of 8 and then 2 of 6: one Morale check at the end of the phase, not one per firing
+    unit (issue item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _two_hordes_shoot(st, tb, 8)
+    monkeypatch.setattr(turn, "shoot", KillingShots({2: 2, 3: 2}))
+    dice.script(1, 2)  # one Morale check: passed
+    turn.zombie_shooting(st, 0, tb, rng)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 0
+
+
+def test_core_6_1_fewer_than_25_percent_in_the_phase_no_morale_check(dice, monkeypatch):
+    st, tb, rng = one_game(example_config("two_players"))
+    _two_hordes_shoot(st, tb, 9)
+    monkeypatch.setattr(turn, "shoot", KillingShots({2: 1, 3: 1}))  # 2 of 9
+    turn.zombie_shooting(st, 0, tb, rng)
+    dice.done()  # no die rolled
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 0
+
+
+def _fire(st, tb, rng, u, m, v, weapon, dice=1):
+    """Model m of unit u fires ``dice`` shots of the named weapon at unit v (fire_group)."""
+    import numpy as np
+
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    row = tb.weapons[weapon_index(catalogue())[weapon]]
+    spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
+    return shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, GL.PH_Z_SHOOTING, spec, out)
+
+
+def test_core_9_4_a_pinning_weapon_s_unsaved_wound_tests_pinning_at_the_phase_end(dice):
+    """A unit suffering unsaved Wounds from a Pinning weapon takes a Leadership test at the end
+    of the phase; a fail Goes to Ground."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 2))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 10.0)
+    morale.begin_shooting_phase(st, 0, tb)
+    dice.script(5, 2,  # a zombie's pulse carbine: hits on 5+ (BS2), wounds T3 on 2+; AP5: no Guard save
+                1)  # the sergeant's Feel No Pain (the team's USR) fails
+    assert _fire(st, tb, rng, 2, 0, 0, "Pulse carbine") == 1
+    dice.script(6, 6)  # 1 of 11 lost: no Morale check; Pinning test failed
+    morale.end_shooting_phase(st, 0, tb, rng)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_PINNED] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0

@@ -23,7 +23,7 @@ from __future__ import annotations
  US_PINNED,  # 1: Gone to Ground until the end of its next turn (Pinning)
  US_EMBARKED,  # 1 when embarked on the Escape Vehicle
  US_START_MODELS,  # models at full strength (Morale, Rampage)
- US_PHASE_MODELS,  # models at the start of the current phase (25% casualties)
+ US_PHASE_MODELS,  # models at the start of the current Shooting phase (25% casualties, core §6.1)
  US_DK_LEVEL,  # Death Korps escalation steps taken (zombie40k §10.4)
  US_WIPED_BY,  # unit whose attack removed its last model + 1 (0 = not wiped)
  US_CONSOLIDATE,  # 1 if its combat ended this phase: it may consolidate
@@ -33,8 +33,9 @@ from __future__ import annotations
  US_FORCE,  # game turn in which its Force weapons have Instant Death (psychic phase, A17)
  US_EMFH_LOST,  # game turn in which it lost its actions to Every Man For Himself (scope "all", A38)
  US_REGROUPED,  # 1 in the turn it regrouped: it counts as having moved, may not Run or charge (core §9.2)
- ) = range(25)
-N_US = 25
+ US_PIN_HIT,  # 1 if a Pinning weapon caused it unsaved wounds this Shooting phase (core §9.4)
+ ) = range(26)
+N_US = 26
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)

@@ -14,6 +14,8 @@ from kernels.zombie40k.columns import (
     US_BLIND_HIT,
     US_BLINDED,
     US_FALLING_BACK,
+    US_PHASE_MODELS,
+    US_PIN_HIT,
     US_PINNED,
 )
 from kernels.zombie40k.geometry import move_towards
@@ -25,6 +27,7 @@ from kernels.zombie40k.units import (
     leadership,
     log_event,
     majority_stat,
+    n_players,
     on_table,
     unlock_all,
 )
@@ -58,6 +61,25 @@ def fall_back(st, g, p, tb, rng, phase):
         after_attack(st, g, p, -1, before, tb, rng, phase)
         return
     move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm)
+
+
+@njit
+def begin_shooting_phase(st, g, tb):
+    """Count every squad's models at the start of a Shooting phase (core §6.1 step 6)."""
+    for p in range(n_players(tb)):
+        st.ustate[g, p, US_PHASE_MODELS] = alive(st, g, p) if on_table(st, g, p) else 0
+        st.ustate[g, p, US_PIN_HIT] = 0
+
+
+@njit
+def end_shooting_phase(st, g, tb, rng):
+    """At the end of a Shooting phase each squad that lost 25% of the models it had at its
+    start tests Morale, one hit by a Pinning weapon tests Pinning (core §6.1 step 6, §9.4)."""
+    for p in range(n_players(tb)):
+        before = st.ustate[g, p, US_PHASE_MODELS]
+        leadership_after_shooting(st, g, p, before, st.ustate[g, p, US_PIN_HIT] != 0, tb, rng)
+        st.ustate[g, p, US_PHASE_MODELS] = 0
+        st.ustate[g, p, US_PIN_HIT] = 0
 
 
 @njit

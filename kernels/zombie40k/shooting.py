@@ -77,7 +77,7 @@ from kernels.zombie40k.columns import (
     US_BLINDED,
     US_MOVED,
     US_NO_CHARGE,
-    US_PHASE_MODELS,
+    US_PIN_HIT,
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import edge_distance, ev_distance
@@ -228,10 +228,11 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
         spec[SP_HIT_ON], spec[SP_HIT_ON2] = 6, 0  # Blind: BS 1
     for k in range(N_OUT):
         out[k] = 0
+    pinning = (row[W_FLAGS] & WR_PINNING) != 0
     if _locked_with_other_squad(st, g, v, u, tb):
-        _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out)
+        _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out, pinning)
     else:
-        _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out)
+        _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning)
     if spec[SP_GETS_HOT] != 0:
         _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
     if out[OUT_BLIND_HITS] > 0:
@@ -242,13 +243,17 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
 
 
 @njit
-def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out):
-    before = alive(st, g, v)
+def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning):
+    """Resolve ``dice`` of a group on unit v; a Pinning weapon's unsaved wounds mark v for its
+    Pinning test at the end of the phase (core §9.4)."""
+    before, unsaved = alive(st, g, v), out[OUT_UNSAVED]
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     _cover_of(st, g, v), defender_chuck, medpacks, out)
+    if pinning and out[OUT_UNSAVED] > unsaved:
+        st.ustate[g, v, US_PIN_HIT] = 1
     after_attack(st, g, v, u, before, tb, rng, phase)
 
 
@@ -261,7 +266,7 @@ def _locked_with_other_squad(st, g, v, u, tb):
 
 
 @njit
-def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
+def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out, pinning):
     """zombie40k §5.4: each hit goes to a random model among all models in v's combat."""
     hits = 0
     for _ in range(dice):
@@ -280,7 +285,7 @@ def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
         shooting_spec(tspec, row, st.stats[g, u, 0], unit_flags(st, g, u, 0), majority_stat(st, g, w, T),
                       majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
-        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out)
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
 
 
 @njit
@@ -326,7 +331,7 @@ def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
     spec[SP_AP] = NONE
     for k in range(N_OUT):
         out[k] = 0
-    _resolve_on(st, g, u, v, int(tb.prm[P_SHOTGUN_SHOTS]), spec, tb, rng, phase, out)
+    _resolve_on(st, g, u, v, int(tb.prm[P_SHOTGUN_SHOTS]), spec, tb, rng, phase, out, False)
     return out[OUT_UNSAVED]
 
 
@@ -342,8 +347,6 @@ def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
     throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
     spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
     out[:] = 0
-    st.ustate[g, v, US_PHASE_MODELS] = alive(st, g, v) if st.ustate[g, v, US_PHASE_MODELS] == 0 \
-        else st.ustate[g, v, US_PHASE_MODELS]
     thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
     fired, unsaved, pinning = 0, 0, False
     for m in range(st.wounds.shape[2]):

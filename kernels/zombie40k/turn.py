@@ -90,7 +90,6 @@ from kernels.zombie40k.columns import (
     US_NO_CHARGE,
     US_OUT,
     US_OVERWATCHED,
-    US_PHASE_MODELS,
     US_PINNED,
     US_RAN,
     US_REGROUPED,
@@ -98,7 +97,7 @@ from kernels.zombie40k.columns import (
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import ev_distance, unit_radius
-from kernels.zombie40k.morale import leadership_after_shooting
+from kernels.zombie40k.morale import begin_shooting_phase, end_shooting_phase
 from kernels.zombie40k.movement import (
     can_embark,
     may_run,
@@ -267,17 +266,14 @@ def shooting_phase(st, g, p, tb, rng):
     if wants_run and may_run(st, g, p):
         return squad_run(st, g, p, tb, rng, embark_on_run)
     if target >= 0:
-        before = alive(st, g, target)
-        st.ustate[g, target, US_PHASE_MODELS] = before
+        begin_shooting_phase(st, g, tb)
         snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
         skip = -1
         second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
         if second >= 0:
             skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
-        fired, unsaved, pinning = shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
-        if is_squad(target, tb):
-            leadership_after_shooting(st, g, target, before, pinning and unsaved > 0, tb, rng)
-        st.ustate[g, target, US_PHASE_MODELS] = 0
+        shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
+        end_shooting_phase(st, g, tb, rng)
     return False
 
 
@@ -473,9 +469,7 @@ def _fire_from_vehicle(st, g, p, tb, rng):
             if d <= reach and d < best_d:
                 best, best_d = v, d
     if best >= 0:
-        st.ustate[g, best, US_PHASE_MODELS] = alive(st, g, best)
         shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
-        st.ustate[g, best, US_PHASE_MODELS] = 0
 
 
 # ------------------------------------------------------------------------ zombie turn
@@ -514,13 +508,15 @@ def _zombie_shooting_target(st, g, z, tb):
 
 @njit
 def zombie_shooting(st, g, tb, rng):
+    """zombie40k §6.3: each zombie unit with a ranged weapon fires; Morale and Pinning at the
+    end of the phase (core §6.1 step 6)."""
+    begin_shooting_phase(st, g, tb)
     for z in range(n_players(tb), st.pos.shape[1]):
         if on_table(st, g, z) and not in_combat(st, g, z) and max_reach(st, g, z, tb) > 0.0:
             p = _zombie_shooting_target(st, g, z, tb)
             if p >= 0:
-                before = alive(st, g, p)
-                fired, unsaved, pinning = shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
-                leadership_after_shooting(st, g, p, before, pinning and unsaved > 0, tb, rng)
+                shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
+    end_shooting_phase(st, g, tb, rng)
 
 
 @njit
