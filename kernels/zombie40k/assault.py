@@ -110,6 +110,7 @@ from kernels.zombie40k.units import (
     all_have,
     any_has,
     boss_unit,
+    combat_members,
     in_combat,
     is_squad,
     lock,
@@ -227,24 +228,6 @@ def move_into_contact(st, g, u, v):
 
 
 # ------------------------------------------------------------------------- the fight
-
-
-@njit
-def combat_members(st, g, seed, member):
-    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
-    n = st.locked.shape[1]
-    for u in range(n):
-        member[u] = False
-    member[seed] = True
-    changed = True
-    while changed:
-        changed = False
-        for u in range(n):
-            if member[u]:
-                for v in range(n):
-                    if st.locked[g, u, v] and not member[v]:
-                        member[v] = True
-                        changed = True
 
 
 @njit

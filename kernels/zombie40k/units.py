@@ -161,6 +161,24 @@ def unlock_all(st, g, u):
 
 
 @njit
+def combat_members(st, g, seed, member):
+    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
+    n = st.locked.shape[1]
+    for u in range(n):
+        member[u] = False
+    member[seed] = True
+    changed = True
+    while changed:
+        changed = False
+        for u in range(n):
+            if member[u]:
+                for v in range(n):
+                    if st.locked[g, u, v] and not member[v]:
+                        member[v] = True
+                        changed = True
+
+
+@njit
 def remove_unit(st, g, u):
     """The unit leaves the table (destroyed, fled off the table or embarked)."""
     st.ustate[g, u, US_ON_TABLE] = 0
