@@ -27,9 +27,10 @@ def keep_models(st, tb, u, n):
     units.refresh_radius(st, 0, u, tb)
 
 
-def locked_pair(st, tb, u, v, x=24.0, y=30.0):
-    """Only u and v on the table, v in base contact with u on its EV side, locked."""
-    clear_table(st, keep=(u, v))
+def locked_pair(st, tb, u, v, x=24.0, y=30.0, keep=()):
+    """Only u and v (and the units in ``keep``, where they stand) on the table, v in base
+    contact with u on its EV side, locked."""
+    clear_table(st, keep=(u, v, *keep))
     put_unit(st, tb, u, x, y)
     put_unit(st, tb, v, x, y + st.radius[0, u] + st.radius[0, v])
     units.lock(st, 0, u, v)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, clear_table, keep_models, locked_pair, put_unit, units
+from fidelity_helpers import GL, L, clear_table, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.morale
 import kernels.zombie40k.shooting
@@ -133,3 +133,114 @@ def test_core_9_4_a_pinning_weapon_s_unsaved_wound_tests_pinning_at_the_phase_en
     morale.end_shooting_phase(st, 0, tb, rng)
     dice.done()
     assert st.ustate[0, 0, GL.US_PINNED] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0
+
+
+# ------------------------------------------------------------------ zombie40k §5.4: shots into a combat
+
+
+def _melee_in_the_zone(st, tb):
+    """Horde 2 locked with the Marines (squad 1); the Guard (squad 0) 10" away."""
+    locked_pair(st, tb, 1, 2, y=40.0, keep=(0,))
+    put_unit(st, tb, 0, 24.0, st.pos[0, 2, 1] + st.radius[0, 2] + st.radius[0, 0] + 10.0)
+
+
+def _fire_out(st, tb, rng, u, m, v, weapon, dice=1):
+    import numpy as np
+
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    row = tb.weapons[weapon_index(catalogue())[weapon]]
+    spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
+    shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, GL.PH_SHOOTING, spec, out)
+    return out
+
+
+def test_s5_4_a_blast_into_a_combat_scatters_like_any_blast(dice):
+    """A Blast fired into a combat hits the models under the marker as normal: the scatter die
+    and 2D6 minus BS move it (here 12 - 3 = 9": off every model, no hit; issue item 7)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _melee_in_the_zone(st, tb)
+    dice.script(5,  # the scatter die: an arrow
+                6, 6)  # 2D6 = 12" - BS 3 = 9" of scatter
+    out = _fire_out(st, tb, rng, 0, 1, 2, "Frag grenade")
+    dice.done()
+    assert out[L.OUT_HITS] == 0 and units.alive(st, 0, 2) == 5
+
+
+def test_s5_4_a_template_into_a_combat_covers_the_template_s_models(dice):
+    """A Template into a combat hits ``template_models`` (4) models of the combat, each a random
+    model of it (issue item 7)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _melee_in_the_zone(st, tb)
+    dice.script(*[0.99, 1] * 4)  # each hit: a random model (the horde's), a failed wound roll
+    out = _fire_out(st, tb, rng, 0, 1, 2, "Flamer")
+    dice.done()
+    assert out[L.OUT_HITS] == 4
+
+
+def test_s5_4_shots_into_a_combat_re_roll_to_hit_with_chuck_norris(dice):
+    """The Blessing of Chuck Norris re-rolls a failed to-hit roll of a shot into a combat too
+    (zombie40k §8 result 12; issue item 8)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _melee_in_the_zone(st, tb)
+    st.pu[0, 0, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(1, 6,  # to hit (BS3): a 1, re-rolled: 6
+                0.99,  # the hit goes to a model of the horde
+                1, 1)  # to wound: a 1, re-rolled by the Blessing: 1
+    out = _fire_out(st, tb, rng, 0, 1, 2, "Lasgun")
+    dice.done()
+    assert out[L.OUT_HITS] == 1 and out[L.OUT_UNSAVED] == 0
+
+
+def test_s5_4_shots_into_a_combat_wound_with_the_firing_model_s_rules(dice):
+    """A shot into a combat wounds with the rules of the model that fired it, not those of the
+    squad's first model slot (dead here, with Preferred Enemy: no re-roll of the 1; issue item
+    8)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _melee_in_the_zone(st, tb)
+    st.mflags[0, 0, 0] |= L.MR_PREFERRED_ENEMY
+    st.wounds[0, 0, 0] = 0  # the sergeant is dead
+    units.refresh_radius(st, 0, 0, tb)
+    dice.script(6, 0.99, 1)  # hit; the horde; to wound: a 1, not re-rolled
+    out = _fire_out(st, tb, rng, 0, 1, 2, "Lasgun")
+    dice.done()
+    assert out[L.OUT_HITS] == 1
+
+
+def test_s8_the_shotgun_power_up_into_a_combat_randomises_its_hits(dice):
+    """The Shotgun power-up fired at a horde locked with another squad: each hit goes to a
+    random model of the combat; on a zombie it removes a Wound, on a survivor it is the
+    appendix Shotgun (S3 AP-; zombie40k §5.4, §8 result 8; issue item 8)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _melee_in_the_zone(st, tb)
+    keep_models(st, tb, 0, 1)  # only the sergeant fires: the shotgun
+    put_unit(st, tb, 0, 24.0, st.pos[0, 2, 1] + st.radius[0, 2] + st.radius[0, 0] + 10.0)
+    st.mpow[0, 0, 0] |= GL.MP_SHOTGUN
+    marines = units.alive(st, 0, 1)
+    dice.script(2, 2,  # two shots hit on 2+
+                0.0, 1,  # the first hit: a Marine; the appendix Shotgun wounds T4 on 5+: a 1
+                0.99)  # the second: a zombie, which loses its Wound
+    shooting.shoot(st, 0, 0, 2, tb, rng, GL.PH_SHOOTING, False, False, -1)
+    dice.done()
+    assert units.alive(st, 0, 2) == 4 and units.alive(st, 0, 1) == marines
+
+
+def test_s8_the_shotgun_power_up_is_the_appendix_shotgun_against_players(dice):
+    """Against another player's squad the Shotgun power-up is the appendix Shotgun (12" S3 AP-
+    Assault 2, the firer's BS): a sergeant's laspistol gives way to it (issue item 8)."""
+    import numpy as np
+
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 1))
+    put_unit(st, tb, 0, 24.0, 40.0)
+    put_unit(st, tb, 1, 24.0, 40.0 + st.radius[0, 0] + st.radius[0, 1] + 8.0)
+    spec = np.zeros_like(st.w_spec[0])
+    index = weapon_index(catalogue())
+    assert shooting.best_weapon(st, 0, 0, 0, 1, tb, spec, False)[0] == index["Laspistol"]
+    st.mpow[0, 0, 0] |= GL.MP_SHOTGUN
+    w, shots, _, _ = shooting.best_weapon(st, 0, 0, 0, 1, tb, spec, False)
+    assert w == index["Shotgun"] and shots == 2

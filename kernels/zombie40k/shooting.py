@@ -37,8 +37,6 @@ from kernels.w40k.columns import (
     SP_HIT_MODE,
     SP_HIT_ON,
     SP_HIT_ON2,
-    SP_HIT_REROLL,
-    SP_TESLA,
     SP_WOUND_ON,
     SV,
     W_BLAST,
@@ -54,7 +52,7 @@ from kernels.w40k.columns import (
     A,
     T,
 )
-from kernels.w40k.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
+from kernels.w40k.combat import first_alive, hits_of_die, resolve_attacks, roll_pass
 from kernels.zombie40k.casualties import after_attack
 from kernels.zombie40k.columns import (
     EK_GETS_HOT,
@@ -83,10 +81,11 @@ from kernels.zombie40k.columns import (
 from kernels.zombie40k.geometry import edge_distance, ev_distance
 from kernels.zombie40k.morale import blind_tests
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.state import ID_SHOTGUN, W_INTO_COMBAT, W_SHOOT, W_SPLIT
 from kernels.zombie40k.units import (
     alive,
     any_has,
+    combat_members,
     in_combat,
     is_squad,
     log_event,
@@ -203,6 +202,13 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
         value = _expected_given(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec, flags, toughness, save)
         if value > best_value:
             best, best_dice, best_snap, best_value = w, dice, snap, value
+    if st.mpow[g, u, m] & MP_SHOTGUN and not _is_zombie_unit(st, g, v):
+        w = tb.ids[ID_SHOTGUN]  # the Shotgun power-up against a player: the appendix Shotgun (§8 result 8)
+        dice, snap = shots_of(tb.weapons[w], distance, moved, relentless, st.stats[g, u, m, A])
+        dice += 1 if dice > 0 and st.mpow[g, u, m] & MP_DUCT_SHOT else 0
+        value = _expected(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec)
+        if value > best_value:
+            best, best_dice, best_snap, best_value = w, dice, snap, value
     return best, best_dice, best_snap, best_value
 
 
@@ -230,7 +236,7 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
         out[k] = 0
     pinning = (row[W_FLAGS] & WR_PINNING) != 0
     if _locked_with_other_squad(st, g, v, u, tb):
-        _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out, pinning)
+        _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinning)
     else:
         _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning)
     if spec[SP_GETS_HOT] != 0:
@@ -266,44 +272,53 @@ def _locked_with_other_squad(st, g, v, u, tb):
 
 
 @njit
-def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out, pinning):
-    """zombie40k §5.4: each hit goes to a random model among all models in v's combat."""
-    hits = 0
-    for _ in range(dice):
-        if spec[SP_HIT_MODE] != 0:
-            hits += min(alive(st, g, v), tb.geom[G_BLAST_SMALL_MODELS])
-            continue
-        die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], 0)
-        out[OUT_ONES] += die == 1
-        if die >= need and need < NONE:
-            hits += 1 + spec[SP_TESLA] * (die == 6)
-    tspec = st.w_spec[W_INTO_COMBAT]
-    for _ in range(hits):
-        w = _random_combat_unit(st, g, v, rng)
-        if w < 0:
-            return
-        shooting_spec(tspec, row, st.stats[g, u, 0], unit_flags(st, g, u, 0), majority_stat(st, g, w, T),
-                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
-        tspec[SP_HIT_MODE] = HM_AUTO
-        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
+def _combat_models(st, g, v):
+    """Fill ``st.w_combat`` with v's combat (the connected set of locked units) and return its
+    living models."""
+    combat_members(st, g, v, st.w_combat)
+    n = 0
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
+            n += alive(st, g, w)
+    return n
 
 
 @njit
-def _random_combat_unit(st, g, v, rng):
-    """A unit of v's combat, chosen with probability proportional to its living models."""
-    total = alive(st, g, v)
-    for w in range(st.locked.shape[1]):
-        if st.locked[g, v, w]:
+def _random_combat_unit(st, g, rng):
+    """The unit of a random living model of the combat in ``st.w_combat`` (one model per hit)."""
+    total = 0
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
             total += alive(st, g, w)
     if total == 0:
         return -1
     pick = int(total * uniform(rng, g))
-    for w in range(st.locked.shape[1]):
-        if w == v or st.locked[g, v, w]:
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
             pick -= alive(st, g, w)
             if pick < 0:
                 return w
-    return v
+    return -1
+
+
+@njit
+def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinning):
+    """zombie40k §5.4: shots into v's combat roll to hit as any shot (a blast marker scatters and
+    covers, a template covers, the models of the whole combat); each hit goes to a random model
+    of the combat and wounds with the firing model's profile (docs/space.md)."""
+    models = _combat_models(st, g, v)
+    hits = 0
+    for _ in range(dice):
+        hits += hits_of_die(rng, g, spec, models, out)
+    tspec = st.w_spec[W_INTO_COMBAT]
+    for _ in range(hits):
+        w = _random_combat_unit(st, g, rng)
+        if w < 0:
+            return
+        shooting_spec(tspec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, w, T),
+                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
+        tspec[SP_HIT_MODE] = HM_AUTO
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
 
 
 @njit
@@ -325,20 +340,58 @@ def _gets_hot(st, g, u, m, ones, tb, rng, phase):
 @njit
 def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
     """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
-    and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34)."""
+    and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34). Fired at
+    zombies locked with another squad, each hit goes to a random model of the combat (§5.4)."""
     chuck = 1 if chuck_active(st, g, u) else 0
-    wound_removing_spec(spec, int(tb.prm[P_SHOTGUN_HIT_ON]), 0, True, chuck)
-    spec[SP_AP] = NONE
+    _shotgun_spec(spec, tb, chuck)
     for k in range(N_OUT):
         out[k] = 0
-    _resolve_on(st, g, u, v, int(tb.prm[P_SHOTGUN_SHOTS]), spec, tb, rng, phase, out, False)
+    shots = int(tb.prm[P_SHOTGUN_SHOTS])
+    if _locked_with_other_squad(st, g, v, u, tb):
+        _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out)
+    else:
+        _resolve_on(st, g, u, v, shots, spec, tb, rng, phase, out, False)
     return out[OUT_UNSAVED]
 
 
 @njit
+def _shotgun_spec(spec, tb, chuck):
+    wound_removing_spec(spec, int(tb.prm[P_SHOTGUN_HIT_ON]), 0, True, chuck)
+    spec[SP_AP] = NONE
+
+
+@njit
+def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out):
+    """Each hit on a random model of the combat: a zombie loses a Wound, a survivor takes a hit
+    of the appendix Shotgun (S3 AP-) from the firer (zombie40k §5.4, §8 result 8)."""
+    models = _combat_models(st, g, v)
+    hits = 0
+    for _ in range(shots):
+        hits += hits_of_die(rng, g, spec, models, out)
+    tspec = st.w_spec[W_INTO_COMBAT]
+    for _ in range(hits):
+        w = _random_combat_unit(st, g, rng)
+        if w < 0:
+            return
+        if _is_zombie_unit(st, g, w):
+            _shotgun_spec(tspec, tb, chuck)
+        else:
+            shooting_spec(tspec, tb.weapons[tb.ids[ID_SHOTGUN]], st.stats[g, u, m], unit_flags(st, g, u, m),
+                          majority_stat(st, g, w, T), majority_stat(st, g, w, SV), False, False, chuck,
+                          tb.wound_chart, tb.geom)
+        tspec[SP_HIT_MODE] = HM_AUTO
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, False)
+
+
+@njit
+def _is_zombie_unit(st, g, v):
+    return (st.mflags[g, v, first_alive(st.wounds[g, v], 0)] & MR_ZOMBIE) != 0
+
+
+@njit
 def _uses_shotgun(st, g, u, m, v, tb):
-    return (st.mpow[g, u, m] & MP_SHOTGUN) != 0 and (st.mflags[g, v, first_alive(st.wounds[g, v], 0)] & MR_ZOMBIE) \
-        != 0 and unit_gap(st, g, u, v) <= tb.prm[P_SHOTGUN_RANGE]
+    return (st.mpow[g, u, m] & MP_SHOTGUN) != 0 and _is_zombie_unit(st, g, v) \
+        and unit_gap(st, g, u, v) <= tb.prm[P_SHOTGUN_RANGE]
 
 
 @njit

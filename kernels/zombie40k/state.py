@@ -22,7 +22,7 @@ from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RE
 W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT = range(5)
 N_WORK = 5
 X_ZOMBIE, X_BOSS, X_ORK_BOY = 0, 1, 2  # rows of Tables.extra_*
-ID_AUTOGUN, ID_CCW, N_IDS = 0, 1, 2  # rows of Tables.ids
+ID_AUTOGUN, ID_CCW, ID_SHOTGUN, N_IDS = 0, 1, 2, 3  # rows of Tables.ids
 
 
 class GameState(NamedTuple):
@@ -53,6 +53,7 @@ class GameState(NamedTuple):
     w_target: np.ndarray  # int64[U] the unit each unit attacks (-1 none)
     w_rampage: np.ndarray  # int64[U] Rampage bonus attacks
     w_fought: np.ndarray  # bool[U] units whose combat was fought this Zombie Assault phase
+    w_combat: np.ndarray  # bool[U] units of the combat a shot is fired into
     w_fuel_out: np.ndarray  # bool[U, M] chainsaws that rolled a 1
     w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.zombie40k.assault)
     w_dice: np.ndarray  # int64[U, M] attacks at this Initiative step
@@ -81,7 +82,7 @@ class Tables(NamedTuple):
     extra_stats: np.ndarray  # int16[3, N_STATS] Zombie, Zombie Boss, Ork Boy
     extra_flags: np.ndarray  # int64[3]
     extra_gear: np.ndarray  # int16[3, N_GEAR]
-    ids: np.ndarray  # int64[N_IDS] weapon rows: the horde's autogun, the close combat weapon
+    ids: np.ndarray  # int64[N_IDS] weapon rows: the horde's autogun, the close combat weapon, the appendix Shotgun
     pu_value: np.ndarray  # float64[13] how much a squad values each power-up (roll twice, keep one)
     horde_size: np.ndarray  # int64[1] models per horde
     shop: np.ndarray  # int64[n_items, N_SHOP] Killing Floor items in wish-list order (0 rows: no shop)
@@ -117,6 +118,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_target=np.zeros(u, np.int64),
         w_rampage=np.zeros(u, np.int64),
         w_fought=np.zeros(u, np.bool_),
+        w_combat=np.zeros(u, np.bool_),
         w_fuel_out=np.zeros((u, m), np.bool_),
         w_choice=np.zeros((u, m, N_CHOICE), np.int64),
         w_dice=np.zeros((u, m), np.int64),

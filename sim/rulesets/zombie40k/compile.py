@@ -13,7 +13,7 @@ import numpy as np
 
 from kernels.w40k import columns as L
 from kernels.zombie40k import columns as GL
-from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
+from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, ID_SHOTGUN, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
 from sim.rulesets.zombie40k.catalogue import catalogue, catalogue_file
 from sim.rulesets.zombie40k.config import ConfigError, GameConfig, parse_dice
 from sim.rulesets.zombie40k.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
@@ -129,6 +129,7 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
     ids = np.zeros(N_IDS, np.int64)
     ids[ID_AUTOGUN], ids[ID_CCW] = index["Autogun"], index["Close combat weapon"]
+    ids[ID_SHOTGUN] = index["Shotgun"]  # the Shotgun power-up against players (zombie40k §8 result 8)
     return Tables(
         weapons=weapon_table(cat.weapons.values()), wound_chart=wound_chart(), ws_chart=ws_chart(),
         geom=config.geometry.array(), prm=parameters(config, flags), policy=policies(config),
