@@ -21,6 +21,7 @@ from kernels.zombie40k.columns import (
     EK_RESPAWN,
     EK_ZOMBIE_ARRIVE,
     G_RANGED0,
+    P_BOSS_RESPAWNS,
     P_COOP,
     P_CSCATTER_N,
     P_DEPLOY_DEPTH,
@@ -44,6 +45,7 @@ from kernels.zombie40k.columns import (
     US_ARRIVED_EDGE,
     US_DK_LEVEL,
     US_ON_TABLE,
+    US_OUT,
     US_START_MODELS,
 )
 from kernels.zombie40k.geometry import (
@@ -448,12 +450,16 @@ def _any_squad_near_ev(st, g, tb):
 @njit
 def respawn_horde(st, g, h, tb, rng):
     """zombie40k §6.1 and §7: a destroyed horde returns at full size (Death Korps: one step
-    tougher) and arrives by the D6 Zombie Respawn Table."""
-    if tb.prm[P_DK] != 0:  # A37: escalation per horde, or for every horde at once
-        for k in range(n_players(tb), boss_unit(st)):
-            if k == h or tb.prm[P_DK_GLOBAL] != 0:
-                st.ustate[g, k, US_DK_LEVEL] += 1
-    build_horde(st, g, h, tb)
+    tougher) and arrives by the D6 Zombie Respawn Table; so does a destroyed Boss that
+    respawns (``boss_respawns``, A14), with its profile."""
+    if h == boss_unit(st):
+        build_boss(st, g, tb)
+    else:
+        if tb.prm[P_DK] != 0:  # A37: escalation per horde, or for every horde at once
+            for k in range(n_players(tb), boss_unit(st)):
+                if k == h or tb.prm[P_DK_GLOBAL] != 0:
+                    st.ustate[g, k, US_DK_LEVEL] += 1
+        build_horde(st, g, h, tb)
     st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
     result = sum_d6(rng, g, 1)
     if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _any_squad_near_ev(st, g, tb):
@@ -483,7 +489,10 @@ def _arrive(st, g, h, result, tb, rng):
 
 @njit
 def zombie_can_respawn(st, g, u, tb):
-    return not on_table(st, g, u) and u != boss_unit(st)
+    """A destroyed horde comes back; the Boss only with ``boss_respawns`` (zombie40k §6.1, A14)."""
+    if on_table(st, g, u):
+        return False
+    return u != boss_unit(st) or (tb.prm[P_BOSS_RESPAWNS] != 0 and st.ustate[g, u, US_OUT] == 0)
 
 
 @njit

@@ -113,7 +113,6 @@ from kernels.zombie40k.spawning import respawn_horde, respawn_squad, rolloff_ord
 from kernels.zombie40k.units import (
     alive,
     any_has,
-    boss_unit,
     in_combat,
     is_squad,
     log_event,
@@ -483,8 +482,9 @@ def _reset_overwatch(st, g):
 
 @njit
 def zombie_respawning(st, g, tb, rng):
-    """zombie40k §6.1: every destroyed horde returns (one roll each on the §7 table)."""
-    for h in range(n_players(tb), boss_unit(st)):
+    """zombie40k §6.1: every destroyed horde returns (one roll each on the §7 table), and the
+    Boss with ``boss_respawns`` (A14)."""
+    for h in range(n_players(tb), st.pos.shape[1]):
         if zombie_can_respawn(st, g, h, tb):
             respawn_horde(st, g, h, tb, rng)
 

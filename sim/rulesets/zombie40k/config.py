@@ -148,7 +148,8 @@ class GameConfig:
     shotgun_powerup_shots: int = _p(2, "I", "§8 result 8, A34")
     mushroom_move_bonus_in: float = _p(3.0, "C", "§8 result 9")
     mushroom_init_bonus: int = _p(1, "C", "§8 result 9")
-    boss_respawns: bool = _p(False, "A14", "§6.1")
+    boss_respawns: bool = _p(False, "A14", "§6.1", "a destroyed Boss returns like a destroyed horde: a D6 on the Zombie "
+                             "Respawn Table in the next Zombie Respawning phase")
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8")
     boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "0 = the Boss shambles like any zombie unit")
     coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1")
