@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, L, units
+from fidelity_helpers import GL, L, clear_table, put_unit, units
 
 import kernels.zombie40k.casualties
 import kernels.zombie40k.spawning
@@ -47,3 +47,61 @@ def test_a14_by_default_the_boss_stays_dead(dice):
     turn.zombie_respawning(st, 0, tb, rng)
     dice.done()  # no roll
     assert not units.on_table(st, 0, boss)
+
+
+# ------------------------------------------------------------------ A4 who has Rending
+
+
+def _lasgun_at_an_untouchable_horde(dice, rending_owner):
+    """A Guardsman's lasgun (S3) at a horde made T7 (S3 cannot wound T7): hit 6, wound 6."""
+    import numpy as np
+
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    st, tb, rng = one_game(example_config("two_players", rending_owner=rending_owner))
+    clear_table(st, keep=(0, 2))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 10.0)
+    st.stats[0, 2, :, L.T] = 7
+    row = tb.weapons[weapon_index(catalogue())["Lasgun"]]
+    spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
+    return lambda: kernels.zombie40k.shooting.fire_group(st, 0, 0, 1, 2, row, 1, False, False, tb, rng,
+                                                         GL.PH_SHOOTING, spec, out)
+
+
+def test_a4_rending_owner_survivors_gives_survivors_rending_against_zombies(dice):
+    """``rending_owner = "survivors"`` (the 2009 "headshots"): a survivor's to-wound 6 against
+    zombies wounds whatever their Toughness; the zombies lose their Rending (issue item 10)."""
+    fire = _lasgun_at_an_untouchable_horde(dice, "survivors")
+    dice.script(6, 6,  # hit; to wound: a 6 (Rending)
+                1)  # the zombie's Feel No Pain (5+) fails
+    assert fire() == 1
+    dice.done()
+    config = example_config("two_players", rending_owner="survivors")
+    from sim.rulesets.zombie40k.compile import compile_tables
+
+    tb = compile_tables(config)
+    assert not tb.extra_flags[0] & L.MR_RENDING and tb.prm[GL.P_RENDING_VS_ZOMBIES] == 1
+
+
+def test_a4_rending_owner_none_nobody_has_rending(dice):
+    fire = _lasgun_at_an_untouchable_horde(dice, "none")
+    dice.script(6, 6)  # hit; to wound: a 6, but S3 cannot wound T7
+    assert fire() == 0
+    dice.done()
+
+
+def test_a4_survivors_rending_in_close_combat_against_zombies_only():
+    """A survivor's close combat attacks have Rending against zombies, not against a rival."""
+    import numpy as np
+
+    import kernels.zombie40k.assault
+
+    st, tb, _ = one_game(example_config("two_players", rending_owner="survivors"))
+    spec = np.zeros_like(st.w_spec[0])
+    ccw = tb.ids[1]
+    kernels.zombie40k.assault._model_spec(st, 0, 0, 1, 2, ccw, tb, spec)
+    assert spec[L.SP_AUTO_WOUND_6] == 1
+    kernels.zombie40k.assault._model_spec(st, 0, 0, 1, 1, ccw, tb, spec)
+    assert spec[L.SP_AUTO_WOUND_6] == 0

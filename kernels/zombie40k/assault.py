@@ -102,7 +102,7 @@ from kernels.zombie40k.columns import (
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
 from kernels.zombie40k.morale import blind_tests, fall_back, leadership_test
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.shooting import shoot, unit_gap
+from kernels.zombie40k.shooting import headshots, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
 from kernels.zombie40k.units import (
@@ -541,6 +541,7 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
                chuck, tb.ws_chart, tb.wound_chart)
     if tb.weapons[w, W_FLAGS] & WR_FORCE and _force_active(st, g, u):
         spec[SP_INSTANT_DEATH] = 1  # a manifested Force weapon (core §12, §13)
+    headshots(st, g, u, v, tb, spec)
 
 
 @njit

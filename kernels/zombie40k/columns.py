@@ -83,9 +83,10 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_MAX_RESPAWNS, P_POWERUPS, P_PVP, P_DMW, P_DK, P_DK_START_T, P_DK_START_FNP, P_DK_MAX_T, P_DK_MAX_FNP,
  P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
  P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP, P_SURROUNDED_GEOMETRIC,
- P_BILE_CORRIDOR, P_PU_REMOVED,
- ) = range(67)
-N_PRM = 67  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+ P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES,
+ ) = range(68)
+N_PRM = 68  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+# P_RENDING_VS_ZOMBIES: 1 = survivors' attacks on zombies have Rending (A4 rending_owner = "survivors")
 
 # ---- player policies: float64[P, N_POL] (docs/policies.md) -------------------------------
 (POL_HUNT_RADIUS,  # chase a horde within this many inches for its power-up (0 = never)

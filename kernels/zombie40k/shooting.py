@@ -32,6 +32,8 @@ from kernels.w40k.columns import (
     OUT_ONES,
     OUT_UNSAVED,
     SP_AP,
+    SP_AP_ON_6,
+    SP_AUTO_WOUND_6,
     SP_EXTRA_REROLL,
     SP_GETS_HOT,
     SP_HIT_MODE,
@@ -66,6 +68,7 @@ from kernels.zombie40k.columns import (
     P_FREE_FIRE,
     P_PVP,
     P_PVP_ZONE,
+    P_RENDING_VS_ZOMBIES,
     P_SHOTGUN_HIT_ON,
     P_SHOTGUN_RANGE,
     P_SHOTGUN_SHOTS,
@@ -238,6 +241,7 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
     if _locked_with_other_squad(st, g, v, u, tb):
         _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinning)
     else:
+        headshots(st, g, u, v, tb, spec)
         _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning)
     if spec[SP_GETS_HOT] != 0:
         _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
@@ -318,6 +322,7 @@ def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinn
         shooting_spec(tspec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, w, T),
                       majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
+        headshots(st, g, u, w, tb, tspec)
         _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
 
 
@@ -381,6 +386,15 @@ def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out
                           tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
         _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, False)
+
+
+@njit
+def headshots(st, g, u, v, tb, spec):
+    """A4 ``rending_owner = "survivors"`` (the 2009 "headshots"): a survivor's attack on
+    zombies has Rending, a to-wound 6 wounds whatever the Toughness, at AP2 (core §12)."""
+    if tb.prm[P_RENDING_VS_ZOMBIES] != 0 and is_squad(u, tb) and _is_zombie_unit(st, g, v):
+        spec[SP_AUTO_WOUND_6] = 1
+        spec[SP_AP_ON_6] = min(spec[SP_AP_ON_6], 2)
 
 
 @njit

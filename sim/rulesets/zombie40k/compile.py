@@ -225,7 +225,7 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_COOP_NO_RESPAWN_RADIUS: c.coop_no_respawn_radius_in, GL.P_KF_PER_KILL: c.kf_points_per_kill,
         GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: c.dmw_fnp,
         GL.P_SURROUNDED_GEOMETRIC: c.surrounded_rule == "geometric",
-        GL.P_BILE_CORRIDOR: c.bile_corridor_in,
+        GL.P_BILE_CORRIDOR: c.bile_corridor_in, GL.P_RENDING_VS_ZOMBIES: c.rending_owner == "survivors",
     }
     for key, value in (scalars | (flags or {})).items():
         prm[key] = float(value)

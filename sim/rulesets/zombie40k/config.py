@@ -148,8 +148,8 @@ class GameConfig:
     shotgun_powerup_shots: int = _p(2, "I", "§8 result 8, A34")
     mushroom_move_bonus_in: float = _p(3.0, "C", "§8 result 9")
     mushroom_init_bonus: int = _p(1, "C", "§8 result 9")
-    boss_respawns: bool = _p(False, "A14", "§6.1", "a destroyed Boss returns like a destroyed horde: a D6 on the Zombie "
-                             "Respawn Table in the next Zombie Respawning phase")
+    boss_respawns: bool = _p(False, "A14", "§6.1", "a destroyed Boss returns like a destroyed horde: a D6 on the "
+                             "Zombie Respawn Table in the next Zombie Respawning phase")
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8")
     boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "0 = the Boss shambles like any zombie unit")
     coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1")
@@ -207,7 +207,9 @@ class GameConfig:
     result6_gap_in: float = _p(3.0, "C", "§7 A26")
     catchup_policy: str = _p("push_if_leader_in_zone", "A28", "§8",
                              choices=("push_if_leader_in_zone", "roll_twice", "push"))
-    rending_owner: str = _p("zombies", "A4", "§11.3", choices=("zombies", "survivors", "none"))
+    rending_owner: str = _p("zombies", "A4", "§11.3", "zombies: the appendix's Rending (close combat); survivors: "
+                            "every survivor attack on zombies, shot or blow, has Rending (the 2009 'headshots') and "
+                            "the zombies none; none: nobody", choices=("zombies", "survivors", "none"))
     psychic_enabled: bool = _p(True, "A17", "§5.3")
     model_spacing_in: float = _p(1.5, "C", "docs/space.md", "centre-to-centre spacing of models in a unit")
     base_radius_in: float = _p(0.5, "C", "docs/space.md", "25 mm base")
