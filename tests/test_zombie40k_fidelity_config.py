@@ -105,3 +105,59 @@ def test_a4_survivors_rending_in_close_combat_against_zombies_only():
     assert spec[L.SP_AUTO_WOUND_6] == 1
     kernels.zombie40k.assault._model_spec(st, 0, 0, 1, 1, ccw, tb, spec)
     assert spec[L.SP_AUTO_WOUND_6] == 0
+
+
+# ------------------------------------------------------------------ §10.1 Coop: once a squad has come within 18"
+
+
+def _coop_scene(dice):
+    """Coop Mode; only the Guard on the table, 20" from the EV, the Boss dead; horde 2 gone."""
+    from dataclasses import replace
+
+    import kernels.zombie40k.movement
+
+    config = replace(example_config("two_players"), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0,))
+    hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+    put_unit(st, tb, 0, 24.0, hull - 20.0 - st.radius[0, 0])
+    kernels.zombie40k.movement.squad_movement(st, 0, 0, tb, rng)  # 6" on: 14" from the EV
+    return st, tb, rng
+
+
+def _arrival_edge_y(dice, st, tb, rng):
+    dice.script(1)  # result 1: the player starting edge, unless Coop's 18" trigger has fired
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
+    dice.done()
+    return st.pos[0, 2, 1]
+
+
+@pytest.mark.parametrize("then", ["pushed_back", "wiped", "boards"])
+def test_s10_1_coop_once_a_squad_has_come_within_18_hordes_arrive_on_the_ev_edge(dice, then):
+    """Coop Mode: once any squad has come within 18" of the EV, every later respawning horde
+    arrives on the EV edge, even after that squad is pushed back, dies or boards (issue item 11)."""
+    import kernels.zombie40k.movement
+    import kernels.zombie40k.powerups
+
+    st, tb, rng = _coop_scene(dice)
+    if then == "pushed_back":
+        kernels.zombie40k.powerups.push_back(st, 0, 0, 6.0, tb, GL.PH_SHOOTING)  # 20" from the EV again
+    elif then == "wiped":
+        st.wounds[0, 0] = 0
+        kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng, GL.PH_Z_ASSAULT)
+    else:
+        hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+        put_unit(st, tb, 0, 24.0, hull - 2.0 - st.radius[0, 0])
+        assert kernels.zombie40k.movement.squad_movement(st, 0, 0, tb, rng)
+    y = _arrival_edge_y(dice, st, tb, rng)
+    assert y == pytest.approx(tb.prm[GL.P_TABLE_L] - st.radius[0, 2])
+
+
+def test_s10_1_coop_hordes_follow_the_table_until_a_squad_comes_within_18(dice):
+    from dataclasses import replace
+
+    config = replace(example_config("two_players"), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0,))
+    put_unit(st, tb, 0, 24.0, 30.0)
+    assert _arrival_edge_y(dice, st, tb, rng) == pytest.approx(st.radius[0, 2])

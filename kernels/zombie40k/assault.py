@@ -117,6 +117,7 @@ from kernels.zombie40k.units import (
     log_event,
     majority_stat,
     n_players,
+    note_ev_zone,
     on_table,
     refresh_radius,
     unit_flags,
@@ -210,14 +211,14 @@ def make_charge(st, g, u, v, tb, rng, phase):
     if roll < distance:
         log_event(st, g, phase, EK_CHARGE_FAIL, u, v, roll, distance, 0)
         return False
-    move_into_contact(st, g, u, v)
+    move_into_contact(st, g, u, v, tb)
     st.ustate[g, u, US_CHARGED] = 1
     log_event(st, g, phase, EK_CHARGE, u, v, roll, distance, 0)
     return True
 
 
 @njit
-def move_into_contact(st, g, u, v):
+def move_into_contact(st, g, u, v, tb):
     """Place u in base contact with v on the line between their centres, and lock them."""
     dx, dy = st.pos[g, u, 0] - st.pos[g, v, 0], st.pos[g, u, 1] - st.pos[g, v, 1]
     length = max(1e-9, norm(dx, dy))
@@ -225,6 +226,7 @@ def move_into_contact(st, g, u, v):
     st.pos[g, u, 0] = st.pos[g, v, 0] + dx / length * reach
     st.pos[g, u, 1] = st.pos[g, v, 1] + dy / length * reach
     lock(st, g, u, v)
+    note_ev_zone(st, g, u, tb)
 
 
 # ------------------------------------------------------------------------- the fight
@@ -629,6 +631,7 @@ def consolidate(st, g, u, gx, gy, tb, rng, phase):
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm)
+    note_ev_zone(st, g, u, tb)
     log_event(st, g, phase, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
 
 

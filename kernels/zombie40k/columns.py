@@ -34,8 +34,9 @@ from __future__ import annotations
  US_EMFH_LOST,  # game turn in which it lost its actions to Every Man For Himself (scope "all", A38)
  US_REGROUPED,  # 1 in the turn it regrouped: it counts as having moved, may not Run or charge (core §9.2)
  US_PIN_HIT,  # 1 if a Pinning weapon caused it unsaved wounds this Shooting phase (core §9.4)
- ) = range(26)
-N_US = 26
+ US_REACHED_ZONE,  # 1 once the squad has come within pvp_zone_in (18") of the EV (Coop Mode's trigger, §10.1)
+ ) = range(27)
+N_US = 27
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)

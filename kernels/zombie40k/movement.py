@@ -80,6 +80,7 @@ from kernels.zombie40k.units import (
     lock,
     log_event,
     n_players,
+    note_ev_zone,
     on_table,
     unlock_all,
 )
@@ -113,6 +114,7 @@ def can_embark(st, g, p, allowance, tb):
 def embark(st, g, p, tb, phase):
     """The squad boards the Escape Vehicle: it leaves the table with its models, which stand
     at the vehicle's access point (Coop Mode squads keep shooting from there, zombie40k §10.1)."""
+    note_ev_zone(st, g, p, tb)
     log_event(st, g, phase, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
     st.ustate[g, p, US_EMBARKED] = 1
     st.ustate[g, p, US_ON_TABLE] = 0
@@ -167,6 +169,7 @@ def advance(st, g, p, allowance, tb, phase, kind):
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, p, gx, gy, allowance, -1, stop, tb.prm)
     if moved > 0.0:
         st.ustate[g, p, US_MOVED] = 1
+    note_ev_zone(st, g, p, tb)
     log_event(st, g, phase, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
     return moved
 

@@ -53,7 +53,7 @@ from kernels.zombie40k.columns import (
 from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm
 from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
 from kernels.zombie40k.state import X_ORK_BOY
-from kernels.zombie40k.units import log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius
 
 
 @njit
@@ -97,6 +97,7 @@ def roll_powerup(st, g, p, tb, rng, phase):
 @njit
 def push_back(st, g, q, inches, tb, phase):
     """Move squad q (and the zombies locked with it) straight away from the EV (A28)."""
+    note_ev_zone(st, g, q, tb)  # where it had come to counts for Coop Mode's trigger (§10.1)
     ex, ey = ev_nearest_point(st.pos[g, q, 0], st.pos[g, q, 1], tb.prm)
     dx, dy = st.pos[g, q, 0] - ex, st.pos[g, q, 1] - ey
     length = norm(dx, dy)

@@ -33,7 +33,6 @@ from kernels.zombie40k.columns import (
     P_DK_START_FNP,
     P_DK_START_T,
     P_EV_EDGE_ARRIVALS,
-    P_PVP_ZONE,
     P_RESPAWN_MARGIN,
     P_RESULT6,
     P_RESULT6_GAP,
@@ -46,6 +45,7 @@ from kernels.zombie40k.columns import (
     US_DK_LEVEL,
     US_ON_TABLE,
     US_OUT,
+    US_REACHED_ZONE,
     US_START_MODELS,
 )
 from kernels.zombie40k.geometry import (
@@ -58,7 +58,16 @@ from kernels.zombie40k.geometry import (
     unit_radius,
 )
 from kernels.zombie40k.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
-from kernels.zombie40k.units import alive, boss_unit, in_combat, log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.units import (
+    alive,
+    boss_unit,
+    in_combat,
+    log_event,
+    n_players,
+    note_ev_zone,
+    on_table,
+    refresh_radius,
+)
 
 N_TRIES = 40
 
@@ -439,12 +448,14 @@ def _result6_aim(st, g, h, tb, rng):
 
 
 @njit
-def _any_squad_near_ev(st, g, tb):
+def _zone_reached(st, g, tb):
+    """Has any squad come within 18" of the EV this game (zombie40k §10.1 "once any squad has
+    come within 18"")? Squads there now count too."""
+    reached = False
     for p in range(n_players(tb)):
-        if on_table(st, g, p) and ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p],
-                                              tb.prm) <= tb.prm[P_PVP_ZONE]:
-            return True
-    return False
+        note_ev_zone(st, g, p, tb)
+        reached = reached or st.ustate[g, p, US_REACHED_ZONE] != 0
+    return reached
 
 
 @njit
@@ -462,8 +473,8 @@ def respawn_horde(st, g, h, tb, rng):
         build_horde(st, g, h, tb)
     st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
     result = sum_d6(rng, g, 1)
-    if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _any_squad_near_ev(st, g, tb):
-        result = 4  # Coop Mode: once a squad is near the EV, hordes come from its edge
+    if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _zone_reached(st, g, tb):
+        result = 4  # Coop Mode: once a squad has come near the EV, hordes come from its edge
     placed = _arrive(st, g, h, result, tb, rng)
     st.ustate[g, h, US_ARRIVED_EDGE] = 1 if result <= 4 else 0
     if placed:
