@@ -145,3 +145,20 @@ def test_core_12_concussive_from_a_shot_ends_with_the_coming_assault_phase(dice)
     turn.assault_phase(st, 0, 0, tb, rng)
     dice.done()
     assert _step(st, tb, boss) == st.stats[0, boss, 0, L.I]
+
+
+# ------------------------------------------------------------------ core §9.4 Pinning
+
+
+def test_core_9_4_a_pinned_squad_may_not_charge(dice):
+    """A squad that has Gone to Ground may not move or charge in its next turn (issue item 12)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 2))
+    keep_models(st, tb, 2, 2)  # a horde the hunter policy would charge
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 3.0)
+    st.ustate[0, 0, GL.US_PINNED] = 1
+    assert not assault.can_charge(st, 0, 0)
+    turn.assault_phase(st, 0, 0, tb, rng)
+    dice.done()  # no charge roll
+    assert not units.in_combat(st, 0, 0)

@@ -244,3 +244,31 @@ def test_s8_the_shotgun_power_up_is_the_appendix_shotgun_against_players(dice):
     st.mpow[0, 0, 0] |= GL.MP_SHOTGUN
     w, shots, _, _ = shooting.best_weapon(st, 0, 0, 0, 1, tb, spec, False)
     assert w == index["Shotgun"] and shots == 2
+
+
+# ------------------------------------------------------------------ core §9.4 Going to Ground
+
+
+def test_core_9_4_a_squad_gone_to_ground_has_a_6_plus_cover_save(dice):
+    """A pinned squad Goes to Ground: +1 cover save, 6+ in the open (issue item 12). A plasma gun
+    (AP2) leaves a Marine no armour save, and the 6+ saves it."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 1))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 1, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 1] + 10.0)
+    st.ustate[0, 1, GL.US_PINNED] = 1
+    dice.script(4, 2,  # the plasma gun hits (BS3: 4+) and wounds T4 on 2+
+                6)  # the cover save of a squad gone to ground: 6+
+    assert _fire(st, tb, rng, 0, 2, 1, "Plasma gun") == 0
+    dice.done()
+    assert units.alive(st, 0, 1) == 4
+
+
+def test_core_9_4_in_the_open_a_squad_not_gone_to_ground_has_no_cover(dice):
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 1))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, 1, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 1] + 10.0)
+    dice.script(4, 2)  # no save at all
+    assert _fire(st, tb, rng, 0, 2, 1, "Plasma gun") == 1
+    dice.done()

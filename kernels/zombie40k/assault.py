@@ -95,6 +95,7 @@ from kernels.zombie40k.columns import (
     US_FORCE,
     US_NO_CHARGE,
     US_OVERWATCHED,
+    US_PINNED,
     US_RAN,
     US_ROUNDS,
     US_SHOT_AT,
@@ -177,9 +178,11 @@ def _charge_bonus(st, g, u, tb):
 
 @njit
 def can_charge(st, g, u):
+    """core §7.1: not after a Run, a weapon that forbids it, while falling back, locked, or
+    Gone to Ground (§9.4)."""
     s = st.ustate[g, u]
     return (on_table(st, g, u) and not in_combat(st, g, u) and s[US_RAN] == 0 and s[US_NO_CHARGE] == 0
-            and s[US_FALLING_BACK] == 0)
+            and s[US_FALLING_BACK] == 0 and s[US_PINNED] == 0)
 
 
 @njit

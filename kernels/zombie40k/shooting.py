@@ -79,6 +79,7 @@ from kernels.zombie40k.columns import (
     US_MOVED,
     US_NO_CHARGE,
     US_PIN_HIT,
+    US_PINNED,
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import edge_distance, ev_distance
@@ -217,9 +218,11 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
 
 @njit
 def _cover_of(st, g, v):
-    """Cover save of unit v in the open: Stealth 6+, Shrouded 5+, both 4+ (core §6.7)."""
+    """Cover save of unit v in the open: Stealth +1, Shrouded +2, Gone to Ground +1 (so 6+,
+    5+... even in the open; core §6.7, §9.4)."""
     bonus = 1 if any_has(st, g, v, MR_STEALTH) else 0
     bonus += 2 if any_has(st, g, v, MR_SHROUDED) else 0
+    bonus += 1 if st.ustate[g, v, US_PINNED] != 0 else 0
     return NONE - bonus if bonus > 0 else NONE
 
 
