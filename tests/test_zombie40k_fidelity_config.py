@@ -7,7 +7,7 @@ is named after the rule it states.
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game
+from conftest import EXAMPLES, example_config, one_game
 from fidelity_helpers import GL, L, clear_table, put_unit, units
 
 import kernels.zombie40k.casualties
@@ -161,3 +161,35 @@ def test_s10_1_coop_hordes_follow_the_table_until_a_squad_comes_within_18(dice):
     clear_table(st, keep=(0,))
     put_unit(st, tb, 0, 24.0, 30.0)
     assert _arrival_edge_y(dice, st, tb, rng) == pytest.approx(st.radius[0, 2])
+
+
+# ------------------------------------------------------------------ player names identify players
+
+
+def test_players_with_the_same_name_are_refused_in_one_line(tmp_path):
+    """Names identify players in every table: a config with two players named "A" is refused
+    with one line (issue item 15)."""
+    from sim.rulesets.zombie40k.config import ConfigError, load_config
+
+    path = tmp_path / "twins.toml"
+    path.write_text(f'''
+[[players]]
+name = "A"
+team = "{(EXAMPLES / 'teams' / 'guard.toml').as_posix()}"
+
+[[players]]
+name = "A"
+team = "{(EXAMPLES / 'teams' / 'marines.toml').as_posix()}"
+''')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert "\\n" not in message and "'A'" in message and "players" in message
+
+
+def test_players_named_alike_but_for_case_are_distinct_names():
+    from dataclasses import replace
+
+    config = example_config("two_players")
+    players = (config.players[0], replace(config.players[1], name=config.players[0].name.upper()))
+    assert replace(config, players=players).n_players == 2

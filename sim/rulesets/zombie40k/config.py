@@ -235,6 +235,10 @@ class GameConfig:
             object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items(), key=str)))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
+        names = [p.name for p in self.players]
+        twin = next((n for k, n in enumerate(names) if n in names[:k]), None)
+        if twin is not None:  # names identify players in every results table
+            raise ConfigError(f"players: two players are named {twin!r}; allowed: a different name for each player")
         for f in fields(self):
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
