@@ -58,12 +58,14 @@ class StrikeRecorder:
 
     def __init__(self, wipe_on=0):
         self.calls: list[tuple[int, int, int]] = []
+        self.specs: list[np.ndarray] = []
         self.wipe_on = wipe_on
 
     def __call__(self, st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
         import kernels.zombie40k.casualties
 
         self.calls.append((int(u), int(v), int(dice)))
+        self.specs.append(spec.copy())
         out[:] = 0
         if len(self.calls) != self.wipe_on:
             return

@@ -14,7 +14,7 @@ from __future__ import annotations
 from kernels.dice import d3
 from kernels.jit import njit
 from kernels.rng import d6
-from kernels.w40k.attack_spec import hammer_of_wrath_spec, melee_spec, wound_removing_spec
+from kernels.w40k.attack_spec import automatic_wound_spec, hammer_of_wrath_spec, melee_spec, wound_removing_spec
 from kernels.w40k.columns import (
     FNP,
     K_MELEE,
@@ -25,10 +25,14 @@ from kernels.w40k.columns import (
     MR_ERE_WE_GO,
     MR_FLEET,
     MR_HAMMER_OF_WRATH,
+    MR_HATRED,
     MR_LEADER,
+    MR_MANDIBLASTERS,
     MR_RAGE,
     MR_RAMPAGE,
     MR_SLOW_AND_PURPOSEFUL,
+    MR_SPACE_MARINE,
+    MR_VOTLW,
     MR_ZOMBIE,
     N_OUT,
     OUT_BLIND_HITS,
@@ -101,7 +105,7 @@ from kernels.zombie40k.columns import (
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
-from kernels.zombie40k.morale import blind_tests, fall_back, leadership_test
+from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
 from kernels.zombie40k.powerups import chuck_active
 from kernels.zombie40k.shooting import headshots, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
@@ -361,6 +365,7 @@ def fight(st, g, seed, tb, rng, phase):
                     _side_models(st, g, u, member, tb, True):
                 rampage[u] = d3(rng, g)
     _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
+    _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng, phase)
     fuel_out, choice = st.w_fuel_out, st.w_choice
     fuel_out[:] = False
     for u in range(n):  # only the members' kept choices are read
@@ -391,6 +396,22 @@ def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
             if st.wounds[g, u, m] > 0 and unit_flags(st, g, u, m) & MR_HAMMER_OF_WRATH and on_table(st, g, v):
                 hammer_of_wrath_spec(spec, st.stats[g, u, m], majority_stat(st, g, v, T), tb.wound_chart)
                 _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, phase, out)
+
+
+@njit
+def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng, phase):
+    """At the start of Initiative 10 each model with Mandiblasters rolls a D6; on 4+ the enemy
+    unit it fights suffers one Wound, saves and Feel No Pain allowed (core §12)."""
+    spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
+    for u in range(member.shape[0]):
+        v = target[u]
+        if not member[u] or v < 0:
+            continue
+        for m in range(st.wounds.shape[2]):
+            if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & MR_MANDIBLASTERS and on_table(st, g, v):
+                if d6(rng, g) >= 4:
+                    automatic_wound_spec(spec)
+                    _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, phase, out)
 
 
 @njit
@@ -541,7 +562,10 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
     if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
         attacker[WS] = 1
     charged = st.ustate[g, u, US_CHARGED] != 0 and st.ustate[g, u, US_ROUNDS] == 0
-    melee_spec(spec, tb.weapons[w], attacker, unit_flags(st, g, u, m), majority_stat(st, g, v, WS),
+    flags = unit_flags(st, g, u, m)
+    if flags & MR_VOTLW and any_has(st, g, v, MR_SPACE_MARINE):
+        flags |= MR_HATRED  # Veterans of the Long War: Hatred (Space Marines) (core §12)
+    melee_spec(spec, tb.weapons[w], attacker, flags, majority_stat(st, g, v, WS),
                majority_stat(st, g, v, T), majority_stat(st, g, v, SV), charged, st.ustate[g, u, US_ROUNDS] == 0,
                chuck, tb.ws_chart, tb.wound_chart)
     if tb.weapons[w, W_FLAGS] & WR_FORCE and _force_active(st, g, u):
@@ -575,7 +599,7 @@ def resolve_combat(st, g, member, inflicted, suffered, tb, rng, phase):
         if not member[p] or not on_table(st, g, p) or suffered[p] <= inflicted[p]:
             continue
         diff = suffered[p] - inflicted[p]
-        passed = leadership_test(st, g, p, -diff, tb, rng)
+        passed = morale_check(st, g, p, -diff, tb, rng, phase)
         log_event(st, g, phase, EK_MORALE, p, -1, diff, passed, 0)
         if not passed:
             _break(st, g, p, tb, rng, phase)

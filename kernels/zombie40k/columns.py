@@ -35,8 +35,10 @@ from __future__ import annotations
  US_REGROUPED,  # 1 in the turn it regrouped: it counts as having moved, may not Run or charge (core §9.2)
  US_PIN_HIT,  # 1 if a Pinning weapon caused it unsaved wounds this Shooting phase (core §9.4)
  US_REACHED_ZONE,  # 1 once the squad has come within pvp_zone_in (18") of the EV (Coop Mode's trigger, §10.1)
- ) = range(27)
-N_US = 27
+ US_FIRED_HEAVY,  # 1 if it fired a Heavy weapon this turn (Battle Focus then forbids the Run, core §12)
+ US_DRUGS,  # Combat Drugs result 1-6 rolled before the game (core §12); 0 = none
+ ) = range(29)
+N_US = 29
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
@@ -124,4 +126,4 @@ N_EV = 8
 (EK_DEPLOY, EK_ORDER, EK_RESPAWN, EK_MOVE, EK_RUN, EK_EMBARK, EK_SHOOT, EK_KILL, EK_WIPE, EK_CHARGE,
  EK_CHARGE_FAIL, EK_FIGHT, EK_OVERWATCH, EK_MORALE, EK_FALL_BACK, EK_SWEEP, EK_POWERUP, EK_ZOMBIE_ARRIVE,
  EK_SHAMBLE, EK_CONSOLIDATE, EK_REGROUP, EK_PUSHBACK, EK_SNAPSHOT, EK_GETS_HOT, EK_PSYCHIC, EK_MEDPACK,
- EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP) = range(30)
+ EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP, EK_MOB_RULE) = range(31)

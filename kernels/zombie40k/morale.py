@@ -5,11 +5,15 @@ from __future__ import annotations
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
-from kernels.w40k.columns import MR_FEARLESS, MR_STUBBORN, I
+from kernels.w40k.attack_spec import auto_hit_spec
+from kernels.w40k.columns import MR_FEARLESS, MR_MOB_RULE, MR_STUBBORN, NONE, OUT_UNSAVED, I, T
+from kernels.w40k.combat import resolve_attacks
 from kernels.zombie40k.casualties import after_attack
 from kernels.zombie40k.columns import (
     EK_FALL_BACK,
+    EK_MOB_RULE,
     PH_SHOOTING,
+    PU_MEDPACKS,
     R_TURNS,
     US_BLIND_HIT,
     US_BLINDED,
@@ -20,9 +24,12 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import move_towards
 from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.state import W_MOB
 from kernels.zombie40k.units import (
     alive,
+    all_have,
     any_has,
+    in_combat,
     is_squad,
     leadership,
     log_event,
@@ -44,6 +51,37 @@ def leadership_test(st, g, u, modifier, tb, rng):
     if a + b > ld and not (a == 1 and b == 1) and is_squad(u, tb) and chuck_active(st, g, u):
         a, b = d6(rng, g), d6(rng, g)
     return a + b <= ld or (a == 1 and b == 1)
+
+
+@njit
+def morale_check(st, g, u, modifier, tb, rng, phase):
+    """A Morale check or a Pinning test (core §9.1, §9.4): a Leadership test, then Mob Rule on
+    a failure."""
+    if leadership_test(st, g, u, modifier, tb, rng):
+        return True
+    return all_have(st, g, u, MR_MOB_RULE) and _mob_rule(st, g, u, tb, rng, phase)
+
+
+@njit
+def _mob_rule(st, g, u, tb, rng, phase):
+    """Mob Rule (core §12; every model must have it, zombie40k §11.3): a D6; on a 1 the test
+    passes only if the unit is locked in combat; on 2-6 the unit suffers D6 S4 AP- hits from
+    its own mob and the test passes."""
+    if d6(rng, g) == 1:
+        return in_combat(st, g, u)
+    hits = d6(rng, g)
+    spec, out = st.w_spec[W_MOB], st.w_out[W_MOB]
+    auto_hit_spec(spec, 4, NONE, majority_stat(st, g, u, T), tb.wound_chart)
+    out[:] = 0
+    squad = 1 if is_squad(u, tb) else 0  # only a squad holds Medpacks or the Blessing
+    medpacks = st.pu[g, u * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
+    chuck = 1 if squad and chuck_active(st, g, u) else 0
+    before = alive(st, g, u)
+    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
+                    chuck, medpacks, out)
+    log_event(st, g, phase, EK_MOB_RULE, u, -1, hits, out[OUT_UNSAVED], 0)
+    after_attack(st, g, u, -1, before, tb, rng, phase)
+    return True
 
 
 @njit
@@ -88,9 +126,9 @@ def leadership_after_shooting(st, g, v, before, pinning, tb, rng):
     Morale (fail: falls back); one hit by a Pinning weapon tests Ld (fail: Goes to Ground)."""
     if not on_table(st, g, v) or before <= 0:
         return
-    if 4 * (before - alive(st, g, v)) >= before and not leadership_test(st, g, v, 0, tb, rng):
+    if 4 * (before - alive(st, g, v)) >= before and not morale_check(st, g, v, 0, tb, rng, PH_SHOOTING):
         fall_back(st, g, v, tb, rng, PH_SHOOTING)
-    elif pinning and on_table(st, g, v) and not leadership_test(st, g, v, 0, tb, rng):
+    elif pinning and on_table(st, g, v) and not morale_check(st, g, v, 0, tb, rng, PH_SHOOTING):
         st.ustate[g, v, US_PINNED] = 1
 
 

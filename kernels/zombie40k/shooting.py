@@ -76,6 +76,7 @@ from kernels.zombie40k.columns import (
     R_TURNS,
     US_BLIND_HIT,
     US_BLINDED,
+    US_FIRED_HEAVY,
     US_MOVED,
     US_NO_CHARGE,
     US_PIN_HIT,
@@ -448,8 +449,11 @@ def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
 
 @njit
 def _mark_no_charge(st, g, u, m, row):
-    """Rapid Fire, Heavy and Salvo forbid a charge unless Relentless / Slow and Purposeful."""
+    """Rapid Fire, Heavy and Salvo forbid a charge unless Relentless / Slow and Purposeful; a
+    Heavy weapon fired forbids Battle Focus's Run (core §12)."""
     kind = row[W_KIND]
+    if kind == K_HEAVY:
+        st.ustate[g, u, US_FIRED_HEAVY] = 1
     if kind == K_RAPID_FIRE or kind == K_HEAVY or kind == K_SALVO:
         if not unit_flags(st, g, u, m) & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL):
             st.ustate[g, u, US_NO_CHARGE] = 1

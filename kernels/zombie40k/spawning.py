@@ -14,8 +14,23 @@ import numpy as np
 
 from kernels.dice import roll_expr, scatter_arrow, scatter_die, sum_d6
 from kernels.jit import njit, njit_alloc
-from kernels.rng import uniform
-from kernels.w40k.columns import FNP, N_STATS, T, W
+from kernels.rng import d6, uniform
+from kernels.w40k.columns import (
+    FNP,
+    LD,
+    MR_COMBAT_DRUGS,
+    MR_FEARLESS,
+    MR_FURIOUS_CHARGE,
+    MR_POWER_FROM_PAIN,
+    MR_RAGE,
+    N_STATS,
+    WS,
+    A,
+    I,
+    S,
+    T,
+    W,
+)
 from kernels.zombie40k.columns import (
     EK_DEPLOY,
     EK_RESPAWN,
@@ -41,8 +56,10 @@ from kernels.zombie40k.columns import (
     P_ZOMBIE_BAND,
     PH_SETUP,
     PH_Z_RESPAWN,
+    R_TURNS,
     US_ARRIVED_EDGE,
     US_DK_LEVEL,
+    US_DRUGS,
     US_ON_TABLE,
     US_OUT,
     US_REACHED_ZONE,
@@ -97,7 +114,52 @@ def build_squad(st, g, p, tb):
             st.stats[g, p, m, k] = tb.squad_stats[p, m, k]
         for k in range(st.gear.shape[3]):
             st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
+    _combat_drugs(st, g, p, st.ustate[g, p, US_DRUGS])
+    power_from_pain(st, g, p, st.res[g, R_TURNS])
     st.ustate[g, p, US_START_MODELS] = alive(st, g, p)
+
+
+DRUG_STATS = (A, S, I, T, WS, LD)  # Combat Drugs results 1-6 (core §12)
+
+
+@njit
+def _combat_drugs(st, g, p, result):
+    """Combat Drugs result 1-6 (0 = none): +1 A, S, I, T, WS or Ld for the models with the rule."""
+    if result <= 0:
+        return
+    col = DRUG_STATS[result - 1]
+    for m in range(st.wounds.shape[2]):
+        if st.mflags[g, p, m] & MR_COMBAT_DRUGS:
+            st.stats[g, p, m, col] = min(10, st.stats[g, p, m, col] + 1)
+
+
+@njit
+def roll_combat_drugs(st, g, p, tb, rng):
+    """Combat Drugs (core §12): before the game a squad with them rolls a D6 (the squad keeps the
+    result when it respawns, A16)."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, p, m] > 0 and st.mflags[g, p, m] & MR_COMBAT_DRUGS:
+            st.ustate[g, p, US_DRUGS] = d6(rng, g)
+            build_squad(st, g, p, tb)
+            return
+
+
+@njit
+def power_from_pain(st, g, u, turn):
+    """Power from Pain (core §12, the turn schedule): from game turn 2 Feel No Pain (6+), 3 (5+),
+    4 Furious Charge, 5 Fearless, 6 Rage, for the models with the rule."""
+    for m in range(st.wounds.shape[2]):
+        if st.mflags[g, u, m] & MR_POWER_FROM_PAIN:
+            if turn >= 2:
+                st.stats[g, u, m, FNP] = min(st.stats[g, u, m, FNP], 6 if turn == 2 else 5)
+            st.mflags[g, u, m] |= _pain_rules(turn)
+
+
+@njit
+def _pain_rules(turn):
+    rules = MR_FURIOUS_CHARGE if turn >= 4 else 0
+    rules |= MR_FEARLESS if turn >= 5 else 0
+    return rules | (MR_RAGE if turn >= 6 else 0)
 
 
 @njit
@@ -263,6 +325,7 @@ def setup_game(st, g, tb, rng):
     n_p = n_players(tb)
     for p in range(n_p):
         build_squad(st, g, p, tb)
+        roll_combat_drugs(st, g, p, tb, rng)
     order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
         deploy_at_start_edge(st, g, order[k], tb, rng, k)

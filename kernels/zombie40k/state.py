@@ -19,8 +19,8 @@ from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RE
 
 # rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
-W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT = range(5)
-N_WORK = 5
+W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT, W_MOB = range(6)
+N_WORK = 6
 X_ZOMBIE, X_BOSS, X_ORK_BOY = 0, 1, 2  # rows of Tables.extra_*
 ID_AUTOGUN, ID_CCW, ID_SHOTGUN, N_IDS = 0, 1, 2, 3  # rows of Tables.ids
 

@@ -13,7 +13,16 @@ import numpy as np
 
 from kernels.jit import njit, njit_alloc
 from kernels.rng import d6, stream_start
-from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, ST_CONCUSSED, W_FLAGS, WR_FORCE, W
+from kernels.w40k.columns import (
+    MR_BATTLE_FOCUS,
+    MR_IT_WILL_NOT_DIE,
+    MR_PSYKER,
+    MR_SPLIT_FIRE,
+    ST_CONCUSSED,
+    W_FLAGS,
+    WR_FORCE,
+    W,
+)
 from kernels.zombie40k.assault import (
     can_charge,
     consolidate,
@@ -85,6 +94,7 @@ from kernels.zombie40k.columns import (
     US_EMBARKED,
     US_EMFH_LOST,
     US_FALLING_BACK,
+    US_FIRED_HEAVY,
     US_FORCE,
     US_MOVED,
     US_NO_CHARGE,
@@ -109,9 +119,17 @@ from kernels.zombie40k.movement import (
 from kernels.zombie40k.powerups import roll_powerup
 from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
 from kernels.zombie40k.shop import kf_shop
-from kernels.zombie40k.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
+from kernels.zombie40k.spawning import (
+    power_from_pain,
+    respawn_horde,
+    respawn_squad,
+    rolloff_order,
+    setup_game,
+    zombie_can_respawn,
+)
 from kernels.zombie40k.units import (
     alive,
+    all_have,
     any_has,
     in_combat,
     is_squad,
@@ -134,6 +152,7 @@ def _start_player_turn(st, g, p, tb):
     s[US_SHOT_AT] = 0
     s[US_CHARGED] = 0
     s[US_REGROUPED] = 0
+    s[US_FIRED_HEAVY] = 0
 
 
 @njit
@@ -258,22 +277,43 @@ def shooting_phase(st, g, p, tb, rng):
         return False
     embark_on_run = tb.prm[P_EMBARK_ON_RUN] != 0
     target = _choose_target(st, g, p, tb)
-    run = tb.policy[p, POL_RUN]
-    wants_run = run == 2 or (run == 1 and target < 0)
+    focus = all_have(st, g, p, MR_BATTLE_FOCUS)
+    wants_run = _wants_run(tb.policy[p], target >= 0, focus)
     if embark_on_run and may_run(st, g, p) and can_embark(st, g, p, 1.0, tb):
         wants_run = True
-    if wants_run and may_run(st, g, p):
+    if wants_run and may_run(st, g, p) and not focus:
         return squad_run(st, g, p, tb, rng, embark_on_run)
     if target >= 0:
-        begin_shooting_phase(st, g, tb)
-        snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
-        skip = -1
-        second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
-        if second >= 0:
-            skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
-        shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
-        end_shooting_phase(st, g, tb, rng)
+        _fire_at(st, g, p, target, tb, rng)
+    if focus and wants_run and may_run(st, g, p) and st.ustate[g, p, US_FIRED_HEAVY] == 0:
+        return squad_run(st, g, p, tb, rng, embark_on_run)  # Battle Focus: shoot, then Run (core §12)
     return False
+
+
+@njit
+def _wants_run(policy, has_target, battle_focus):
+    """The policy's Run (docs/policies.md): "dash" always; "advance" when nothing is in range;
+    with Battle Focus, which keeps the shooting, also when the squad means to charge nobody."""
+    run = policy[POL_RUN]
+    if run == 2:
+        return True
+    if run == 0:
+        return False
+    charges = policy[POL_CHARGE] > 0 or policy[POL_PVP] >= 2
+    return not has_target or (battle_focus and not charges)
+
+
+@njit
+def _fire_at(st, g, p, target, tb, rng):
+    """The squad's Shooting phase at its target (Split Fire's model first), then Morale."""
+    begin_shooting_phase(st, g, tb)
+    snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
+    skip = -1
+    second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
+    if second >= 0:
+        skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
+    shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
+    end_shooting_phase(st, g, tb, rng)
 
 
 @njit
@@ -575,6 +615,13 @@ def _it_will_not_die(st, g, u, rng):
 # -------------------------------------------------------------------------- the game
 
 
+@njit
+def start_game_turn(st, g, tb):
+    """What the new game turn changes before the roll-off: Power from Pain grows (core §12)."""
+    for u in range(st.pos.shape[1]):
+        power_from_pain(st, g, u, st.res[g, R_TURNS])
+
+
 @njit_alloc
 def turn_order(st, g, tb, rng):
     """A7: roll-off each game turn (default), fixed, or rotating."""
@@ -655,6 +702,7 @@ def play_game(st, g, tb, rng, check):
     max_turns = int(tb.prm[P_MAX_TURNS])
     for turn in range(1, max_turns + 1):
         st.res[g, R_TURNS] = turn
+        start_game_turn(st, g, tb)
         order = turn_order(st, g, tb, rng)
         log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
         emfh_all_test(st, g, tb, rng)

@@ -26,6 +26,7 @@ RULESET = "zombie40k"
 EXTRA_SLOTS = 3  # Ork Boy Tag-Along models a squad may gain (zombie40k §8 result 4)
 DMW_SLOTS = 6  # survivors a horde may absorb under Dead Men Walking (zombie40k §10.3)
 VEHICLE_ONLY = frozenset({"Melta bomb"})  # wargear that only matters against vehicles (core §8)
+SPACE_MARINES = frozenset({"Space Marines", "Grey Knights"})  # what Hatred (Space Marines) hates (core §12 VotLW)
 
 
 def weapon_index(cat: Catalogue) -> dict[str, int]:
@@ -124,7 +125,8 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
         _check_team(p, player, config, cat)
         for m, model in enumerate(build_team(player.team, cat, allow_usr=config.usr_allowed)):
             model = replace(model, weapons=wargear) if config.squad_wargear else model
-            squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index)
+            marine = L.MR_SPACE_MARINE if cat.unit(player.team.models[m].unit).faction in SPACE_MARINES else 0
+            squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index, marine)
             squad_wounds[p, m] = model.profile.w
     extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
     ids = np.zeros(N_IDS, np.int64)
