@@ -28,6 +28,7 @@ from kernels.w40k.columns import (
     MR_HATRED,
     MR_LEADER,
     MR_MANDIBLASTERS,
+    MR_MOVE_THROUGH_COVER,
     MR_RAGE,
     MR_RAMPAGE,
     MR_SLOW_AND_PURPOSEFUL,
@@ -45,6 +46,7 @@ from kernels.w40k.columns import (
     W_FLAGS,
     W_KIND,
     W_SMODE,
+    WR_ASSAULT_GRENADE,
     WR_DEFENSIVE_GRENADE,
     WR_FORCE,
     WR_SPECIALIST,
@@ -57,7 +59,7 @@ from kernels.w40k.columns import (
     W,
 )
 from kernels.w40k.combat import resolve_attacks
-from kernels.zombie40k.casualties import after_attack, wipe
+from kernels.zombie40k.casualties import after_attack, dangerous_terrain, wipe
 from kernels.zombie40k.columns import (
     C_BONUS,
     C_FLAGS,
@@ -94,6 +96,7 @@ from kernels.zombie40k.columns import (
     US_BLIND_HIT,
     US_BLINDED,
     US_CHARGED,
+    US_CHARGED_COVER,
     US_CONSOLIDATE,
     US_FALLING_BACK,
     US_FORCE,
@@ -110,6 +113,7 @@ from kernels.zombie40k.powerups import chuck_active
 from kernels.zombie40k.shooting import headshots, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
+from kernels.zombie40k.terrain import crosses_terrain, has_terrain
 from kernels.zombie40k.units import (
     alive,
     all_have,
@@ -214,14 +218,34 @@ def make_charge(st, g, u, v, tb, rng, phase):
     if not on_table(st, g, u) or not on_table(st, g, v):
         return False
     distance = unit_gap(st, g, u, v)
-    roll = charge_roll(st, g, u, distance, tb, rng)
+    cover = _charge_crosses_terrain(st, g, u, v, tb)
+    penalty = 2.0 if cover and not any_has(st, g, u, MR_MOVE_THROUGH_COVER) else 0.0
+    roll = charge_roll(st, g, u, distance + penalty, tb, rng) - penalty
     if roll < distance:
         log_event(st, g, phase, EK_CHARGE_FAIL, u, v, roll, distance, 0)
         return False
+    ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
     move_into_contact(st, g, u, v, tb)
     st.ustate[g, u, US_CHARGED] = 1
+    st.ustate[g, u, US_CHARGED_COVER] = 1 if cover else 0
+    dangerous_terrain(st, g, u, ax, ay, tb, rng, phase)
+    if not on_table(st, g, u):
+        return False
     log_event(st, g, phase, EK_CHARGE, u, v, roll, distance, 0)
     return True
+
+
+@njit
+def _charge_crosses_terrain(st, g, u, v, tb):
+    """Does u's charge path into contact with v enter, leave or cross difficult terrain (core
+    §7.1)? (The Shamble is never slowed: zombies ignore difficult terrain, A22.)"""
+    if not has_terrain(tb):
+        return False
+    dx, dy = st.pos[g, u, 0] - st.pos[g, v, 0], st.pos[g, u, 1] - st.pos[g, v, 1]
+    length = max(1e-9, norm(dx, dy))
+    reach = st.radius[g, u] + st.radius[g, v]
+    bx, by = st.pos[g, v, 0] + dx / length * reach, st.pos[g, v, 1] + dy / length * reach
+    return crosses_terrain(st, g, st.pos[g, u, 0], st.pos[g, u, 1], bx, by, st.radius[g, u], tb, False)
 
 
 @njit
@@ -315,12 +339,22 @@ def _has_defensive_grenades(st, g, v, tb):
 def _base_initiative(st, g, u, m, weapon, tb):
     """Initiative step of model m before any Concussive hit (which makes it 1): Unwieldy strikes
     at 1, else I (+1 with the Speed Pack, zombie40k §8), within 1..10."""
-    if weapon[W_FLAGS] & WR_UNWIELDY:
+    if weapon[W_FLAGS] & WR_UNWIELDY or _slowed_by_cover(st, g, u, m, tb):
         return 1
     init = st.stats[g, u, m, I]
     if is_squad(u, tb) and st.pu[g, u, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
         init += int(tb.prm[P_MUSH_INIT])
     return min(10, max(1, init))
+
+
+@njit
+def _slowed_by_cover(st, g, u, m, tb):
+    """A model that charged through difficult terrain this turn without assault grenades
+    fights at Initiative 1 (core §7.1 step 6)."""
+    if st.ustate[g, u, US_CHARGED_COVER] == 0 or st.ustate[g, u, US_CHARGED] == 0:
+        return False
+    w = st.gear[g, u, m, G_GRENADE]
+    return w < 0 or (tb.weapons[w, W_FLAGS] & WR_ASSAULT_GRENADE) == 0
 
 
 @njit
@@ -657,8 +691,10 @@ def consolidate(st, g, u, gx, gy, tb, rng, phase):
     if not on_table(st, g, u) or in_combat(st, g, u):
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
+    ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm)
     note_ev_zone(st, g, u, tb)
+    dangerous_terrain(st, g, u, ax, ay, tb, rng, phase)
     log_event(st, g, phase, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
 
 

@@ -37,8 +37,9 @@ from __future__ import annotations
  US_REACHED_ZONE,  # 1 once the squad has come within pvp_zone_in (18") of the EV (Coop Mode's trigger, §10.1)
  US_FIRED_HEAVY,  # 1 if it fired a Heavy weapon this turn (Battle Focus then forbids the Run, core §12)
  US_DRUGS,  # Combat Drugs result 1-6 rolled before the game (core §12); 0 = none
- ) = range(29)
-N_US = 29
+ US_CHARGED_COVER,  # 1 if it charged through difficult terrain without assault grenades: I1 this fight (core §7.1)
+ ) = range(30)
+N_US = 30
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
@@ -86,10 +87,13 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_MAX_RESPAWNS, P_POWERUPS, P_PVP, P_DMW, P_DK, P_DK_START_T, P_DK_START_FNP, P_DK_MAX_T, P_DK_MAX_FNP,
  P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
  P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP, P_SURROUNDED_GEOMETRIC,
- P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES,
- ) = range(68)
-N_PRM = 68  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+ P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES, P_TERRAIN_N, P_TERRAIN_R, P_TERRAIN_COVER,
+ P_TERRAIN_DANGEROUS,
+ ) = range(72)
+N_PRM = 72  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
 # P_RENDING_VS_ZOMBIES: 1 = survivors' attacks on zombies have Rending (A4 rending_owner = "survivors")
+# P_TERRAIN_N pieces of area terrain of radius P_TERRAIN_R, cover P_TERRAIN_COVER+, a share
+# P_TERRAIN_DANGEROUS of them dangerous (zombie40k §3.1; kernels.zombie40k.terrain)
 
 # ---- player policies: float64[P, N_POL] (docs/policies.md) -------------------------------
 (POL_HUNT_RADIUS,  # chase a horde within this many inches for its power-up (0 = never)

@@ -8,7 +8,7 @@ from kernels.rng import d6
 from kernels.w40k.attack_spec import auto_hit_spec
 from kernels.w40k.columns import MR_FEARLESS, MR_MOB_RULE, MR_STUBBORN, NONE, OUT_UNSAVED, I, T
 from kernels.w40k.combat import resolve_attacks
-from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.casualties import after_attack, dangerous_terrain
 from kernels.zombie40k.columns import (
     EK_FALL_BACK,
     EK_MOB_RULE,
@@ -98,7 +98,9 @@ def fall_back(st, g, p, tb, rng, phase):
             st.wounds[g, p, m] = 0
         after_attack(st, g, p, -1, before, tb, rng, phase)
         return
+    ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
     move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm)
+    dangerous_terrain(st, g, p, ax, ay, tb, rng, phase)  # not slowed by difficult terrain (core §9.3)
 
 
 @njit

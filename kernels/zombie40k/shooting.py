@@ -87,6 +87,7 @@ from kernels.zombie40k.geometry import edge_distance, ev_distance
 from kernels.zombie40k.morale import blind_tests
 from kernels.zombie40k.powerups import chuck_active
 from kernels.zombie40k.state import ID_SHOTGUN, W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
     alive,
     any_has,
@@ -218,13 +219,14 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
 
 
 @njit
-def _cover_of(st, g, v):
-    """Cover save of unit v in the open: Stealth +1, Shrouded +2, Gone to Ground +1 (so 6+,
-    5+... even in the open; core §6.7, §9.4)."""
+def _cover_of(st, g, v, tb):
+    """Cover save of unit v: a ruin's 4+ (terrain) or none in the open, improved by Stealth +1,
+    Shrouded +2, Gone to Ground +1 (so 6+, 5+... even in the open), 2+ at best (core §6.7, §9.4)."""
+    base = terrain_cover(st, g, v, tb, NONE)
     bonus = 1 if any_has(st, g, v, MR_STEALTH) else 0
     bonus += 2 if any_has(st, g, v, MR_SHROUDED) else 0
     bonus += 1 if st.ustate[g, v, US_PINNED] != 0 else 0
-    return NONE - bonus if bonus > 0 else NONE
+    return max(2, base - bonus) if bonus > 0 else base
 
 
 # ---------------------------------------------------------------------- firing
@@ -265,7 +267,7 @@ def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning):
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
-                    _cover_of(st, g, v), defender_chuck, medpacks, out)
+                    _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
     if pinning and out[OUT_UNSAVED] > unsaved:
         st.ustate[g, v, US_PIN_HIT] = 1
     after_attack(st, g, v, u, before, tb, rng, phase)

@@ -75,6 +75,7 @@ from kernels.zombie40k.geometry import (
     unit_radius,
 )
 from kernels.zombie40k.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
+from kernels.zombie40k.terrain import place_terrain
 from kernels.zombie40k.units import (
     alive,
     boss_unit,
@@ -320,9 +321,10 @@ def _place_in_band(st, g, h, tb, rng):
 
 @njit_alloc
 def setup_game(st, g, tb, rng):
-    """zombie40k §3: squads at the player edge (in roll-off order: the order is a uniform
+    """zombie40k §3: the terrain (if any), squads at the player edge (in roll-off order: the order is a uniform
     random permutation), hordes at random, the Boss beside the Escape Vehicle."""
     n_p = n_players(tb)
+    place_terrain(st, g, tb, rng)
     for p in range(n_p):
         build_squad(st, g, p, tb)
         roll_combat_drugs(st, g, p, tb, rng)

@@ -90,6 +90,7 @@ from kernels.zombie40k.columns import (
     REASON_ESCAPE,
     REASON_TIMEOUT,
     US_CHARGED,
+    US_CHARGED_COVER,
     US_CONSOLIDATE,
     US_EMBARKED,
     US_EMFH_LOST,
@@ -367,6 +368,7 @@ def end_assault_phase(st, g):
     §7.3); concussions from before the phase end (core §12), those it dealt last one more."""
     for u in range(st.pos.shape[1]):
         st.ustate[g, u, US_CHARGED] = 0
+        st.ustate[g, u, US_CHARGED_COVER] = 0
         for m in range(st.mstatus.shape[2]):
             if st.mstatus[g, u, m] & MS_CONCUSSION_ENDING:
                 st.mstatus[g, u, m] &= ~(ST_CONCUSSED | MS_CONCUSSION_ENDING)
@@ -684,6 +686,7 @@ def _reset_game(st, g):
     st.locked[g] = 0
     st.grudge[g] = 0
     st.pu[g] = 0
+    st.terrain[g] = 0.0
     st.res[g] = 0
     st.pres[g] = 0.0
     st.n_events[g] = 0

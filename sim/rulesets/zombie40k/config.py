@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from kernels.zombie40k.state import MAX_TERRAIN
 from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, read_toml, team_from_dict
 from sim.w40k.profiles import MODEL_RULES
 from sim.w40k.tables import Geometry
@@ -130,6 +131,14 @@ class GameConfig:
     team_budget: int = _p(75, "V", "§2")
     table_length_in: float = _p(72.0, "V", "§3.1")
     table_width_in: float = _p(0.0, "C", "§3.1", "0 = by player count: 48 for P<=4, 60 for 5-6, 72 for 7+")
+    terrain_density: float = field(default=0.0, metadata={
+        "tag": "C", "spec": "§3.1", "plausible": (0.0, 0.25),
+        "help": "share of the table covered by random area terrain, ruins: difficult terrain, terrain_cover+ cover "
+                "(0 = open table; a normal 40k amount is about 0.25)"})
+    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1", "radius of a piece of area terrain (a ruin about 6\" across)")
+    terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
+    terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
+                                  "terrain (0 = none)")
     ev_width_in: float = _p(6.0, "C", "§3.2")
     ev_depth_in: float = _p(4.0, "C", "§3.2")
     deploy_depth_in: float = _p(6.0, "C", "§3.3")
@@ -253,10 +262,23 @@ class GameConfig:
             raise ConfigError(f"powerup_values = {self.powerup_values!r}; allowed: 11 numbers, for results 2-12")
         if not isinstance(self.geometry, Geometry):
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
+        if self.terrain_pieces > MAX_TERRAIN:
+            raise ConfigError(f"terrain_density = {self.terrain_density!r} with terrain_piece_radius_in = "
+                              f"{self.terrain_piece_radius_in!r} makes {self.terrain_pieces} pieces; allowed: at most "
+                              f"{MAX_TERRAIN} (larger pieces, or less terrain)")
 
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def terrain_pieces(self) -> int:
+        """Pieces of area terrain on the table: ``terrain_density`` of its area in discs of
+        ``terrain_piece_radius_in`` (zombie40k §3.1)."""
+        if self.terrain_density <= 0 or self.terrain_piece_radius_in <= 0:
+            return 0
+        area = self.width * self.table_length_in
+        return max(1, round(self.terrain_density * area / (math.pi * self.terrain_piece_radius_in ** 2)))
 
     @property
     def width(self) -> float:
@@ -270,7 +292,8 @@ _INT_RANGES = {
     "team_budget": (1, 10_000), "hordes_per_player": (0, 8), "horde_size": (1, 30), "chainsaw_hit_on": (2, 6),
     "shotgun_powerup_hit_on": (2, 6), "shotgun_powerup_shots": (0, 10), "mushroom_init_bonus": (0, 5),
     "dk_start_t": (1, 10), "dk_start_fnp": (2, 7), "dk_max_t": (1, 10), "dk_max_fnp": (2, 7), "emfh_fail_on": (1, 7),
-    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "kf_budget": (1, 10_000), "kf_points_per_kill": (0, 100),
+    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "terrain_cover": (2, 6), "kf_budget": (1, 10_000),
+    "kf_points_per_kill": (0, 100),
     "dmw_fnp": (2, 7), "max_respawns": (-1, 1000), "zombie_t": (0, 10), "zombie_fnp": (0, 7), "boss_t": (0, 10),
     "boss_fnp": (0, 7),
     "max_game_turns": (1, 500),
@@ -280,10 +303,16 @@ _INT_RANGES = {
 _NAME_LISTS = ("kf_starting_wargear", "kf_wishlist", "zombie_rules", "catalogue_files", "squad_wargear", "shop")
 
 
+_SHARES = {"terrain_density": 0.5, "terrain_dangerous": 1.0}  # a share of the table or of its pieces: 0 to this
+
+
 def _validate_field(cfg: GameConfig, f) -> None:
     value = getattr(cfg, f.name)
     choices = f.metadata.get("choices", ())
-    if f.name in _INT_RANGES:
+    if f.name in _SHARES:
+        if not _is_number(value) or math.isnan(value) or not 0 <= value <= _SHARES[f.name]:
+            raise ConfigError(f"{f.name} = {value!r}; allowed: a share of 0-{_SHARES[f.name]:g}")
+    elif f.name in _INT_RANGES:
         lo, hi = _INT_RANGES[f.name]
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
             raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}")
