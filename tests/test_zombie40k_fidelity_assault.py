@@ -162,3 +162,76 @@ def test_core_9_4_a_pinned_squad_may_not_charge(dice):
     turn.assault_phase(st, 0, 0, tb, rng)
     dice.done()  # no charge roll
     assert not units.in_combat(st, 0, 0)
+
+
+# ------------------------------------------------------------------ core §7.5 Sweeping Advance
+
+
+def _guard_lose_to(st, tb, *enemies):
+    """The Guard (squad 0) locked with ``enemies``, having lost the combat by 2."""
+    from fidelity_helpers import combat_arrays
+
+    clear_table(st, keep=(0, *enemies, 1))
+    put_unit(st, tb, 0, 24.0, 30.0)
+    for k, v in enumerate(enemies):
+        put_unit(st, tb, v, 24.0 + (8.0 if k else 0.0), 30.0 + st.radius[0, 0] + st.radius[0, v])
+        units.lock(st, 0, 0, v)
+    member, inflicted, suffered = combat_arrays(st, 0, *enemies)
+    suffered[0] = 2
+    return member, inflicted, suffered
+
+
+def test_core_7_5_an_enemy_still_locked_with_another_unit_does_not_sweep(dice):
+    """Only a winning unit that is not still locked with another enemy unit attempts the
+    Sweeping Advance: the Boss, also locked with the Marines, does not; the horde does (issue
+    item 20)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    boss = units.boss_unit(st)
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2, boss)
+    put_unit(st, tb, 1, st.pos[0, boss, 0], st.pos[0, boss, 1] + st.radius[0, boss] + st.radius[0, 1])
+    units.lock(st, 0, 1, boss)
+    dice.script(6, 6,  # Morale failed
+                3,  # the Guard: 3 + I3 = 6
+                4,  # the horde: 4 + I1 = 5: the Guard get away (the Boss would have 4 + 5)
+                2, 2)  # fall back 4"
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    dice.done()
+    assert units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+def test_core_7_5_each_winning_unit_attempts_the_sweeping_advance(dice):
+    """Each free winner rolls against the loser's one roll: the second horde catches them."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2, 3)
+    dice.script(6, 6,  # Morale failed
+                1,  # the Guard: 1 + I3 = 4
+                1,  # horde 2: 1 + 1 = 2
+                3)  # horde 3: 3 + 1 = 4: caught
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    dice.done()
+    assert not units.on_table(st, 0, 0)
+
+
+def test_core_7_5_sweep_rule_highest_initiative_is_the_other_reading(dice):
+    st, tb, rng = one_game(example_config("two_players", sweep_rule="highest_initiative"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2, 3)
+    dice.script(6, 6, 1, 1,  # one sweeper only: 2 < 4
+                2, 2)  # fall back
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    dice.done()
+    assert units.on_table(st, 0, 0)
+
+
+def test_s8_the_speed_pack_s_initiative_counts_in_the_sweep_roll(dice):
+    """The Super Mushroom's +1 Initiative that turn is the squad's Initiative in the Sweeping
+    Advance roll too (zombie40k §8 result 9; issue item 20)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2)
+    st.pu[0, 0, GL.PU_MUSHROOM_ON] = st.res[0, GL.R_TURNS]
+    dice.script(6, 6,  # Morale failed
+                3,  # the Guard: 3 + I3 + 1 = 7 (6 without the Speed Pack)
+                5,  # the horde: 5 + 1 = 6: they get away
+                2, 2)  # fall back
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    dice.done()
+    assert units.on_table(st, 0, 0)

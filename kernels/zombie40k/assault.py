@@ -89,6 +89,7 @@ from kernels.zombie40k.columns import (
     P_DMW_FNP,
     P_MUSH_INIT,
     P_MUSH_MOVE,
+    P_SWEEP_HIGHEST,
     PU_BANANA,
     PU_MEDPACKS,
     PU_MUSHROOM_ON,
@@ -642,13 +643,11 @@ def resolve_combat(st, g, member, inflicted, suffered, tb, rng, phase):
 
 @njit
 def _sweeper(st, g, p, tb):
-    """The enemy locked with p that makes the Sweeping Advance (highest Initiative); zombies
-    always try (zombie40k §6.4); squads that are Slow and Purposeful cannot."""
+    """The other reading (``sweep_rule = "highest_initiative"``): the enemy locked with p with
+    the highest Initiative sweeps, even one still locked with another unit."""
     best, best_i = -1, -1
     for v in range(st.locked.shape[1]):
-        if st.locked[g, p, v] and on_table(st, g, v):
-            if is_squad(v, tb) and any_has(st, g, v, MR_SLOW_AND_PURPOSEFUL):
-                continue
+        if _may_sweep(st, g, p, v, tb, False):
             i = majority_stat(st, g, v, I)
             if i > best_i:
                 best, best_i = v, i
@@ -656,17 +655,67 @@ def _sweeper(st, g, p, tb):
 
 
 @njit
+def _may_sweep(st, g, p, v, tb, free_only):
+    """v, locked with p, may make a Sweeping Advance: zombies always may (zombie40k §6.4), a
+    Slow and Purposeful squad may not; with ``free_only``, not a unit still locked with another
+    enemy unit (core §7.5)."""
+    if not st.locked[g, p, v] or not on_table(st, g, v):
+        return False
+    if is_squad(v, tb) and any_has(st, g, v, MR_SLOW_AND_PURPOSEFUL):
+        return False
+    if free_only:
+        for w in range(st.locked.shape[1]):
+            if w != p and st.locked[g, v, w]:
+                return False
+    return True
+
+
+@njit
+def sweep_initiative(st, g, u, tb):
+    """A unit's Initiative in the Sweeping Advance roll: its majority Initiative, +1 for a squad
+    whose Speed Pack is on (zombie40k §8 result 9)."""
+    i = majority_stat(st, g, u, I)
+    if is_squad(u, tb) and st.pu[g, u, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
+        i += int(tb.prm[P_MUSH_INIT])
+    return i
+
+
+@njit
+def _sweeping_advance(st, g, p, tb, rng, phase):
+    """core §7.5: the loser rolls D6 + Initiative once; each winning unit not still locked with
+    another enemy rolls D6 + Initiative (+D3 Crusader); the first to equal or beat the loser
+    catches it. Returns that unit, or -1."""
+    if tb.prm[P_SWEEP_HIGHEST] != 0:
+        v = _sweeper(st, g, p, tb)
+        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng,
+                                           phase) else -1
+    mine = -1
+    for v in range(st.locked.shape[1]):
+        if _may_sweep(st, g, p, v, tb, True):
+            if mine < 0:
+                mine = d6(rng, g) + sweep_initiative(st, g, p, tb)
+            if _sweep_roll(st, g, v, p, mine, tb, rng, phase):
+                return v
+    return -1
+
+
+@njit
+def _sweep_roll(st, g, v, p, mine, tb, rng, phase):
+    theirs = d6(rng, g) + sweep_initiative(st, g, v, tb) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
+    log_event(st, g, phase, EK_SWEEP, v, p, theirs, mine, 0)
+    return theirs >= mine
+
+
+@njit
 def _break(st, g, p, tb, rng, phase):
-    v = _sweeper(st, g, p, tb)
+    """A squad that failed its Morale check: caught by a Sweeping Advance it is destroyed (with
+    And They Shall Know No Fear it stays locked), else it falls back (core §7.5)."""
+    v = _sweeping_advance(st, g, p, tb, rng, phase)
     if v >= 0:
-        mine = d6(rng, g) + majority_stat(st, g, p, I)
-        theirs = d6(rng, g) + majority_stat(st, g, v, I) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
-        log_event(st, g, phase, EK_SWEEP, v, p, theirs, mine, 0)
-        if theirs >= mine:
-            if any_has(st, g, p, MR_ATSKNF):
-                return  # caught, but And They Shall Know No Fear: stays locked
-            wipe(st, g, p, v, tb, rng, phase)
-            return
+        if any_has(st, g, p, MR_ATSKNF):
+            return  # caught, but And They Shall Know No Fear: stays locked
+        wipe(st, g, p, v, tb, rng, phase)
+        return
     for w in range(st.locked.shape[1]):
         if st.locked[g, p, w]:
             st.ustate[g, w, US_CONSOLIDATE] = 1

@@ -88,9 +88,20 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
  P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP, P_SURROUNDED_GEOMETRIC,
  P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES, P_TERRAIN_N, P_TERRAIN_R, P_TERRAIN_COVER,
- P_TERRAIN_DANGEROUS,
- ) = range(72)
-N_PRM = 72  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+ P_TERRAIN_DANGEROUS, P_SWEEP_HIGHEST, P_GRUDGE_RANDOM, P_DEFIB_AS_FALLEN, P_EMFH_STOPS_FALL_BACK,
+ P_PUSH_THROUGH, P_DK_FAILED_ARRIVALS, P_PLANNER_STRAIGHT, P_FRIENDLY_GAP, P_FIRST_ZOMBIE,
+ ) = range(81)
+N_PRM = 81
+# readings of the questionable rules (issue 13 items 16-20; docs/readings.md), 0 = the default:
+# P_SWEEP_HIGHEST 1 = the highest-Initiative enemy sweeps, locked or not (core §7.5);
+# P_GRUDGE_RANDOM 1 = random hits into a combat set the grudge of the squad they land on (A19);
+# P_DEFIB_AS_FALLEN 1 = a revived model keeps what it carried when it fell (§8 result 10);
+# P_EMFH_STOPS_FALL_BACK 1 = Every Man For Himself skips the fall-back and Regroup (§10.5);
+# P_PUSH_THROUGH 1 = the push-back ignores other units (A28); P_DK_FAILED_ARRIVALS 1 = a horde
+# that finds no room escalates again when it retries (§10.4); P_PLANNER_STRAIGHT 1 = moves only
+# on headings that gain ground, within 60 degrees (docs/space.md); P_FRIENDLY_GAP: inches zombie
+# units keep from each other (core §3: the 1" rule is for enemies); P_FIRST_ZOMBIE: unit index
+# of the first horde (= players)  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
 # P_RENDING_VS_ZOMBIES: 1 = survivors' attacks on zombies have Rending (A4 rending_owner = "survivors")
 # P_TERRAIN_N pieces of area terrain of radius P_TERRAIN_R, cover P_TERRAIN_COVER+, a share
 # P_TERRAIN_DANGEROUS of them dangerous (zombie40k §3.1; kernels.zombie40k.terrain)

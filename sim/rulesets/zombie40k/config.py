@@ -227,6 +227,10 @@ class GameConfig:
                                               metadata={"tag": "policy", "spec": "§8 A28"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
         "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
+    sweep_rule: str = _p("each_free_winner", "reading", "core §7.5", "each_free_winner: every winning unit not still "
+                         "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
+                         "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
+                         choices=("each_free_winner", "highest_initiative"))
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
