@@ -272,3 +272,22 @@ def test_core_9_4_in_the_open_a_squad_not_gone_to_ground_has_no_cover(dice):
     dice.script(4, 2)  # no save at all
     assert _fire(st, tb, rng, 0, 2, 1, "Plasma gun") == 1
     dice.done()
+
+
+# ------------------------------------------------------------------ A19 grudges
+
+
+@pytest.mark.parametrize(("random_hits_count", "grudge"), [(True, 1), (False, 0)])
+def test_a19_a_random_hit_on_a_rival_in_a_combat_sets_its_grudge(dice, random_hits_count, grudge):
+    """A19: a grudge is set when any hit roll is made against you, random hits from shooting into
+    a combat included: the Guard shoot the horde fighting the Marines and a hit lands on a Marine,
+    so the Marines may shoot the Guard (issue item 19; the other reading:
+    grudge_from_random_hits = false)."""
+    st, tb, rng = one_game(example_config("two_players", grudge_from_random_hits=random_hits_count))
+    _melee_in_the_zone(st, tb)
+    dice.script(6,  # the lasgun hits
+                0.0,  # on a Marine
+                1)  # and does not wound
+    _fire_out(st, tb, rng, 0, 1, 2, "Lasgun")
+    dice.done()
+    assert st.grudge[0, 1, 0] == grudge and st.grudge[0, 0, 1] == 0

@@ -92,9 +92,9 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_PUSH_THROUGH, P_DK_FAILED_ARRIVALS, P_PLANNER_STRAIGHT, P_FRIENDLY_GAP, P_FIRST_ZOMBIE,
  ) = range(81)
 N_PRM = 81
-# readings of the questionable rules (issue 13 items 16-20; docs/readings.md), 0 = the default:
+# readings of the questionable rules (issue 13 items 16-20; docs/readings.md):
 # P_SWEEP_HIGHEST 1 = the highest-Initiative enemy sweeps, locked or not (core §7.5);
-# P_GRUDGE_RANDOM 1 = random hits into a combat set the grudge of the squad they land on (A19);
+# P_GRUDGE_RANDOM 1 (default) = random hits into a combat set the grudge of the squad they land on (A19);
 # P_DEFIB_AS_FALLEN 1 = a revived model keeps what it carried when it fell (§8 result 10);
 # P_EMFH_STOPS_FALL_BACK 1 = Every Man For Himself skips the fall-back and Regroup (§10.5);
 # P_PUSH_THROUGH 1 = the push-back ignores other units (A28); P_DK_FAILED_ARRIVALS 1 = a horde

@@ -66,6 +66,7 @@ from kernels.zombie40k.columns import (
     MP_DUCT_SHOT,
     MP_SHOTGUN,
     P_FREE_FIRE,
+    P_GRUDGE_RANDOM,
     P_PVP,
     P_PVP_ZONE,
     P_RENDING_VS_ZOMBIES,
@@ -294,6 +295,14 @@ def _combat_models(st, g, v):
 
 
 @njit
+def _random_hit_grudge(st, g, u, w, tb):
+    """A19: a random hit of squad u's shot into a combat that lands on squad w gives w its
+    grudge: w may now shoot u (with ``grudge_from_random_hits``)."""
+    if tb.prm[P_GRUDGE_RANDOM] != 0 and is_squad(u, tb) and is_squad(w, tb) and w != u:
+        st.grudge[g, w, u] = 1
+
+
+@njit
 def _random_combat_unit(st, g, rng):
     """The unit of a random living model of the combat in ``st.w_combat`` (one model per hit)."""
     total = 0
@@ -330,6 +339,7 @@ def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinn
         tspec[SP_HIT_MODE] = HM_AUTO
         headshots(st, g, u, w, tb, tspec)
         _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
+        _random_hit_grudge(st, g, u, w, tb)
 
 
 @njit
@@ -392,6 +402,7 @@ def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out
                           tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
         _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, False)
+        _random_hit_grudge(st, g, u, w, tb)
 
 
 @njit

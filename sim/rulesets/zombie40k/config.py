@@ -231,6 +231,8 @@ class GameConfig:
                          "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
                          "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
                          choices=("each_free_winner", "highest_initiative"))
+    grudge_from_random_hits: bool = _p(True, "A19", "§5.4", "a random hit of a shot into a combat sets the grudge of "
+                                       "the squad it lands on (false: only the declared target's; docs/readings.md)")
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
