@@ -5,9 +5,12 @@ real streams (``nojit``). Each test is named after the rule it states.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 from conftest import example_config, one_game
-from fidelity_helpers import GL, clear_table, put_unit, units
+from fidelity_helpers import GL, clear_table, kill_spec, locked_pair, put_unit, units
 
 import kernels.zombie40k.assault
 import kernels.zombie40k.movement
@@ -68,3 +71,54 @@ def test_core_9_2_a_failed_regroup_falls_back_again(dice):
     dice.done()
     assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1 and st.pos[0, 0, 1] == pytest.approx(y - 5.0)
     assert units.on_table(st, 0, 0)
+
+
+# ------------------------------------------------------------------ §8 result 10 the Defibrillator
+
+
+def _fallen_with_kit(config):
+    """Squad 0's model 1 fell carrying a Chainsaw, the Shotgun, Duct Tape and a bought power fist."""
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    st, tb, rng = one_game(config)
+    st.mpow[0, 0, 1] = GL.MP_CHAINSAW | GL.MP_SHOTGUN | GL.MP_DUCT_ATTACK
+    st.gear[0, 0, 1, GL.G_MELEE1] = weapon_index(catalogue())["Power fist"]
+    st.wounds[0, 0, 1] = 0
+    units.refresh_radius(st, 0, 0, tb)
+    st.pu[0, 0, GL.PU_DEFIBS] = 1
+    return st, tb, rng
+
+
+def test_s8_a_defibrillated_model_comes_back_as_built(dice):
+    """The Defibrillator returns a dead model with 1 Wound as it was built: what it carried when
+    it fell (power-ups, Killing Floor items) was lost with it (zombie40k §8, §10.11; issue item
+    17; the other reading: defib_revives = as_fallen)."""
+    st, tb, rng = _fallen_with_kit(example_config("two_players"))
+    turn._use_defibrillator(st, 0, 0, tb)
+    assert st.wounds[0, 0, 1] == 1 and st.pu[0, 0, GL.PU_DEFIBS] == 0
+    assert st.mpow[0, 0, 1] == 0 and (st.gear[0, 0, 1] == tb.squad_gear[0, 1]).all()
+
+
+def test_s8_defib_revives_as_fallen_is_the_other_reading(dice):
+    st, tb, rng = _fallen_with_kit(example_config("two_players", defib_revives="as_fallen"))
+    kit = st.gear[0, 0, 1].copy()
+    turn._use_defibrillator(st, 0, 0, tb)
+    assert st.wounds[0, 0, 1] == 1 and st.mpow[0, 0, 1] & GL.MP_CHAINSAW and (st.gear[0, 0, 1] == kit).all()
+
+
+def test_s10_3_a_survivor_that_rose_with_the_horde_cannot_be_defibrillated(dice):
+    """Dead Men Walking: a slain survivor joins the horde; it is no longer a dead model of the
+    squad, so a Defibrillator cannot bring it back too (it would exist twice; issue item 17)."""
+    config = replace(example_config("two_players"), mods=frozenset({"dead_men_walking"}))
+    st, tb, rng = one_game(config)
+    locked_pair(st, tb, 0, 2)
+    n = st.pos.shape[1]
+    out = np.zeros_like(st.w_out[0])
+    kernels.zombie40k.assault._strike(st, 0, 2, 0, 1, kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64), tb,
+                                      rng, GL.PH_Z_ASSAULT, out)
+    assert st.wounds[0, 0, 0] == 0 and units.alive(st, 0, 2) == 6  # the sergeant rose with the horde
+    st.pu[0, 0, GL.PU_DEFIBS] = 1
+    turn._use_defibrillator(st, 0, 0, tb)
+    dice.done()
+    assert st.wounds[0, 0, 0] == 0 and st.pu[0, 0, GL.PU_DEFIBS] == 1

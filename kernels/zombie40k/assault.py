@@ -83,6 +83,7 @@ from kernels.zombie40k.columns import (
     G_RANGED2,
     MP_CHAINSAW,
     MP_DUCT_ATTACK,
+    MS_CONVERTED,
     P_CHAINSAW_HIT_ON,
     P_CONSOL_N,
     P_DMW,
@@ -572,6 +573,7 @@ def join_horde(st, g, p, m, h, tb, phase):
             for s in range(st.gear.shape[3]):
                 st.gear[g, h, k, s] = st.gear[g, p, m, s]
             st.wounds[g, h, k] = st.stats[g, h, k, W]
+            st.mstatus[g, p, m] |= MS_CONVERTED  # it is a zombie now, not a dead model of the squad
             refresh_radius(st, g, h, tb)
             log_event(st, g, phase, EK_CONVERT, p, h, m, k, 0)
             return

@@ -54,6 +54,7 @@ N_CHOICE = 11
 
 # ---- model status: GameState.mstatus bits beside kernels.w40k.columns.ST_CONCUSSED --------------
 MS_CONCUSSION_ENDING = 2  # concussed before this Assault phase began: Initiative 1 ends with it (core §12)
+MS_CONVERTED = 4  # a dead squad model that rose with a horde (Dead Men Walking): never revived (§10.3)
 
 # ---- model power-ups: int8 bits ---------------------------------------------------------
 MP_DUCT_ATTACK = 1  # Duct Tape +1 Attack

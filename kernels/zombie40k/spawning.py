@@ -110,28 +110,34 @@ def build_squad(st, g, p, tb):
     _clear_unit(st, g, p)
     for m in range(tb.squad_wounds.shape[1]):
         st.wounds[g, p, m] = tb.squad_wounds[p, m]
-        st.mflags[g, p, m] = tb.squad_flags[p, m]
-        for k in range(N_STATS):
-            st.stats[g, p, m, k] = tb.squad_stats[p, m, k]
-        for k in range(st.gear.shape[3]):
-            st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
-    _combat_drugs(st, g, p, st.ustate[g, p, US_DRUGS])
-    power_from_pain(st, g, p, st.res[g, R_TURNS])
+        build_model(st, g, p, m, tb)
     st.ustate[g, p, US_START_MODELS] = alive(st, g, p)
+
+
+@njit
+def build_model(st, g, p, m, tb):
+    """Model m of squad p as built (profile, rules, wargear; its Combat Drugs and Power from
+    Pain), with no power-ups; its Wounds are left as they are."""
+    st.mflags[g, p, m] = tb.squad_flags[p, m]
+    st.mstatus[g, p, m] = 0
+    st.mpow[g, p, m] = 0
+    for k in range(N_STATS):
+        st.stats[g, p, m, k] = tb.squad_stats[p, m, k]
+    for k in range(st.gear.shape[3]):
+        st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
+    _combat_drugs(st, g, p, m, st.ustate[g, p, US_DRUGS])
+    _pain_model(st, g, p, m, st.res[g, R_TURNS])
 
 
 DRUG_STATS = (A, S, I, T, WS, LD)  # Combat Drugs results 1-6 (core §12)
 
 
 @njit
-def _combat_drugs(st, g, p, result):
-    """Combat Drugs result 1-6 (0 = none): +1 A, S, I, T, WS or Ld for the models with the rule."""
-    if result <= 0:
-        return
-    col = DRUG_STATS[result - 1]
-    for m in range(st.wounds.shape[2]):
-        if st.mflags[g, p, m] & MR_COMBAT_DRUGS:
-            st.stats[g, p, m, col] = min(10, st.stats[g, p, m, col] + 1)
+def _combat_drugs(st, g, p, m, result):
+    """Combat Drugs result 1-6 (0 = none): +1 A, S, I, T, WS or Ld if the model has the rule."""
+    if result > 0 and st.mflags[g, p, m] & MR_COMBAT_DRUGS:
+        col = DRUG_STATS[result - 1]
+        st.stats[g, p, m, col] = min(10, st.stats[g, p, m, col] + 1)
 
 
 @njit
@@ -150,10 +156,15 @@ def power_from_pain(st, g, u, turn):
     """Power from Pain (core §12, the turn schedule): from game turn 2 Feel No Pain (6+), 3 (5+),
     4 Furious Charge, 5 Fearless, 6 Rage, for the models with the rule."""
     for m in range(st.wounds.shape[2]):
-        if st.mflags[g, u, m] & MR_POWER_FROM_PAIN:
-            if turn >= 2:
-                st.stats[g, u, m, FNP] = min(st.stats[g, u, m, FNP], 6 if turn == 2 else 5)
-            st.mflags[g, u, m] |= _pain_rules(turn)
+        _pain_model(st, g, u, m, turn)
+
+
+@njit
+def _pain_model(st, g, u, m, turn):
+    if st.mflags[g, u, m] & MR_POWER_FROM_PAIN:
+        if turn >= 2:
+            st.stats[g, u, m, FNP] = min(st.stats[g, u, m, FNP], 6 if turn == 2 else 5)
+        st.mflags[g, u, m] |= _pain_rules(turn)
 
 
 @njit

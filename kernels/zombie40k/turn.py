@@ -42,7 +42,9 @@ from kernels.zombie40k.columns import (
     G_MELEE0,
     G_MELEE1,
     MS_CONCUSSION_ENDING,
+    MS_CONVERTED,
     P_COOP,
+    P_DEFIB_AS_FALLEN,
     P_EMBARK_ON_RUN,
     P_EMFH,
     P_EMFH_ALL,
@@ -121,6 +123,7 @@ from kernels.zombie40k.powerups import roll_powerup
 from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
 from kernels.zombie40k.shop import kf_shop
 from kernels.zombie40k.spawning import (
+    build_model,
     power_from_pain,
     respawn_horde,
     respawn_squad,
@@ -176,11 +179,15 @@ def respawning_phase(st, g, p, tb, rng):
 
 @njit
 def _use_defibrillator(st, g, p, tb):
-    """A33: at the start of the owner's turn a Defibrillator returns a dead model with 1 W."""
+    """A33: at the start of the owner's turn a Defibrillator returns a dead model with 1 W, as
+    it was built (``defib_revives``, docs/readings.md); a model that rose with a horde (Dead Men
+    Walking) is not dead, it cannot be revived."""
     if st.pu[g, p, PU_DEFIBS] <= 0:
         return
     for m in range(st.wounds.shape[2]):
-        if st.wounds[g, p, m] == 0 and tb.squad_wounds[p, m] > 0:
+        if st.wounds[g, p, m] == 0 and tb.squad_wounds[p, m] > 0 and not st.mstatus[g, p, m] & MS_CONVERTED:
+            if tb.prm[P_DEFIB_AS_FALLEN] == 0:
+                build_model(st, g, p, m, tb)
             st.wounds[g, p, m] = 1
             st.pu[g, p, PU_DEFIBS] -= 1
             refresh_radius(st, g, p, tb)

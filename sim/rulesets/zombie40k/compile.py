@@ -230,6 +230,7 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_BILE_CORRIDOR: c.bile_corridor_in, GL.P_RENDING_VS_ZOMBIES: c.rending_owner == "survivors",
         GL.P_TERRAIN_N: c.terrain_pieces, GL.P_TERRAIN_R: c.terrain_piece_radius_in,
         GL.P_TERRAIN_COVER: c.terrain_cover, GL.P_TERRAIN_DANGEROUS: c.terrain_dangerous,
+        GL.P_DEFIB_AS_FALLEN: c.defib_revives == "as_fallen",
         GL.P_GRUDGE_RANDOM: c.grudge_from_random_hits,
         GL.P_SWEEP_HIGHEST: c.sweep_rule == "highest_initiative",
     }

@@ -233,6 +233,9 @@ class GameConfig:
                          choices=("each_free_winner", "highest_initiative"))
     grudge_from_random_hits: bool = _p(True, "A19", "§5.4", "a random hit of a shot into a combat sets the grudge of "
                                        "the squad it lands on (false: only the declared target's; docs/readings.md)")
+    defib_revives: str = _p("as_built", "A33", "§8 result 10", "as_built: a revived model returns as the squad was built, "
+                            "without what it carried when it fell (power-ups, Killing Floor items); as_fallen: with "
+                            "them (docs/readings.md)", choices=("as_built", "as_fallen"))
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
