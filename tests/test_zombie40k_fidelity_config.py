@@ -193,3 +193,29 @@ def test_players_named_alike_but_for_case_are_distinct_names():
     config = example_config("two_players")
     players = (config.players[0], replace(config.players[1], name=config.players[0].name.upper()))
     assert replace(config, players=players).n_players == 2
+
+
+# ------------------------------------------------------------------ §10.4 Death Korps
+
+
+def test_s10_4_a_horde_that_finds_no_room_does_not_escalate_when_it_retries(dice, monkeypatch):
+    """Death Korps: a horde gains +1 T and better FNP each time it respawns; a horde that found no
+    room on the table and comes back next turn respawns once (issue item 18; the other reading:
+    dk_escalates_on_failed_arrival = true)."""
+    from dataclasses import replace
+
+    spawning = kernels.zombie40k.spawning
+    config = replace(example_config("two_players"), mods=frozenset({"death_korps"}))
+    st, tb, rng = one_game(config)
+    clear_table(st, keep=(0,))
+    put_unit(st, tb, 0, 24.0, 30.0)
+    real = spawning._arrive.py_func if hasattr(spawning._arrive, "py_func") else spawning._arrive
+    monkeypatch.setattr(spawning, "_arrive", lambda *args: False)  # no room anywhere
+    dice.script(3)
+    assert not spawning.respawn_horde(st, 0, 2, tb, rng)
+    assert st.ustate[0, 2, GL.US_DK_LEVEL] == 0
+    monkeypatch.setattr(spawning, "_arrive", real)
+    dice.script(4)
+    assert spawning.respawn_horde(st, 0, 2, tb, rng)
+    dice.done()
+    assert st.ustate[0, 2, GL.US_DK_LEVEL] == 1 and st.stats[0, 2, 0, L.T] == tb.prm[GL.P_DK_START_T] + 1

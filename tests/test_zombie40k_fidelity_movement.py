@@ -122,3 +122,91 @@ def test_s10_3_a_survivor_that_rose_with_the_horde_cannot_be_defibrillated(dice)
     turn._use_defibrillator(st, 0, 0, tb)
     dice.done()
     assert st.wounds[0, 0, 0] == 0 and st.pu[0, 0, GL.PU_DEFIBS] == 1
+
+
+# ------------------------------------------------------------------ §10.5 Every Man For Himself
+
+
+def _emfh_scene(**params):
+    from conftest import team_config
+
+    from sim.rulesets.zombie40k.config import with_mods
+
+    config = team_config("guard", "marines", policies=[{"run": 0}, {"run": 0}], **params)
+    st, tb, rng = one_game(with_mods(config, ["every_man_for_himself"]), seed=9)
+    clear_table(st, keep=(0, 1))
+    put_unit(st, tb, 0, 20.0, 20.0)
+    put_unit(st, tb, 1, 20.0 + st.radius[0, 0] + st.radius[0, 1] + 3.0, 20.0)  # 3" apart
+    st.ustate[0, 0, GL.US_FALLING_BACK] = 1
+    return st, tb, rng
+
+
+def test_s10_5_a_squad_that_loses_its_turn_still_falls_back(dice):
+    """Every Man For Himself forbids moving, shooting, running and charging, not the compulsory:
+    a falling-back squad still takes its Regroup test and a fail falls back (core §9.2, §9.3;
+    issue item 18; the other reading: emfh_stops_fall_back = true)."""
+    st, tb, rng = _emfh_scene()
+    y = st.pos[0, 0, 1]
+    dice.script(4,  # Every Man For Himself: 4+, the turn is lost
+                6, 6,  # Regroup: failed
+                3, 4)  # falls back 7"
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1 and st.pos[0, 0, 1] == pytest.approx(y - 7.0)
+
+
+def test_s10_5_a_squad_that_loses_its_turn_regroups_but_does_not_move(dice):
+    st, tb, rng = _emfh_scene()
+    pos = st.pos[0, 0].copy()
+    dice.script(4, 1, 2)  # lost turn; Regroup passed
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 0 and tuple(st.pos[0, 0]) == pytest.approx(tuple(pos))
+
+
+def test_s10_5_emfh_stops_fall_back_is_the_other_reading(dice):
+    st, tb, rng = _emfh_scene(emfh_stops_fall_back=True)
+    dice.script(4)
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+# ------------------------------------------------------------------ A28 the push-back
+
+
+def test_a28_the_push_back_stops_1_inch_short_of_other_units(dice):
+    """A28: push-back moves the squad (and the zombies locked with it) straight away from the EV,
+    stopping 1" short of enemies: a horde 3" behind the Marines stops them after 2" (issue item
+    18; the other reading: pushback_through_units = true)."""
+    import kernels.zombie40k.powerups
+
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(1, 2))
+    put_unit(st, tb, 1, 24.0, 50.0)
+    put_unit(st, tb, 2, 24.0, 50.0 - st.radius[0, 1] - st.radius[0, 2] - 3.0)
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb, GL.PH_SHOOTING)
+    assert st.pos[0, 1, 1] == pytest.approx(48.0)
+    assert kernels.zombie40k.geometry.edge_distance(*st.pos[0, 1], st.radius[0, 1], *st.pos[0, 2],
+                                                     st.radius[0, 2]) == pytest.approx(1.0)
+
+
+def test_a28_pushback_through_units_is_the_other_reading(dice):
+    import kernels.zombie40k.powerups
+
+    st, tb, rng = one_game(example_config("two_players", pushback_through_units=True))
+    clear_table(st, keep=(1, 2))
+    put_unit(st, tb, 1, 24.0, 50.0)
+    put_unit(st, tb, 2, 24.0, 50.0 - st.radius[0, 1] - st.radius[0, 2] - 3.0)
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb, GL.PH_SHOOTING)
+    assert st.pos[0, 1, 1] == pytest.approx(44.0)
+
+
+def test_a28_the_push_back_carries_the_zombies_locked_with_the_squad(dice):
+    import kernels.zombie40k.powerups
+
+    st, tb, rng = one_game(example_config("two_players"))
+    locked_pair(st, tb, 1, 2, y=50.0)  # the horde on the Marines' EV side
+    y1, y2 = st.pos[0, 1, 1], st.pos[0, 2, 1]
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 4.0, tb, GL.PH_SHOOTING)
+    assert st.pos[0, 1, 1] == pytest.approx(y1 - 4.0) and st.pos[0, 2, 1] == pytest.approx(y2 - 4.0)

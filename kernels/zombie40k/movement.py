@@ -211,6 +211,14 @@ def squad_movement(st, g, p, tb, rng):
 
 
 @njit
+def compulsory_moves(st, g, p, tb, rng):
+    """What a squad that may not move this turn still does in its Movement phase: a falling-back
+    squad takes its Regroup test and, if it fails, falls back again (core §9.2, §9.3)."""
+    if on_table(st, g, p) and not in_combat(st, g, p) and st.ustate[g, p, US_FALLING_BACK] != 0:
+        _regroup(st, g, p, tb, rng)
+
+
+@njit
 def _mark_regrouped(st, g, p):
     """core §9.2: a unit that regroups counts as having moved and may not Run or charge this
     turn; it may shoot."""

@@ -42,6 +42,7 @@ from kernels.zombie40k.columns import (
     P_DEPLOY_DEPTH,
     P_DEPLOY_SEP,
     P_DK,
+    P_DK_FAILED_ARRIVALS,
     P_DK_GLOBAL,
     P_DK_MAX_FNP,
     P_DK_MAX_T,
@@ -542,10 +543,8 @@ def respawn_horde(st, g, h, tb, rng):
     if h == boss_unit(st):
         build_boss(st, g, tb)
     else:
-        if tb.prm[P_DK] != 0:  # A37: escalation per horde, or for every horde at once
-            for k in range(n_players(tb), boss_unit(st)):
-                if k == h or tb.prm[P_DK_GLOBAL] != 0:
-                    st.ustate[g, k, US_DK_LEVEL] += 1
+        if tb.prm[P_DK] != 0:
+            _escalate(st, g, h, tb, 1)
         build_horde(st, g, h, tb)
     st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
     result = sum_d6(rng, g, 1)
@@ -557,7 +556,17 @@ def respawn_horde(st, g, h, tb, rng):
         log_event(st, g, PH_Z_RESPAWN, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     else:
         _clear_unit(st, g, h)  # no room on the table: it tries again next Zombie Turn
+        if tb.prm[P_DK] != 0 and tb.prm[P_DK_FAILED_ARRIVALS] == 0 and h != boss_unit(st):
+            _escalate(st, g, h, tb, -1)  # that respawn did not happen (§10.4, docs/readings.md)
     return placed
+
+
+@njit
+def _escalate(st, g, h, tb, step):
+    """Death Korps (zombie40k §10.4, A37): a respawn escalates the horde, or every horde."""
+    for k in range(n_players(tb), boss_unit(st)):
+        if k == h or tb.prm[P_DK_GLOBAL] != 0:
+            st.ustate[g, k, US_DK_LEVEL] += step
 
 
 @njit

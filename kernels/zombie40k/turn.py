@@ -50,6 +50,7 @@ from kernels.zombie40k.columns import (
     P_EMFH_ALL,
     P_EMFH_FAIL_ON,
     P_EMFH_RADIUS,
+    P_EMFH_STOPS_FALL_BACK,
     P_GRUDGE,
     P_MAX_RESPAWNS,
     P_MAX_TURNS,
@@ -113,6 +114,7 @@ from kernels.zombie40k.geometry import ev_distance, unit_radius
 from kernels.zombie40k.morale import begin_shooting_phase, end_shooting_phase
 from kernels.zombie40k.movement import (
     can_embark,
+    compulsory_moves,
     may_run,
     nearest_squad_goal,
     shamble_phase,
@@ -485,6 +487,8 @@ def player_turn(st, g, p, tb, rng, check):
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
+        if tb.prm[P_EMFH_STOPS_FALL_BACK] == 0:
+            compulsory_moves(st, g, p, tb, rng)  # falling back is not a move it chose (§10.5, docs/readings.md)
         begin_assault_phase(st, g)
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
         end_assault_phase(st, g)

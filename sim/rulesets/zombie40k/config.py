@@ -233,9 +233,16 @@ class GameConfig:
                          choices=("each_free_winner", "highest_initiative"))
     grudge_from_random_hits: bool = _p(True, "A19", "§5.4", "a random hit of a shot into a combat sets the grudge of "
                                        "the squad it lands on (false: only the declared target's; docs/readings.md)")
-    defib_revives: str = _p("as_built", "A33", "§8 result 10", "as_built: a revived model returns as the squad was built, "
-                            "without what it carried when it fell (power-ups, Killing Floor items); as_fallen: with "
-                            "them (docs/readings.md)", choices=("as_built", "as_fallen"))
+    defib_revives: str = _p("as_built", "A33", "§8 result 10", "as_built: a revived model returns as the squad was "
+                            "built, without what it carried when it fell (power-ups, Killing Floor items); as_fallen: "
+                            "with them (docs/readings.md)", choices=("as_built", "as_fallen"))
+    emfh_stops_fall_back: bool = _p(False, "A38", "§10.5", "a squad that loses its turn to Every Man For Himself also "
+                                    "skips its Regroup test and fall-back (false: those are compulsory and still "
+                                    "happen; docs/readings.md)")
+    pushback_through_units: bool = _p(False, "A28", "§8", "the catch-up push-back moves through other units (false: it "
+                                      "stops 1\" short of them, A28; docs/readings.md)")
+    dk_escalates_on_failed_arrival: bool = _p(False, "A37", "§10.4", "a Death Korps horde that found no room on the "
+                                              "table escalates again when it retries (false: one step per respawn)")
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
