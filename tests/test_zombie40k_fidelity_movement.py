@@ -13,6 +13,7 @@ from conftest import example_config, one_game
 from fidelity_helpers import GL, clear_table, kill_spec, locked_pair, put_unit, units
 
 import kernels.zombie40k.assault
+import kernels.zombie40k.geometry
 import kernels.zombie40k.movement
 import kernels.zombie40k.turn
 
@@ -210,3 +211,65 @@ def test_a28_the_push_back_carries_the_zombies_locked_with_the_squad(dice):
     y1, y2 = st.pos[0, 1, 1], st.pos[0, 2, 1]
     kernels.zombie40k.powerups.push_back(st, 0, 1, 4.0, tb, GL.PH_SHOOTING)
     assert st.pos[0, 1, 1] == pytest.approx(y1 - 4.0) and st.pos[0, 2, 1] == pytest.approx(y2 - 4.0)
+
+
+# ------------------------------------------------------------------ core §3: the 1" rule and going around
+
+
+def _squad_behind_a_horde(config, gap=0.5):
+    """The Marines (squad 1) with a horde ``gap`` inches in front of them, between them and the EV."""
+    st, tb, rng = one_game(config)
+    clear_table(st, keep=(1, 2))
+    put_unit(st, tb, 1, 24.0, 40.0)
+    put_unit(st, tb, 2, 24.0, 40.0 + st.radius[0, 1] + st.radius[0, 2] + gap)
+    return st, tb, rng
+
+
+def _ev(st, tb, u):
+    return kernels.zombie40k.geometry.ev_distance(*st.pos[0, u], st.radius[0, u], tb.prm)
+
+
+def test_core_3_a_squad_within_1_inch_of_a_horde_goes_around_it(dice):
+    """A squad that ended within 1" of a horde lying towards the EV may not move closer to it,
+    but it may move around it: it does, and gains ground (issue item 16; the other reading:
+    move_planner = straight, which leaves it where it stands)."""
+    st, tb, rng = _squad_behind_a_horde(example_config("two_players"))
+    before = _ev(st, tb, 1)
+    movement.squad_movement(st, 0, 1, tb, rng)
+    dice.done()
+    assert _ev(st, tb, 1) < before - 1.0
+    assert kernels.zombie40k.geometry.edge_distance(*st.pos[0, 1], st.radius[0, 1], *st.pos[0, 2],
+                                                     st.radius[0, 2]) >= 0.5 - 1e-6
+
+
+def test_core_3_move_planner_straight_is_the_other_reading(dice):
+    st, tb, rng = _squad_behind_a_horde(example_config("two_players", move_planner="straight"))
+    pos = st.pos[0, 1].copy()
+    movement.squad_movement(st, 0, 1, tb, rng)
+    assert tuple(st.pos[0, 1]) == pytest.approx(tuple(pos))
+
+
+def test_core_3_a_squad_runs_around_a_horde_too(dice):
+    st, tb, rng = _squad_behind_a_horde(example_config("two_players"))
+    before = _ev(st, tb, 1)
+    dice.script(6)
+    movement.squad_run(st, 0, 1, tb, rng, False)
+    dice.done()
+    assert _ev(st, tb, 1) < before - 1.0
+
+
+def test_core_3_the_1_inch_rule_is_for_enemies_zombie_units_may_touch(dice):
+    """core §3: a model may not move within 1" of an *enemy* model; zombie units may come into
+    base contact with each other (issue item 16; the other reading: zombie_unit_gap_in = 1)."""
+    for gap_in, stop in ((0.0, 0.0), (1.0, 1.0)):
+        st, tb, rng = one_game(example_config("two_players", zombie_unit_gap_in=gap_in))
+        clear_table(st, keep=(1, 2, 3))
+        put_unit(st, tb, 2, 24.0, 30.0)
+        put_unit(st, tb, 3, 24.0, 30.0 + st.radius[0, 2] + st.radius[0, 3] + 4.0)
+        t = kernels.zombie40k.geometry.free_travel(st.pos, st.radius[0], st.ustate, 0, 2, 24.0, 30.0, 0.0, 1.0, -1,
+                                                   tb.prm)
+        assert t == pytest.approx(4.0 - stop)
+    put_unit(st, tb, 1, 24.0, 30.0 + st.radius[0, 2] + st.radius[0, 1] + 4.0)  # a squad: an enemy
+    kernels.zombie40k.units.remove_unit(st, 0, 3)
+    t = kernels.zombie40k.geometry.free_travel(st.pos, st.radius[0], st.ustate, 0, 2, 24.0, 30.0, 0.0, 1.0, -1, tb.prm)
+    assert t == pytest.approx(3.0)

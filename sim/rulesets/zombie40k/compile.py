@@ -230,6 +230,8 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_BILE_CORRIDOR: c.bile_corridor_in, GL.P_RENDING_VS_ZOMBIES: c.rending_owner == "survivors",
         GL.P_TERRAIN_N: c.terrain_pieces, GL.P_TERRAIN_R: c.terrain_piece_radius_in,
         GL.P_TERRAIN_COVER: c.terrain_cover, GL.P_TERRAIN_DANGEROUS: c.terrain_dangerous,
+        GL.P_PLANNER_STRAIGHT: c.move_planner == "straight", GL.P_FRIENDLY_GAP: c.zombie_unit_gap_in,
+        GL.P_FIRST_ZOMBIE: c.n_players,
         GL.P_EMFH_STOPS_FALL_BACK: c.emfh_stops_fall_back, GL.P_PUSH_THROUGH: c.pushback_through_units,
         GL.P_DK_FAILED_ARRIVALS: c.dk_escalates_on_failed_arrival,
         GL.P_DEFIB_AS_FALLEN: c.defib_revives == "as_fallen",
