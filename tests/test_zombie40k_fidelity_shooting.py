@@ -291,3 +291,39 @@ def test_a19_a_random_hit_on_a_rival_in_a_combat_sets_its_grudge(dice, random_hi
     _fire_out(st, tb, rng, 0, 1, 2, "Lasgun")
     dice.done()
     assert st.grudge[0, 1, 0] == grudge and st.grudge[0, 0, 1] == 0
+
+
+# ------------------------------------------------------------------ core §12 Blind: until the end of their next turn
+
+
+def _blind(dice, st, u):
+    st.ustate[0, u, GL.US_BLIND_HIT] = 1
+    dice.script(6)  # the Initiative test: a 6 always fails
+    morale.blind_tests(st, 0, None)
+    assert shooting.is_blinded(st, 0, u)
+
+
+def test_core_12_zombies_blinded_in_a_player_turn_recover_after_their_zombie_turn(dice):
+    """Blind: WS 1 and BS 1 until the end of the unit's next turn; for a horde blinded in a
+    Player Turn that is the Zombie Turn of the same game turn."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(2, 3, 4, 5, units.boss_unit(st)))  # no squad: the Zombie Turn is quiet
+    _blind(dice, st, 2)
+    dice.script(1, 1)  # the Shamble roll (nobody to shamble at)
+    turn.zombie_turn(st, 0, tb, rng, False)
+    dice.done()
+    assert not shooting.is_blinded(st, 0, 2)
+
+
+def test_core_12_a_squad_blinded_in_the_zombie_turn_stays_blind_through_its_next_turn(dice):
+    from conftest import team_config
+
+    st, tb, rng = one_game(team_config("guard", "marines", policies=[{"run": 0}, {"run": 0}]))
+    clear_table(st, keep=(0,))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    _blind(dice, st, 0)  # in the Zombie Turn of game turn 1
+    st.res[0, GL.R_TURNS] = 2
+    assert shooting.is_blinded(st, 0, 0)  # in the Marines' turn before its own
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    dice.done()
+    assert not shooting.is_blinded(st, 0, 0)

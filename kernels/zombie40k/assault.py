@@ -96,7 +96,6 @@ from kernels.zombie40k.columns import (
     PU_MUSHROOM_ON,
     R_TURNS,
     US_BLIND_HIT,
-    US_BLINDED,
     US_CHARGED,
     US_CHARGED_COVER,
     US_CONSOLIDATE,
@@ -112,7 +111,7 @@ from kernels.zombie40k.columns import (
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
 from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.shooting import headshots, shoot, unit_gap
+from kernels.zombie40k.shooting import headshots, is_blinded, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
 from kernels.zombie40k.terrain import crosses_terrain, has_terrain
@@ -596,7 +595,7 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
     attacker = st.w_attacker
     for c in range(attacker.shape[0]):
         attacker[c] = st.stats[g, u, m, c]
-    if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
+    if is_blinded(st, g, u):
         attacker[WS] = 1
     charged = st.ustate[g, u, US_CHARGED] != 0 and st.ustate[g, u, US_ROUNDS] == 0
     flags = unit_flags(st, g, u, m)

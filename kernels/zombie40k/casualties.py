@@ -22,6 +22,7 @@ from kernels.zombie40k.columns import (
     PR_RIVALS_KILLED,
     PR_WIPES,
     PR_ZOMBIES_KILLED,
+    US_BLINDED,
     US_KF_POINTS,
     US_OUT,
     US_WIPED_BY,
@@ -61,6 +62,7 @@ def wipe(st, g, v, killer, tb, rng, phase):
     log_event(st, g, phase, EK_WIPE, v, killer, x, y, 0)
     remove_unit(st, g, v)
     st.ustate[g, v, US_WIPED_BY] = killer + 1
+    st.ustate[g, v, US_BLINDED] = 0  # the unit that comes back is not blind
     if is_squad(v, tb):
         _squad_wiped(st, g, v, x, y, r, tb)
         return

@@ -19,7 +19,7 @@ from __future__ import annotations
  US_RESPAWNS,  # times the unit has come back
  US_OUT,  # 1 when the unit may never come back (mods; Boss by default)
  US_OVERWATCHED,  # 1 once it has fired Overwatch this phase
- US_BLINDED,  # game turn until which it is WS1/BS1 (Blind), 0 = not
+ US_BLINDED,  # Blind: 1 = WS1/BS1 and its next turn has not begun, 2 = that turn is under way, 0 = not
  US_PINNED,  # 1: Gone to Ground until the end of its next turn (Pinning)
  US_EMBARKED,  # 1 when embarked on the Escape Vehicle
  US_START_MODELS,  # models at full strength (Morale, Rampage)

@@ -14,7 +14,6 @@ from kernels.zombie40k.columns import (
     EK_MOB_RULE,
     PH_SHOOTING,
     PU_MEDPACKS,
-    R_TURNS,
     US_BLIND_HIT,
     US_BLINDED,
     US_FALLING_BACK,
@@ -134,10 +133,28 @@ def leadership_after_shooting(st, g, v, before, pinning, tb, rng):
         st.ustate[g, v, US_PINNED] = 1
 
 
+BLIND_PENDING, BLIND_THIS_TURN = 1, 2  # US_BLINDED: blinded, its next turn not begun / under way
+
+
+@njit
+def blind_turn_starts(st, g, u):
+    """The unit's turn begins (a player's turn for a squad, the Zombie Turn for zombies): a
+    blindness from before it lasts until this turn's end."""
+    if st.ustate[g, u, US_BLINDED] == BLIND_PENDING:
+        st.ustate[g, u, US_BLINDED] = BLIND_THIS_TURN
+
+
+@njit
+def blind_turn_ends(st, g, u):
+    if st.ustate[g, u, US_BLINDED] == BLIND_THIS_TURN:
+        st.ustate[g, u, US_BLINDED] = 0
+
+
 @njit
 def blind_tests(st, g, rng):
     """Blind (core §12): each unit hit by it this phase takes an Initiative test (D6 <= I; a 6
-    fails, a 1 passes); a fail makes it WS 1 and BS 1 until the end of its next turn."""
+    fails, a 1 passes); a fail makes it WS 1 and BS 1 until the end of its next turn
+    (``blind_turn_starts`` / ``blind_turn_ends``)."""
     for u in range(st.pos.shape[1]):
         if st.ustate[g, u, US_BLIND_HIT] == 0:
             continue
@@ -146,4 +163,4 @@ def blind_tests(st, g, rng):
             continue
         die = d6(rng, g)
         if die == 6 or (die > 1 and die > majority_stat(st, g, u, I)):
-            st.ustate[g, u, US_BLINDED] = st.res[g, R_TURNS] + 1
+            st.ustate[g, u, US_BLINDED] = BLIND_PENDING

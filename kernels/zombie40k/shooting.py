@@ -74,7 +74,6 @@ from kernels.zombie40k.columns import (
     P_SHOTGUN_RANGE,
     P_SHOTGUN_SHOTS,
     PU_MEDPACKS,
-    R_TURNS,
     US_BLIND_HIT,
     US_BLINDED,
     US_FIRED_HEAVY,
@@ -103,6 +102,12 @@ from kernels.zombie40k.units import (
 )
 
 TEMPLATE_RANGE = 8.0
+
+
+@njit
+def is_blinded(st, g, u):
+    """Blind (core §12): WS 1 and BS 1 until the end of the unit's next turn."""
+    return st.ustate[g, u, US_BLINDED] != 0
 
 
 @njit
@@ -240,7 +245,7 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
     chuck = 1 if is_squad(u, tb) and chuck_active(st, g, u) else 0
     shooting_spec(spec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, v, T),
                   majority_stat(st, g, v, SV), snap, overwatch, chuck, tb.wound_chart, tb.geom)
-    if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
+    if is_blinded(st, g, u):
         spec[SP_HIT_ON], spec[SP_HIT_ON2] = 6, 0  # Blind: BS 1
     for k in range(N_OUT):
         out[k] = 0

@@ -111,7 +111,7 @@ from kernels.zombie40k.columns import (
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import ev_distance, unit_radius
-from kernels.zombie40k.morale import begin_shooting_phase, end_shooting_phase
+from kernels.zombie40k.morale import begin_shooting_phase, blind_turn_ends, blind_turn_starts, end_shooting_phase
 from kernels.zombie40k.movement import (
     can_embark,
     compulsory_moves,
@@ -159,6 +159,7 @@ def _start_player_turn(st, g, p, tb):
     s[US_CHARGED] = 0
     s[US_REGROUPED] = 0
     s[US_FIRED_HEAVY] = 0
+    blind_turn_starts(st, g, p)
 
 
 @njit
@@ -471,6 +472,7 @@ def _end_player_turn(st, g, p, rng):
     if st.ustate[g, p, US_PINNED] == 1:
         st.ustate[g, p, US_PINNED] = 0
     _it_will_not_die(st, g, p, rng)
+    blind_turn_ends(st, g, p)
 
 
 @njit
@@ -602,6 +604,7 @@ def _locked_with_zombies(st, g, p, tb):
 def zombie_turn(st, g, tb, rng, check):
     for z in range(n_players(tb), st.pos.shape[1]):
         st.ustate[g, z, US_CHARGED] = 0
+        blind_turn_starts(st, g, z)
     zombie_respawning(st, g, tb, rng)
     _check(st, g, tb, check)
     _reset_overwatch(st, g)
@@ -612,6 +615,7 @@ def zombie_turn(st, g, tb, rng, check):
     zombie_assault(st, g, tb, rng)
     for z in range(n_players(tb), st.pos.shape[1]):
         _it_will_not_die(st, g, z, rng)
+        blind_turn_ends(st, g, z)
     _check(st, g, tb, check)
 
 
