@@ -327,3 +327,13 @@ def test_core_12_a_squad_blinded_in_the_zombie_turn_stays_blind_through_its_next
     turn.player_turn(st, 0, 0, tb, rng, False)
     dice.done()
     assert not shooting.is_blinded(st, 0, 0)
+
+
+def test_core_6_1_losing_exactly_25_percent_in_a_shooting_phase_tests_morale(dice, monkeypatch):
+    """25% or more: 2 of 8 is enough."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _two_hordes_shoot(st, tb, 8)
+    monkeypatch.setattr(turn, "shoot", KillingShots({2: 2}))
+    dice.script(1, 2)  # the Morale check: passed
+    turn.zombie_shooting(st, 0, tb, rng)
+    dice.done()
