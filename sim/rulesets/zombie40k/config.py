@@ -227,7 +227,7 @@ class GameConfig:
                                               metadata={"tag": "policy", "spec": "§8 A28"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
         "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
-    sweep_rule: str = _p("each_free_winner", "reading", "core §7.5", "each_free_winner: every winning unit not still "
+    sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
                          "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
                          "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
                          choices=("each_free_winner", "highest_initiative"))
@@ -243,11 +243,11 @@ class GameConfig:
                                       "stops 1\" short of them, A28; docs/readings.md)")
     dk_escalates_on_failed_arrival: bool = _p(False, "A37", "§10.4", "a Death Korps horde that found no room on the "
                                               "table escalates again when it retries (false: one step per respawn)")
-    move_planner: str = _p("detour", "reading", "core §3, docs/space.md", "detour: a unit goes around what is in its "
+    move_planner: str = _p("detour", "I", "core §3, docs/space.md", "detour: a unit goes around what is in its "
                            "way (steps along the free heading closest to its goal); straight: one straight move on "
                            "a heading up to 60 degrees off, only if it gains ground (docs/readings.md)",
                            choices=("detour", "straight"))
-    zombie_unit_gap_in: float = _p(0.0, "reading", "core §3", "inches zombie units keep from each other when they "
+    zombie_unit_gap_in: float = _p(0.0, "I", "core §3", "inches zombie units keep from each other when they "
                                    "move (the 1\" rule is for enemies; 1 = keep 1\" from friends too)")
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
