@@ -131,14 +131,6 @@ class GameConfig:
     team_budget: int = _p(75, "V", "§2")
     table_length_in: float = _p(72.0, "V", "§3.1")
     table_width_in: float = _p(0.0, "C", "§3.1", "0 = by player count: 48 for P<=4, 60 for 5-6, 72 for 7+")
-    terrain_density: float = field(default=0.0, metadata={
-        "tag": "C", "spec": "§3.1", "plausible": (0.0, 0.25),
-        "help": "share of the table covered by random area terrain, ruins: difficult terrain, terrain_cover+ cover "
-                "(0 = open table; a normal 40k amount is about 0.25)"})
-    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1", "radius of a piece of area terrain (a ruin about 6\" across)")
-    terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
-    terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
-                                  "terrain (0 = none)")
     ev_width_in: float = _p(6.0, "C", "§3.2")
     ev_depth_in: float = _p(4.0, "C", "§3.2")
     deploy_depth_in: float = _p(6.0, "C", "§3.3")
@@ -227,6 +219,14 @@ class GameConfig:
                                               metadata={"tag": "policy", "spec": "§8 A28"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
         "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
+    terrain_density: float = field(default=0.0, metadata={
+        "tag": "C", "spec": "§3.1", "plausible": (0.0, 0.25),
+        "help": "share of the table covered by random area terrain, ruins: difficult terrain, terrain_cover+ cover "
+                "(0 = open table; a normal 40k amount is about 0.25)"})
+    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1", "radius of a piece of area terrain (a ruin about 6\" across)")
+    terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
+    terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
+                                  "terrain (0 = none)")
     sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
                          "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
                          "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
