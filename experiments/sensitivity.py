@@ -38,6 +38,8 @@ PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
     "centre_scatter_dice": ("D6", "3D6"), "pushback_dice": ("D3", "2D6"),  # one die size down and up
     "tvirus_t": (3, 5), "tvirus_fnp": (3, 5), "dk_start_t": (2, 4), "dk_start_fnp": (5, 7),
     "dk_max_t": (5, 7), "dk_max_fnp": (2, 4), "emfh_fail_on": (3, 5),
+    "terrain_density": (0.0, 0.25),  # default 0 = open table (§3.1); about 0.25 is a normal 40k amount
+    "terrain_dangerous": (0.0, 0.5),  # default 0: no dangerous ruins (matters only with terrain_density)
 }
 MOD_OF = {name: mod.key for mod in MOD_LIST for name in mod.params}  # a mod's own parameters
 
