@@ -33,15 +33,23 @@ from sim.ruleset import Parameter, ruleset_of
 
 def _switched(config, parameter: Parameter, enable: Mapping[str, tuple]) -> dict | None:
     """What must be added to the config for ``parameter`` to matter: ``{}`` (nothing), a dict
-    of the fields to set, or None when it stays off."""
+    of the fields to set, or None when it stays off. A set field (mods) is on when it holds the
+    names; a number (terrain_density) when it is not 0."""
     extra = {}
     for key, names in parameter.enable.items():
-        have = frozenset(getattr(config, key, ()))
-        if set(names) <= have:
+        have = getattr(config, key, ())
+        if not isinstance(have, frozenset | set | tuple | list):
+            if have:
+                continue
+            if key not in enable:
+                return None
+            extra[key] = enable[key][0]
+            continue
+        if set(names) <= set(have):
             continue
         if not set(names) <= set(enable.get(key, ())):
             return None
-        extra[key] = have | frozenset(names)
+        extra[key] = frozenset(have) | frozenset(names)
     return extra
 
 
@@ -76,11 +84,14 @@ def sensitivity_experiment(config, games: int, seed: int, name: str = "sensitivi
 
 
 def _prefix(config, extra: dict) -> str:
-    return "+".join(n for names in extra.values() for n in sorted(set(names) - _have(config, extra)))
-
-
-def _have(config, extra: dict) -> frozenset:
-    return frozenset(n for key in extra for n in getattr(config, key, ()))
+    """'t_virus' for a mod switched on, 'terrain_density=0.25' for a number."""
+    parts = []
+    for key, value in extra.items():
+        if isinstance(value, frozenset):
+            parts += sorted(value - frozenset(getattr(config, key, ())))
+        else:
+            parts.append(f"{key}={value}")
+    return "+".join(parts)
 
 
 BOOTSTRAP = 200

@@ -92,7 +92,9 @@ class Parameter:
     ("policy", "mods", "data", "ablation", an ambiguity "A12"). ``range`` is (lowest, highest)
     for numbers, ``choices`` the allowed words (strings). ``plausible`` is the (low, high) pair
     ``sensitivity`` plays (None: the default x0.5 and x1.5 within ``range``). ``enable`` names
-    what must be switched on for the parameter to matter (a mod: ``{"mods": ("t_virus",)}``).
+    what must be switched on for the parameter to matter: names in a set field (a mod:
+    ``{"mods": ("t_virus",)}``), or a value of a number that is off at 0 (``{"terrain_density":
+    (0.25,)}``).
     """
 
     name: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -129,8 +129,9 @@ def test_defaults_make_a_valid_config():
 @pytest.mark.parametrize(("n_players", "width"), [(1, 48), (2, 48), (4, 48), (5, 60), (6, 60), (7, 72), (8, 72)])
 def test_table_width_by_player_count(n_players, width):
     # zombie40k §3.1 (A8)
-    assert cfg(*[PLAYER] * n_players).width == width
-    assert cfg(*[PLAYER] * n_players, table_width_in=30).width == 30
+    players = [replace(PLAYER, name=f"Guard {k}") for k in range(n_players)]  # names identify players
+    assert cfg(*players).width == width
+    assert cfg(*players, table_width_in=30).width == 30
 
 
 def test_int_given_for_a_float_parameter_is_a_float():
@@ -162,7 +163,8 @@ def test_policy_presets():
 
 # ------------------------------------------------------------------------------ refused configs
 
-PLAYERS_2 = '[[players]]\nteam = "{team}"\npolicy = "dash"\n\n[[players]]\nteam = "{team}"\n'
+PLAYERS_2 = ('[[players]]\nname = "Ann"\nteam = "{team}"\npolicy = "dash"\n\n'  # names identify players
+             '[[players]]\nname = "Bob"\nteam = "{team}"\n')
 
 
 def write_config(tmp_path: Path, head: str = "", players: str = "", name: str = "game.toml") -> Path:

@@ -923,8 +923,15 @@ def test_s10_1_coop_hordes_arrive_on_the_ev_edge_once_a_squad_is_within_18(dice)
     assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     assert st.pos[0, 2, 1] == pytest.approx(tb.prm[GL.P_TABLE_L] - st.radius[0, 2])
-    _put(st, tb, 0, 24.0, _hull_y(tb) - 19.0 - st.radius[0, 0])  # 19": the table's result stands
+    _put(st, tb, 0, 24.0, _hull_y(tb) - 19.0 - st.radius[0, 0])  # 19": the trigger has fired, it stays
     kernels.zombie40k.units.remove_unit(st, 0, 2)
+    dice.script(1)
+    assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
+    dice.done()
+    assert st.pos[0, 2, 1] == pytest.approx(tb.prm[GL.P_TABLE_L] - st.radius[0, 2])
+    config, st, tb, rng = _coop()  # a new game, the squad never within 18": the table's result stands
+    _clear(st, keep=(0,))
+    _put(st, tb, 0, 24.0, _hull_y(tb) - 19.0 - st.radius[0, 0])
     dice.script(1)
     assert kernels.zombie40k.spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()

@@ -33,6 +33,7 @@ from kernels.zombie40k.columns import (
     P_POWERUPS,
     P_PU_REMOVED,
     P_PUSH_N,
+    P_PUSH_THROUGH,
     P_PVP_ZONE,
     P_TABLE_L,
     P_TABLE_W,
@@ -50,10 +51,10 @@ from kernels.zombie40k.columns import (
     SHADES,
     SHOTGUN,
 )
-from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm
+from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm, ray_box_exit, ray_circle
 from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
 from kernels.zombie40k.state import X_ORK_BOY
-from kernels.zombie40k.units import log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius
 
 
 @njit
@@ -97,17 +98,42 @@ def roll_powerup(st, g, p, tb, rng, phase):
 @njit
 def push_back(st, g, q, inches, tb, phase):
     """Move squad q (and the zombies locked with it) straight away from the EV (A28)."""
+    note_ev_zone(st, g, q, tb)  # where it had come to counts for Coop Mode's trigger (§10.1)
     ex, ey = ev_nearest_point(st.pos[g, q, 0], st.pos[g, q, 1], tb.prm)
     dx, dy = st.pos[g, q, 0] - ex, st.pos[g, q, 1] - ey
     length = norm(dx, dy)
     if length < 1e-9:
         dx, dy, length = 0.0, -1.0, 1.0
-    dx, dy = dx / length * inches, dy / length * inches
+    ux, uy = dx / length, dy / length
+    if tb.prm[P_PUSH_THROUGH] == 0:
+        inches = min(float(inches), _group_travel(st, g, q, ux, uy, tb))
+    dx, dy = ux * inches, uy * inches
     _shift(st, g, q, dx, dy, tb)
     for v in range(st.pos.shape[1]):
         if st.locked[g, q, v]:
             _shift(st, g, v, dx, dy, tb)
     log_event(st, g, phase, EK_PUSHBACK, q, -1, inches, st.pos[g, q, 0], st.pos[g, q, 1])
+
+
+@njit
+def _in_group(st, g, q, v):
+    return v == q or st.locked[g, q, v] != 0
+
+
+@njit
+def _group_travel(st, g, q, ux, uy, tb):
+    """How far squad q and the units locked with it may move together along (ux, uy): stopping
+    1" short of every other unit (A28), on the table, off the Escape Vehicle."""
+    t = 1e18
+    for u in range(st.pos.shape[1]):
+        if not _in_group(st, g, q, u) or not on_table(st, g, u):
+            continue
+        px, py, ru = st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u]
+        t = min(t, ray_box_exit(px, py, ux, uy, ru, tb.prm[P_TABLE_W] - ru, ru, tb.prm[P_TABLE_L] - ru))
+        for v in range(st.pos.shape[1]):
+            if not _in_group(st, g, q, v) and on_table(st, g, v):
+                t = min(t, ray_circle(px, py, ux, uy, st.pos[g, v, 0], st.pos[g, v, 1], ru + st.radius[g, v] + 1.0))
+    return max(0.0, t)
 
 
 @njit

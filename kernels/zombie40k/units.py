@@ -14,12 +14,14 @@ from kernels.zombie40k.columns import (
     EV_PHASE,
     EV_TURN,
     EV_UNIT,
+    P_PVP_ZONE,
     R_TURNS,
     US_FALLING_BACK,
     US_ON_TABLE,
+    US_REACHED_ZONE,
     US_ROUNDS,
 )
-from kernels.zombie40k.geometry import unit_radius
+from kernels.zombie40k.geometry import ev_distance, unit_radius
 
 
 @njit
@@ -161,6 +163,24 @@ def unlock_all(st, g, u):
 
 
 @njit
+def combat_members(st, g, seed, member):
+    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
+    n = st.locked.shape[1]
+    for u in range(n):
+        member[u] = False
+    member[seed] = True
+    changed = True
+    while changed:
+        changed = False
+        for u in range(n):
+            if member[u]:
+                for v in range(n):
+                    if st.locked[g, u, v] and not member[v]:
+                        member[v] = True
+                        changed = True
+
+
+@njit
 def remove_unit(st, g, u):
     """The unit leaves the table (destroyed, fled off the table or embarked)."""
     st.ustate[g, u, US_ON_TABLE] = 0
@@ -169,6 +189,15 @@ def remove_unit(st, g, u):
     for m in range(st.wounds.shape[2]):
         st.wounds[g, u, m] = 0
     st.radius[g, u] = 0.0
+
+
+@njit
+def note_ev_zone(st, g, p, tb):
+    """Remember a squad that stands within ``pvp_zone_in`` (18") of the Escape Vehicle: Coop
+    Mode's trigger fires "once any squad has come within 18"" (zombie40k §10.1)."""
+    if p < tb.policy.shape[0] and on_table(st, g, p) and \
+            ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm) <= tb.prm[P_PVP_ZONE]:
+        st.ustate[g, p, US_REACHED_ZONE] = 1
 
 
 @njit

@@ -27,6 +27,7 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
+from kernels.zombie40k.state import MAX_TERRAIN
 from sim.files import read_toml
 from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, team_from_dict
 from sim.w40k.profiles import MODEL_RULES
@@ -157,7 +158,8 @@ class GameConfig:
     shotgun_powerup_shots: int = _p(2, "I", "§8 result 8, A34")
     mushroom_move_bonus_in: float = _p(3.0, "C", "§8 result 9")
     mushroom_init_bonus: int = _p(1, "C", "§8 result 9")
-    boss_respawns: bool = _p(False, "A14", "§6.1")
+    boss_respawns: bool = _p(False, "A14", "§6.1", "a destroyed Boss returns like a destroyed horde: a D6 on the "
+                             "Zombie Respawn Table in the next Zombie Respawning phase")
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8")
     boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "0 = the Boss shambles like any zombie unit")
     coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1")
@@ -215,7 +217,9 @@ class GameConfig:
     result6_gap_in: float = _p(3.0, "C", "§7 A26")
     catchup_policy: str = _p("push_if_leader_in_zone", "A28", "§8",
                              choices=("push_if_leader_in_zone", "roll_twice", "push"))
-    rending_owner: str = _p("zombies", "A4", "§11.3", choices=("zombies", "survivors", "none"))
+    rending_owner: str = _p("zombies", "A4", "§11.3", "zombies: the appendix's Rending (close combat); survivors: "
+                            "every survivor attack on zombies, shot or blow, has Rending (the 2009 'headshots') and "
+                            "the zombies none; none: nobody", choices=("zombies", "survivors", "none"))
     psychic_enabled: bool = _p(True, "A17", "§5.3")
     model_spacing_in: float = _p(1.5, "C", "docs/space.md", "centre-to-centre spacing of models in a unit")
     base_radius_in: float = _p(0.5, "C", "docs/space.md", "25 mm base")
@@ -224,6 +228,36 @@ class GameConfig:
                                               metadata={"tag": "policy", "spec": "§8 A28"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
         "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
+    terrain_density: float = field(default=0.0, metadata={
+        "tag": "C", "spec": "§3.1", "plausible": (0.0, 0.25),
+        "help": "share of the table covered by random area terrain, ruins: difficult terrain, terrain_cover+ cover "
+                "(0 = open table; a normal 40k amount is about 0.25)"})
+    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1", "radius of a piece of area terrain (a ruin about 6\" across)")
+    terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
+    terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
+                                  "terrain (0 = none)")
+    sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
+                         "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
+                         "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
+                         choices=("each_free_winner", "highest_initiative"))
+    grudge_from_random_hits: bool = _p(True, "A19", "§5.4", "a random hit of a shot into a combat sets the grudge of "
+                                       "the squad it lands on (false: only the declared target's; docs/readings.md)")
+    defib_revives: str = _p("as_built", "A33", "§8 result 10", "as_built: a revived model returns as the squad was "
+                            "built, without what it carried when it fell (power-ups, Killing Floor items); as_fallen: "
+                            "with them (docs/readings.md)", choices=("as_built", "as_fallen"))
+    emfh_stops_fall_back: bool = _p(False, "A38", "§10.5", "a squad that loses its turn to Every Man For Himself also "
+                                    "skips its Regroup test and fall-back (false: those are compulsory and still "
+                                    "happen; docs/readings.md)")
+    pushback_through_units: bool = _p(False, "A28", "§8", "the catch-up push-back moves through other units (false: it "
+                                      "stops 1\" short of them, A28; docs/readings.md)")
+    dk_escalates_on_failed_arrival: bool = _p(False, "A37", "§10.4", "a Death Korps horde that found no room on the "
+                                              "table escalates again when it retries (false: one step per respawn)")
+    move_planner: str = _p("detour", "I", "core §3, docs/space.md", "detour: a unit goes around what is in its "
+                           "way (steps along the free heading closest to its goal); straight: one straight move on "
+                           "a heading up to 60 degrees off, only if it gains ground (docs/readings.md)",
+                           choices=("detour", "straight"))
+    zombie_unit_gap_in: float = _p(0.0, "I", "core §3", "inches zombie units keep from each other when they "
+                                   "move (the 1\" rule is for enemies; 1 = keep 1\" from friends too)")
     mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
 
     def __post_init__(self) -> None:
@@ -241,6 +275,10 @@ class GameConfig:
             object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items(), key=str)))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
+        names = [p.name for p in self.players]
+        twin = next((n for k, n in enumerate(names) if n in names[:k]), None)
+        if twin is not None:  # names identify players in every results table
+            raise ConfigError(f"players: two players are named {twin!r}; allowed: a different name for each player")
         for f in fields(self):
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
@@ -257,6 +295,10 @@ class GameConfig:
             raise ConfigError(f"powerup_values = {self.powerup_values!r}; allowed: 11 numbers, for results 2-12")
         if not isinstance(self.geometry, Geometry):
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
+        if self.terrain_pieces > MAX_TERRAIN:
+            raise ConfigError(f"terrain_density = {self.terrain_density!r} with terrain_piece_radius_in = "
+                              f"{self.terrain_piece_radius_in!r} makes {self.terrain_pieces} pieces; allowed: at most "
+                              f"{MAX_TERRAIN} (larger pieces, or less terrain)")
 
     @property
     def ruleset(self) -> str:
@@ -266,6 +308,15 @@ class GameConfig:
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def terrain_pieces(self) -> int:
+        """Pieces of area terrain on the table: ``terrain_density`` of its area in discs of
+        ``terrain_piece_radius_in`` (zombie40k §3.1)."""
+        if self.terrain_density <= 0 or self.terrain_piece_radius_in <= 0:
+            return 0
+        area = self.width * self.table_length_in
+        return max(1, round(self.terrain_density * area / (math.pi * self.terrain_piece_radius_in ** 2)))
 
     @property
     def width(self) -> float:
@@ -279,7 +330,8 @@ _INT_RANGES = {
     "team_budget": (1, 10_000), "hordes_per_player": (0, 8), "horde_size": (1, 30), "chainsaw_hit_on": (2, 6),
     "shotgun_powerup_hit_on": (2, 6), "shotgun_powerup_shots": (0, 10), "mushroom_init_bonus": (0, 5),
     "dk_start_t": (1, 10), "dk_start_fnp": (2, 7), "dk_max_t": (1, 10), "dk_max_fnp": (2, 7), "emfh_fail_on": (1, 7),
-    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "kf_budget": (1, 10_000), "kf_points_per_kill": (0, 100),
+    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "terrain_cover": (2, 6), "kf_budget": (1, 10_000),
+    "kf_points_per_kill": (0, 100),
     "dmw_fnp": (2, 7), "max_respawns": (-1, 1000), "zombie_t": (0, 10), "zombie_fnp": (0, 7), "boss_t": (0, 10),
     "boss_fnp": (0, 7),
     "max_game_turns": (1, 500),
@@ -289,10 +341,16 @@ _INT_RANGES = {
 _NAME_LISTS = ("kf_starting_wargear", "kf_wishlist", "zombie_rules", "catalogue_files", "squad_wargear", "shop")
 
 
+_SHARES = {"terrain_density": 0.5, "terrain_dangerous": 1.0}  # a share of the table or of its pieces: 0 to this
+
+
 def _validate_field(cfg: GameConfig, f) -> None:
     value = getattr(cfg, f.name)
     choices = f.metadata.get("choices", ())
-    if f.name in _INT_RANGES:
+    if f.name in _SHARES:
+        if not _is_number(value) or math.isnan(value) or not 0 <= value <= _SHARES[f.name]:
+            raise ConfigError(f"{f.name} = {value!r}; allowed: a share of 0-{_SHARES[f.name]:g}")
+    elif f.name in _INT_RANGES:
         lo, hi = _INT_RANGES[f.name]
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
             raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}")

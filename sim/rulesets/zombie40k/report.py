@@ -142,7 +142,9 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
         ReportSection(
             "sensitivity", "Sensitivity of the chosen numbers", "The rules lost some numbers; Shamble "
             "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value in the "
-            "four-player example; a mod's numbers are played with that mod on.", base,
+            "four-player example; a mod's numbers are played with that mod on, the terrain's own numbers on a "
+            "table with terrain (terrain_density 0.25).", base,
             games_for("sensitivity", scale), {}, ("sensitivity",),
-            {"enable": {"mods": tuple(mods)}, "titles": {m: mod_title(m) for m in mods}}, SEED),
+            {"enable": {"mods": tuple(mods), "terrain_density": (0.25,)},
+             "titles": {m: mod_title(m) for m in mods}}, SEED),
     ]
