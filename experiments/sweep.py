@@ -276,11 +276,16 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
     return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending), exp.base)
 
 
+def _float_text(x: float) -> str:
+    """Six significant digits that read back as a float: 0.0, not 0 (docs/results.md types)."""
+    return repr(float(f"{x:.6g}"))
+
+
 def write_table(df: pd.DataFrame, path: Path) -> None:
-    """Parquet or CSV by suffix, atomically."""
+    """Parquet or CSV by suffix, atomically; a CSV's float columns read back as floats."""
     with _atomic(path) as tmp:
         if path.suffix == ".csv":
-            df.to_csv(tmp, index=False, float_format="%.6g")
+            df.to_csv(tmp, index=False, float_format=_float_text)
         else:
             df.to_parquet(tmp, index=False)
 

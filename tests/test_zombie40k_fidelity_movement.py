@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import example_config, one_game
+from conftest import example_config, one_game, team_config
 from fidelity_helpers import GL, clear_table, kill_spec, locked_pair, put_unit, units
 
 import kernels.zombie40k.assault
@@ -129,7 +129,6 @@ def test_s10_3_a_survivor_that_rose_with_the_horde_cannot_be_defibrillated(dice)
 
 
 def _emfh_scene(**params):
-    from conftest import team_config
 
     from sim.rulesets.zombie40k.config import with_mods
 

@@ -7,7 +7,7 @@ A19, A20), on a table set up by hand with hand-fed dice (``dice``) or the real s
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game
+from conftest import example_config, one_game, team_config
 from fidelity_helpers import GL, L, clear_table, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.morale
@@ -316,7 +316,6 @@ def test_core_12_zombies_blinded_in_a_player_turn_recover_after_their_zombie_tur
 
 
 def test_core_12_a_squad_blinded_in_the_zombie_turn_stays_blind_through_its_next_turn(dice):
-    from conftest import team_config
 
     st, tb, rng = one_game(team_config("guard", "marines", policies=[{"run": 0}, {"run": 0}]))
     clear_table(st, keep=(0,))
