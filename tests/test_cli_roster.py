@@ -201,7 +201,8 @@ def test_params_json_lists_every_field():
     assert all(r["tag"] and r["spec"] for r in rows)
     by_name = {r["name"]: r for r in rows}
     keys = ("name", "default", "tag", "spec", "help", "choices", "range")
-    expected = {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2", "help": "", "choices": [],
+    expected = {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2",
+                "help": "points each player may spend on a team (Killing Floor plays kf_budget instead)", "choices": [],
                 "range": [1, 10_000]}
     assert {k: by_name["team_budget"][k] for k in keys} == expected
     assert by_name["horde_size"]["plausible"] == [3, 6] and by_name["tvirus_t"]["needs"] == {"mods": ["t_virus"]}

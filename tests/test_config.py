@@ -38,7 +38,8 @@ GUARD = load_team(ROOT / "examples" / "teams" / "guard.toml")
 PLAYER = PlayerConfig("Guard", GUARD, POLICY_PRESETS["advance"])
 
 # file -> (players, table width)
-EXAMPLES = {"two_players.toml": (2, 48.0), "four_players.toml": (4, 48.0), "six_players.toml": (6, 60.0)}
+EXAMPLES = {"two_players.toml": (2, 48.0), "four_players.toml": (4, 48.0), "six_players.toml": (6, 60.0),
+            "guard_alone.toml": (1, 48.0)}
 
 # zombie40k §12: key -> (default, tag)
 SPEC_12 = {
@@ -208,6 +209,8 @@ def test_written_config_loads(tmp_path):
         ('[params]\nboss_respawns = "yes"\n', ("boss_respawns = 'yes'", "true or false")),
         ('[params]\norder = "random"\n', ("order = 'random'", "rolloff, fixed, rotate")),
         ('[params]\nshamble_dice = "2D7"\n', ("shamble_dice = '2D7'", "'2D6'")),
+        ('[params]\ncentre_scatter_dice = "D3"\n', ("centre_scatter_dice = 'D3'", "'D6' to '8D6'")),
+        ('[params]\ncentre_scatter_dice = "3D6k2"\n', ("centre_scatter_dice = '3D6k2'", "a number of D6")),
         ("[params]\nsurrounded_ratio = 0\n", ("surrounded_ratio = 0.0",)),
         ("[params]\npowerup_values = [1, 2]\n", ("powerup_values", "11 numbers")),
         ('[params]\npowerup_values = ["a"]\n', ("powerup_values",)),

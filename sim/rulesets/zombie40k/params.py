@@ -17,7 +17,7 @@ import math
 from dataclasses import MISSING, fields
 
 from sim.ruleset import Parameter
-from sim.rulesets.zombie40k.config import GameConfig, int_range
+from sim.rulesets.zombie40k.config import GameConfig, int_range, share_range
 from sim.rulesets.zombie40k.mods import MOD_LIST
 
 PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
@@ -42,6 +42,7 @@ MEANING = {  # what special values of a parameter mean
     "boss_t": {0: "the profile's"}, "boss_fnp": {0: "the profile's", 7: "none"},
     "dk_start_fnp": {7: "none"}, "dk_max_fnp": {7: "none"}, "tvirus_fnp": {7: "none"}, "dmw_fnp": {7: "none"},
     "emfh_fail_on": {7: "never fails"}, "boss_guard_radius_in": {0.0: "the Boss shambles like any zombie unit"},
+    "terrain_density": {0.0: "an open table, no terrain"}, "terrain_dangerous": {0.0: "no dangerous terrain"},
 }
 MOD_OF = {name: mod.key for mod in MOD_LIST for name in mod.params}  # a mod's own parameters
 INCHES = (0.0, 1000.0)
@@ -62,6 +63,8 @@ def plausible_range(name: str, default) -> tuple:
 
 
 def _range(f, default) -> tuple | None:
+    if share_range(f.name):
+        return share_range(f.name)
     if int_range(f.name):
         return int_range(f.name)
     if isinstance(default, float):
