@@ -10,7 +10,8 @@ Stochastic root-finding on common random numbers:
    ``x* = (logit(target) - a) / b``. A target the fitted curve does not reach inside ``[lo, hi]``
    is an error, not an extrapolation.
 3. **Refine.** A second round zooms the grid onto the first answer's interval and plays twice
-   the games.
+   the games. Where the first fit was rough and the zoomed grid's crossing falls outside it, the
+   window grows by its width toward the crossing (within ``[lo, hi]``) and the round is replayed.
 4. **Interval.** A paired bootstrap over games: the same resampled game indices are used at every
    grid point (keeping the CRN pairing), the curve is refitted and ``x*`` recomputed; the 2.5% and
    97.5% percentiles of ``x*`` are the 95% interval.
@@ -128,8 +129,8 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         raise ValueError(f"--target {target}; allowed: a rate strictly between 0 and 1")
     if not lo < hi:
         raise ValueError(f"--lo {lo} --hi {hi}; allowed: lo < hi")
-    window = (lo, hi)
-    for r in range(rounds):
+    window, r = (lo, hi), 0
+    while r < rounds:
         x = _grid(*window, points, integer)
         outcomes = np.array([evaluate(v, games * 2**r) for v in x])
         if progress is not None:
@@ -139,20 +140,36 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         a, b = fit_logistic(x, wins, np.full(len(x), n))
         value = crossing(a, b, target)
         if not x[0] <= value <= x[-1]:  # the grid this round played, never an extrapolation beyond it
-            raise ValueError(_not_bracketed(param, target, x, wins / n))
+            wider = _widened(window, value, lo, hi) if r > 0 else None
+            if wider is None:
+                raise ValueError(_not_bracketed(param, target, x, wins / n))
+            window = wider  # the zoom missed the crossing (the first fit was rough): replay the round wider
+            continue
+        r += 1
         if logistic_misfit(x, wins, n, a, b) < MISFIT_P:
             found = _bracketed(param, target, x, wins, n, b, integer, lo, hi)
             window = (found.low, found.high)  # the next round looks between the two grid values
-            if r == rounds - 1 or (integer and found.high - found.low <= 1):
+            if r == rounds or (integer and found.high - found.low <= 1):
                 return found
             continue
-        boot = _bootstrap(x, outcomes, target, x[0], x[-1], seed + r)
+        boot = _bootstrap(x, outcomes, target, x[0], x[-1], seed + r - 1)
         low, high = np.percentile(boot, [2.5, 97.5])
         step = (window[1] - window[0]) / (points - 1)
         window = (max(lo, low - step), min(hi, high + step))
         if integer:
             window = (np.floor(window[0]), np.ceil(window[1]))
     return Solution(param, target, value, float(low), float(high), _points_table(x, wins, n), b, integer, lo, hi)
+
+
+def _widened(window: tuple, value: float, lo: float, hi: float) -> tuple | None:
+    """The zoomed window grown by its width toward a crossing that fell outside it, within the
+    search range; None when it already reaches that end."""
+    width = window[1] - window[0]
+    if value < window[0] and window[0] > lo:
+        return max(lo, window[0] - width), window[1]
+    if value > window[1] and window[1] < hi:
+        return window[0], min(hi, window[1] + width)
+    return None
 
 
 def logistic_misfit(x, wins, n: int, a: float, b: float) -> float:

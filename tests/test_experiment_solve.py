@@ -89,6 +89,25 @@ def test_solver_refuses_a_hump_and_names_both_crossings():
         solve_curve(shaped(hump), 30, 150, 0.9, 400)
 
 
+def test_a_zoom_that_misses_the_crossing_grows_toward_it():
+    """The issue case (a 75-point Guard team alone under T-Virus, budget 75-225 for 10%): the
+    first round's rates are not a logistic curve, so the next round looks between the two grid
+    values around the target, 75 and 100; with twice the games the rate at 100 is 9.5%, the
+    crossing lies above 100, and the zoomed round grows its window instead of refusing. The first
+    round's rates (400 games) and the finer curve (800 games) are those measured."""
+    first = {75: 0.032, 100: 0.108, 125: 0.135, 150: 0.10, 175: 0.135, 200: 0.195, 225: 0.18}
+    finer = {75: 0.032, 83: 0.038, 92: 0.074, 100: 0.095, 108: 0.111, 117: 0.165, 125: 0.162}
+
+    def evaluate(x: float, n: int) -> np.ndarray:
+        table = first if n == 400 else finer  # evenly spread uniforms: the rates exactly, no sampling noise
+        u = (np.random.default_rng(3).permutation(n) + 0.5) / n
+        return u < float(np.interp(x, list(table), list(table.values())))
+
+    s = solve_curve(evaluate, 75, 225, 0.1, 400, integer=True)
+    assert 100 <= s.value <= 108 and s.low <= s.value <= s.high
+    assert s.points.games.eq(800).all() and s.points.value.max() > 100
+
+
 def test_parameter_kinds_and_errors():
     config = load_config(TWO)
     assert is_integer_param(config, "budget") and is_integer_param(config, "horde_size")
