@@ -427,18 +427,23 @@ def render_sweep(result: SweepResult, console: Console) -> None:
     """The summary table: one row per cell x player."""
     from rich.table import Table
 
-    table = Table(title=f"{len(result.summary.cell.unique())} cells ({result.played} played now, "
+    summary = result.summary
+    same_games = summary.games.nunique() == 1
+    one_player = summary.player.nunique() == 1
+    per_cell = f", {int(summary.games.iloc[0])} games each" if same_games and len(summary) else ""
+    table = Table(title=f"{len(summary.cell.unique())} cells{per_cell} ({result.played} played now, "
                         f"{result.reused} resumed from checkpoints)")
-    axes = [c for c in result.summary.columns if c.startswith("axis_")]
+    axes = [c for c in summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    numbers = ("games", rate, "95% CI", "vs first", "pairing")
-    for col in (*[a[5:] for a in axes], "player", *numbers):
+    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing")
+    for col in (*[a[5:] for a in axes], *(() if one_player else ("player",)), *numbers):
         table.add_column(col, justify="right" if col in numbers else "left", overflow="fold")
-    for row in result.summary.to_dict("records"):
+    for row in summary.to_dict("records"):
         versus = "" if pd.isna(row["vs_first"]) else \
             f"{row['vs_first'] * 100:+.1f} ({row['vs_first_low'] * 100:+.1f}, {row['vs_first_high'] * 100:+.1f})"
         pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
-        table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
+        table.add_row(*[str(row[a]) for a in axes], *(() if one_player else (row["name"],)),
+                      *(() if same_games else (str(row["games"]),)), f"{row['rate']:.1%}",
                       f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing)
     console.print(table)
     console.print("vs first: the paired difference from the first cell on the same games, in points, with its "
