@@ -16,14 +16,17 @@ from __future__ import annotations
 from kernels.jit import njit
 from kernels.rng import uniform
 from kernels.zombie40k.columns import (
+    EK_TERRAIN,
     P_TABLE_L,
     P_TABLE_W,
     P_TERRAIN_COVER,
     P_TERRAIN_DANGEROUS,
     P_TERRAIN_N,
     P_TERRAIN_R,
+    PH_SETUP,
 )
 from kernels.zombie40k.geometry import ev_rect, norm, rect_distance
+from kernels.zombie40k.units import log_event
 
 TX, TY, TR, TDANGER = 0, 1, 2, 3  # columns of GameState.terrain
 N_TRIES = 40
@@ -43,6 +46,7 @@ def place_terrain(st, g, tb, rng):
             if rect_distance(x, y, x0, x1, y0, y1) >= r:
                 st.terrain[g, k, TX], st.terrain[g, k, TY], st.terrain[g, k, TR] = x, y, r
                 st.terrain[g, k, TDANGER] = 1.0 if uniform(rng, g) < tb.prm[P_TERRAIN_DANGEROUS] else 0.0
+                log_event(st, g, PH_SETUP, EK_TERRAIN, k, int(st.terrain[g, k, TDANGER]), x, y, r)  # for the trace
                 break
 
 
