@@ -78,6 +78,7 @@ from kernels.zombie40k.terrain import place_terrain
 from kernels.zombie40k.units import (
     alive,
     boss_unit,
+    dice_for,
     in_combat,
     log_event,
     n_players,
@@ -337,14 +338,18 @@ def setup_game(st, g, tb, rng):
     place_terrain(st, g, tb, rng)
     for p in range(n_p):
         build_squad(st, g, p, tb)
+        dice_for(st, g, rng, p, 0)  # each unit's set-up its own dice (units.dice_for)
         roll_combat_drugs(st, g, p, tb, rng)
+    dice_for(st, g, rng, -1, 1)
     order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
+        dice_for(st, g, rng, order[k], 1)
         deploy_at_start_edge(st, g, order[k], tb, rng, k)
         log_event(st, g, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
     for h in range(n_p, boss_unit(st)):
         build_horde(st, g, h, tb)
         st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
+        dice_for(st, g, rng, h, 0)
         _place_in_band(st, g, h, tb, rng)
         log_event(st, g, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     _place_boss(st, g, tb)

@@ -67,6 +67,7 @@ class GameState(NamedTuple):
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
     w_keys: np.ndarray  # float64[U] their distances to their targets
     w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
+    w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
 
 
 class Tables(NamedTuple):
@@ -134,6 +135,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_order=np.zeros(u, np.int64),
         w_keys=np.zeros(u),
         w_now=np.zeros(N_NOW, np.int64),
+        w_stream=np.zeros(3, np.uint64),
     )
 
 
