@@ -35,7 +35,7 @@ from PIL import Image
 from kernels.zombie40k import columns as GL
 from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
-from sim.rulesets.zombie40k.trace import unit_name  # the narrative's names, drawn as it says them
+from sim.rulesets.zombie40k.trace import ARRIVALS, unit_name  # the narrative's names and words
 
 # ---- colours and markers ------------------------------------------------------------------
 BOSS_COLOUR = "#000000"  # black: no player colour is near it (see PLAYER_COLOURS)
@@ -126,8 +126,6 @@ def boss_unit(config: GameConfig) -> int:
 
 _STARTS = (GL.EK_DEPLOY, GL.EK_RESPAWN, GL.EK_ZOMBIE_ARRIVE)  # a, b = x, y: the unit (re)enters the table
 _WAYPOINTS = (GL.EK_MOVE, GL.EK_RUN, GL.EK_CONSOLIDATE, GL.EK_PUSHBACK)  # b, c = end x, y
-_ARRIVALS = {1: "the player edge", 2: "the left edge", 3: "the right edge", 4: "the Escape Vehicle edge",
-             5: "a deep strike at the centre", 6: "a deep strike"}
 
 
 class _Paths:
@@ -183,7 +181,7 @@ def _read_turn(config, evs, turn, where, escaped, terrain) -> Scene:
         if kind in _STARTS:
             paths.start(u, a, b)
             happenings.append(f"{name} respawns" if kind == GL.EK_RESPAWN
-                              else f"{name} returns from {_ARRIVALS.get(o, 'the table edge')}")
+                              else f"{name} returns from {ARRIVALS.get(o, 'the table edge')}")
         elif kind in _WAYPOINTS:
             paths.step(u, b, c)
         elif kind == GL.EK_WIPE:
