@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLES, _kernel_modules, example_config
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
-from matplotlib.colors import to_rgb
+from matplotlib.colors import rgb_to_hsv, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch
 from PIL import Image
@@ -122,6 +122,34 @@ def _by_gid(artists, prefix):
     return [a for a in artists if (a.get_gid() or "").startswith(prefix)]
 
 
+def _events(*rows):
+    """Hand-written events: (turn, kind, unit, other, a, b, c); the phase does not matter here."""
+    return np.array([(t, GL.PH_END, k, u, o, a, b, c) for t, k, u, o, a, b, c in rows], np.float32)
+
+
+def test_scenes_read_a_hand_written_game():
+    """Guard (unit 0) moves and runs; horde 1 (unit 2) is shot where it stood and returns from the
+    right edge; Marines (unit 1) embark in turn 1 and stay aboard; nothing moves in turn 2."""
+    config = example_config("two_players")
+    events = _events(
+        (0, GL.EK_DEPLOY, 0, -1, 10, 3, 0), (0, GL.EK_DEPLOY, 1, -1, 30, 3, 0), (0, GL.EK_DEPLOY, 2, -1, 10, 20, 0),
+        (1, GL.EK_ORDER, 0, 1, 0, 0, 0), (1, GL.EK_MOVE, 0, -1, 6, 10, 9), (1, GL.EK_RUN, 0, -1, 3, 10, 12),
+        (1, GL.EK_WIPE, 2, 0, 10, 20, 0), (1, GL.EK_ZOMBIE_ARRIVE, 2, 3, 47, 10, 0),
+        (1, GL.EK_EMBARK, 1, -1, 24, 67, 4),
+        (1, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3), (1, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2),
+        (2, GL.EK_ORDER, 0, 1, 0, 0, 0), (2, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3), (2, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2))
+    first, second = TD.scenes(config, events)
+    paths = sorted((m.unit, m.points) for m in first.moves)
+    assert paths == [(0, ((10, 3), (10, 9), (10, 12))), (1, ((30, 3), (24, 67))),
+                     (2, ((47, 10), (45, 10)))]  # no move to where horde 1 was shot: it stood there
+    assert first.wipes == (TD.Wipe(2, 0, 10.0, 20.0),) and first.escapes == (TD.Escape(1, 4, 1),)
+    assert [(m.unit, m.models, m.x, m.y) for m in first.units] == [(0, 10, 10, 12), (2, 5, 45, 10)]
+    assert first.happenings == ("Guard goes first", "horde 1 is wiped out by Guard", "horde 1 returns from the right "
+                                "edge", "Marines escapes on the Escape Vehicle with 4 models")
+    assert second.moves == () and second.wipes == () and second.escapes == first.escapes
+    assert "- Marines is aboard the EV since turn 1 (4 models)" in TD._panel_text(config, second, "").splitlines()
+
+
 def test_there_is_a_picture_for_every_game_turn(game, drawn):
     config, events, _ = game
     turns = sorted(set(events[:, GL.EV_TURN].astype(int)) - {0})
@@ -183,7 +211,8 @@ def test_the_boss_has_its_own_marker_and_a_colour_no_player_has(game, drawn):
     assert len(set(TD.PLAYER_COLOURS)) >= 8  # 8 players at most (config)
     for colour in TD.PLAYER_COLOURS:  # any player's, in any game
         assert math.dist(to_rgb(colour), to_rgb(TD.BOSS_COLOUR)) > 0.5
-        assert math.dist(to_rgb(colour), to_rgb(TD.HORDE_COLOUR)) > 0.3  # the hordes are grey
+        assert rgb_to_hsv(to_rgb(colour))[1] > 0.4  # a colour, not a grey: the hordes are the only grey
+    assert rgb_to_hsv(to_rgb(TD.HORDE_COLOUR))[1] == 0
 
 
 def test_every_unit_that_moved_has_an_arrow_from_where_it_stood(game, drawn):

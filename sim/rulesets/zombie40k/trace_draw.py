@@ -377,12 +377,13 @@ def _draw_escapes(ax, config: GameConfig, scene: Scene, small: bool) -> None:
 
 
 def _label_escapes(labels: _Labels, config: GameConfig, scene: Scene) -> None:
+    """This turn's escapes (the earlier ones, in Coop Mode, are listed beside the table)."""
     _, y0, _, _ = _ev_rect(config)
     for esc, (x, _) in zip(scene.escapes, _escape_spots(config, scene)):
-        when = "" if esc.turn == scene.turn else f", turn {esc.turn}"
-        labels.put(x, y0, 0.6, f"{unit_name(config, esc.unit)} escaped ({esc.models} models{when})", 8,
-                   below_first=True, fontweight="bold", color=player_colour(esc.unit), gid=f"escape_label:{esc.unit}",
-                   bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
+        if esc.turn == scene.turn:
+            labels.put(x, y0, 0.6, f"{unit_name(config, esc.unit)} escaped ({esc.models} models)", 8, below_first=True,
+                       fontweight="bold", color=player_colour(esc.unit), gid=f"escape_label:{esc.unit}",
+                       bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
 
 
 def _label_table(ax, config: GameConfig, scene: Scene) -> None:
@@ -401,7 +402,7 @@ def _label_table(ax, config: GameConfig, scene: Scene) -> None:
 
 def _draw_rulers(ax, config: GameConfig) -> None:
     """Inch ticks along the table's bottom and left edges (labelled every 6"), and a scale bar
-    under the table (drawn as plain lines: matplotlib's tick machinery costs 0.2 s a picture)."""
+    under the table (plain lines: matplotlib's 150 ticks took more than half of the drawing time)."""
     width, length = config.width, config.table_length_in
     segments = [[(x, 0), (x, -(0.9 if x % 6 == 0 else 0.45))] for x in range(int(width) + 1)]
     segments += [[(0, y), (-(0.9 if y % 6 == 0 else 0.45), y)] for y in range(int(length) + 1)]
@@ -461,10 +462,12 @@ def legend_handles(config: GameConfig, scene: Scene) -> list:
     return handles
 
 
-def _panel_text(scene: Scene, outcome: str, max_lines: int = 14) -> str:
+def _panel_text(config: GameConfig, scene: Scene, outcome: str, max_lines: int = 14) -> str:
     lines = list(scene.happenings)
     if len(lines) > max_lines:
         lines = lines[:max_lines - 1] + [f"... and {len(lines) - max_lines + 1} more (see the text)"]
+    lines += [f"{unit_name(config, e.unit)} is aboard the EV since turn {e.turn} ({e.models} models)"
+              for e in scene.escapes if e.turn < scene.turn]
     if outcome:
         lines.append(outcome)
     return f"Game turn {scene.turn}:\n" + "\n".join(f"- {line}" for line in lines)
@@ -502,8 +505,8 @@ def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outco
     legend = panel.legend(handles=legend_handles(config, scene), loc="upper left", fontsize=7.5, frameon=True,
                           title="legend", title_fontsize=8, borderaxespad=0.0, handlelength=1.8)
     box = legend.get_window_extent(fig.canvas.get_renderer()).transformed(panel.transAxes.inverted())
-    panel.text(0.0, box.y0 - 0.03, _panel_text(scene, outcome if scene.turn == n_turns else ""), ha="left", va="top",
-               fontsize=7.5, transform=panel.transAxes, gid="happenings")
+    text = _panel_text(config, scene, outcome if scene.turn == n_turns else "")
+    panel.text(0.0, box.y0 - 0.03, text, ha="left", va="top", fontsize=7.5, transform=panel.transAxes, gid="happenings")
 
 
 def _sheet_grid(n: int, aspect: float) -> tuple[int, int]:
