@@ -24,7 +24,7 @@ from PIL import Image
 
 from kernels.zombie40k import columns as GL
 from sim.rulesets.zombie40k import trace_draw as TD
-from sim.rulesets.zombie40k.trace import narrative, unit_name
+from sim.rulesets.zombie40k.trace import count, narrative, unit_name
 
 _STARTS = (GL.EK_DEPLOY, GL.EK_RESPAWN, GL.EK_ZOMBIE_ARRIVE)
 _WAYPOINTS = (GL.EK_MOVE, GL.EK_RUN, GL.EK_CONSOLIDATE, GL.EK_PUSHBACK)
@@ -123,31 +123,63 @@ def _by_gid(artists, prefix):
 
 
 def _events(*rows):
-    """Hand-written events: (turn, kind, unit, other, a, b, c); the phase does not matter here."""
-    return np.array([(t, GL.PH_END, k, u, o, a, b, c) for t, k, u, o, a, b, c in rows], np.float32)
+    """Hand-written events: (turn, phase, kind, unit, other, a, b, c, models, other's models)."""
+    out = np.array(rows, np.float32)
+    assert out.shape[1] == GL.N_EV
+    return out
 
 
 def test_scenes_read_a_hand_written_game():
     """Guard (unit 0) moves and runs; horde 1 (unit 2) is shot where it stood and returns from the
-    right edge; Marines (unit 1) embark in turn 1 and stay aboard; nothing moves in turn 2."""
+    right edge; Marines (unit 1) board the EV in turn 1 from where they stood and stay aboard
+    (Coop Mode); nothing moves in turn 2."""
     config = example_config("two_players")
     events = _events(
-        (0, GL.EK_DEPLOY, 0, -1, 10, 3, 0), (0, GL.EK_DEPLOY, 1, -1, 30, 3, 0), (0, GL.EK_DEPLOY, 2, -1, 10, 20, 0),
-        (1, GL.EK_ORDER, 0, 1, 0, 0, 0), (1, GL.EK_MOVE, 0, -1, 6, 10, 9), (1, GL.EK_RUN, 0, -1, 3, 10, 12),
-        (1, GL.EK_WIPE, 2, 0, 10, 20, 0), (1, GL.EK_ZOMBIE_ARRIVE, 2, 3, 47, 10, 0),
-        (1, GL.EK_EMBARK, 1, -1, 24, 67, 4),
-        (1, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3), (1, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2),
-        (2, GL.EK_ORDER, 0, 1, 0, 0, 0), (2, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3), (2, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2))
+        (0, GL.PH_SETUP, GL.EK_DEPLOY, 0, -1, 10, 3, 0, 10, -1),
+        (0, GL.PH_SETUP, GL.EK_DEPLOY, 1, -1, 22, 62, 0, 4, -1),
+        (0, GL.PH_SETUP, GL.EK_DEPLOY, 2, -1, 10, 20, 0, 5, -1),
+        (1, GL.PH_ROLLOFF, GL.EK_ORDER, 0, 1, 0, 0, 0, 10, 4),
+        (1, GL.PH_MOVEMENT, GL.EK_MOVE, 0, -1, 6, 10, 9, 10, -1),
+        (1, GL.PH_SHOOTING, GL.EK_RUN, 0, -1, 3, 10, 12, 10, -1),
+        (1, GL.PH_SHOOTING, GL.EK_SHOOT, 0, 2, 10, 5, 0, 10, 0),
+        (1, GL.PH_SHOOTING, GL.EK_WIPE, 2, 0, 10, 20, 0, 0, 10),
+        (1, GL.PH_Z_RESPAWN, GL.EK_ZOMBIE_ARRIVE, 2, 3, 47, 10, 0, 5, -1),
+        (1, GL.PH_MOVEMENT, GL.EK_EMBARK, 1, -1, 22, 62, 4, 4, -1),
+        (1, GL.PH_END, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3, 10, -1),
+        (1, GL.PH_END, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2, 5, -1),
+        (2, GL.PH_ROLLOFF, GL.EK_ORDER, 0, 1, 0, 0, 0, 10, 4),
+        (2, GL.PH_END, GL.EK_SNAPSHOT, 0, 10, 10, 12, 3, 10, -1),
+        (2, GL.PH_END, GL.EK_SNAPSHOT, 2, 5, 45, 10, 2, 5, -1),
+    )
     first, second = TD.scenes(config, events)
+    slot = TD.escape_slot(config, 0)
+    x0, y0, w, d = TD._ev_rect(config)
+    assert x0 < slot[0] < x0 + w and y0 < slot[1] < y0 + d
     paths = sorted((m.unit, m.points) for m in first.moves)
-    assert paths == [(0, ((10, 3), (10, 9), (10, 12))), (1, ((30, 3), (24, 67))),
+    assert paths == [(0, ((10, 3), (10, 9), (10, 12))), (1, ((22, 62), slot)),  # on to its slot on the EV
                      (2, ((47, 10), (45, 10)))]  # no move to where horde 1 was shot: it stood there
-    assert first.wipes == (TD.Wipe(2, 0, 10.0, 20.0),) and first.escapes == (TD.Escape(1, 4, 1),)
+    assert first.wipes == (TD.Wipe(2, 0, 10.0, 20.0),) and first.escapes == (TD.Escape(1, 4, 1, *slot),)
     assert [(m.unit, m.models, m.x, m.y) for m in first.units] == [(0, 10, 10, 12), (2, 5, 45, 10)]
-    assert first.happenings == ("Guard goes first", "horde 1 is wiped out by Guard", "horde 1 returns from the right "
-                                "edge", "Marines escapes on the Escape Vehicle with 4 models")
+    told = narrative(config, events)
+    assert first.happenings == tuple(line.strip() for line in told[told.index("== game turn 1 ==") + 1:
+                                                                     told.index("== game turn 2 ==")])
+    assert "[shooting] horde 1 is wiped out by Guard" in first.happenings
     assert second.moves == () and second.wipes == () and second.escapes == first.escapes
-    assert "- Marines is aboard the EV since turn 1 (4 models)" in TD._panel_text(config, second, "").splitlines()
+    assert "Marines is aboard the EV since turn 1 (4 models)" in TD._panel_text(config, second, "").splitlines()
+
+
+def test_the_panel_wraps_the_text_and_cuts_it_with_a_pointer_to_the_rest():
+    config = example_config("two_players")
+    long = "horde 2 shambles 6.0\" (roll 6) at Guard and reaches it; " * 3
+    scene = TD.Scene(4, (), (), (), (), (), tuple(f"[shamble] {k}: {long}" for k in range(30)))
+    text = TD._panel_text(config, scene, "result: Guard (escape) after 4 turns", max_lines=20).splitlines()
+    assert len(text) == 20 and all(len(row) <= TD.PANEL_CHARS for row in text)
+    assert text[0] == "Game turn 4:" and text[1].startswith("[shamble] 0: horde 2")
+    assert text[-2].startswith("... ") and "see the text" in text[-2]
+    assert text[-1] == "== result: Guard (escape) after 4 turns =="
+    whole = TD._panel_text(config, scene, "", max_lines=10**6).splitlines()
+    assert len(whole) > 30 and text[:-2] == whole[:18]  # what is shown is the start, wrapped the same
+    assert text[-2].split()[1] == str(len(whole) - 18)
 
 
 def test_there_is_a_picture_for_every_game_turn(game, drawn):
@@ -291,9 +323,24 @@ def test_an_escape_is_marked_on_the_escape_vehicle_with_who_embarked(game, drawn
         assert x0 <= mark.get_xdata()[0] <= x0 + w and y0 <= mark.get_ydata()[0] <= y0 + d
         assert mark.get_markerfacecolor() == TD.player_colour(u)
         (label,) = _by_gid(ax.texts, f"escape_label:{u}")
-        assert label.get_text() == f"{unit_name(config, u)} escaped ({e[GL.EV_C]:.0f} models)"
+        assert label.get_text() == f"{unit_name(config, u)} escaped ({count(e[GL.EV_C], 'model')})"
+        stood = _stood_before(events, u, int(np.flatnonzero((events == e).all(axis=1))[0]))
+        (arrow,) = [a.get_path().vertices for a in _by_gid(ax.patches, f"move:{u}")]
+        assert min(math.dist(v, stood) for v in arrow) < 0.05  # from where it stood before this turn
+        spot = (mark.get_xdata()[0], mark.get_ydata()[0])
+        assert min(math.dist(v, spot) for v in arrow) <= TD.ESCAPE_GAP_IN + 0.5  # to its mark on the EV
     for _, ax, _ in drawn[:int(embarks[0, GL.EV_TURN]) - 1]:
         assert not _by_gid(ax.lines, "escape:")
+
+
+def _stood_before(events, u, k):
+    """Where unit u stood at the start of event k's turn: its last snapshot, deployment or arrival."""
+    turn, where = events[k, GL.EV_TURN], None
+    for e in events[:k]:
+        kind = int(e[GL.EV_KIND])
+        if int(e[GL.EV_UNIT]) == u and ((kind == GL.EK_SNAPSHOT and e[GL.EV_TURN] < turn) or kind in _STARTS):
+            where = (e[GL.EV_A], e[GL.EV_B])
+    return where
 
 
 def test_terrain_is_drawn_as_discs_and_the_dangerous_ones_are_hatched(terrain_game):

@@ -5,10 +5,10 @@ The trace events (``kernels.zombie40k.columns`` EV_*, EK_*) are first read into 
 game turn (pure Python, no matplotlib): the units on the table at the turn's snapshot (name as the
 narrative says it, models alive, position, footprint), the path each unit took this turn (from
 where it stood at the previous snapshot, or where it deployed, respawned or returned, through the
-end points the kernels log, to where it stands now, is wiped out or embarks), the units wiped out
+end points the kernels log, to where it stands now, is wiped out or its slot on the EV), the units wiped out
 (where they fell, and by whom), the squads that escaped, and the terrain. Then each scene is drawn
 on a Figure (never pyplot: no global state): the table with inch rulers and a scale bar, and a
-panel with the legend and what the turn brought.
+panel with the legend and the turn's lines of the narrative (``trace.narrative``, wrapped).
 
 ``write_pictures`` writes ``turn_NN.png`` per game turn, ``game.gif`` (one frame per game turn,
 matplotlib's PillowWriter) and ``contact_sheet.png`` (every turn small, in a grid), each file
@@ -18,6 +18,7 @@ atomically (``sim.files.atomic_path``).
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from PIL import Image
 from kernels.zombie40k import columns as GL
 from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
-from sim.rulesets.zombie40k.trace import ARRIVALS, unit_name  # the narrative's names and words
+from sim.rulesets.zombie40k.trace import count, narrative, unit_name  # the narrative's names and words
 
 # ---- colours and markers ------------------------------------------------------------------
 BOSS_COLOUR = "#000000"  # black: no player colour is near it (see PLAYER_COLOURS)
@@ -57,6 +58,7 @@ DANGER_COLOUR = "#b22222"
 DPI = 100  # per-turn PNGs: at least 900 px on the long side
 GIF_FPS = 1.0
 MOVED_IN = 0.05  # a path shorter than this is no move
+ESCAPE_GAP_IN = 1.0  # an arrow to the EV stops this short of the escape's triangle (its head shows under it)
 
 
 def player_colour(p: int) -> str:
@@ -98,6 +100,8 @@ class Escape:
     unit: int
     models: int
     turn: int
+    x: float  # inches: its marker on the Escape Vehicle (a slot per squad, in the order they board)
+    y: float
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ class Scene:
     wipes: tuple[Wipe, ...]
     escapes: tuple[Escape, ...]  # every squad embarked so far (this turn's have turn == self.turn)
     terrain: tuple[Terrain, ...]
-    happenings: tuple[str, ...] = field(default=())  # the turn in a few lines (side panel)
+    happenings: tuple[str, ...] = field(default=())  # the narrative's lines of this turn (side panel)
 
 
 def boss_unit(config: GameConfig) -> int:
@@ -169,35 +173,38 @@ def scenes(config: GameConfig, events: np.ndarray) -> list[Scene]:
     return out
 
 
+def escape_slot(config: GameConfig, k: int) -> tuple[float, float]:
+    """Where the k-th squad to board (0 first) is marked on the Escape Vehicle: a slot per
+    player along its lower half (the upper half says "EV")."""
+    x0, y0, w, d = _ev_rect(config)
+    return x0 + w * (k + 1) / (config.n_players + 1), y0 + 0.32 * d
+
+
 def _read_turn(config, evs, turn, where, escaped, terrain) -> Scene:
     paths = _Paths()
     for u, xy in where.items():
         paths.start(u, *xy)
-    units, wipes, happenings = [], [], []
+    units, wipes = [], []
     for e in evs:
         kind, u, o = int(e[GL.EV_KIND]), int(e[GL.EV_UNIT]), int(e[GL.EV_OTHER])
         a, b, c = float(e[GL.EV_A]), float(e[GL.EV_B]), float(e[GL.EV_C])
-        name = unit_name(config, u)
         if kind in _STARTS:
             paths.start(u, a, b)
-            happenings.append(f"{name} respawns" if kind == GL.EK_RESPAWN
-                              else f"{name} returns from {ARRIVALS.get(o, 'the table edge')}")
         elif kind in _WAYPOINTS:
             paths.step(u, b, c)
         elif kind == GL.EK_WIPE:
             paths.close(u, a, b)
             wipes.append(Wipe(u, o, a, b))
-            happenings.append(f"{name} is wiped out" + (f" by {unit_name(config, o)}" if o >= 0 else ""))
-        elif kind == GL.EK_EMBARK:
-            paths.close(u, a, b)
-            escaped.append(Escape(u, int(round(c)), turn))
-            happenings.append(f"{name} escapes on the Escape Vehicle with {c:.0f} models")
+        elif kind == GL.EK_EMBARK:  # a, b: where it stood when it boarded; the arrow goes on to its slot
+            x, y = escape_slot(config, len(escaped))
+            paths.step(u, a, b)
+            paths.close(u, x, y)
+            escaped.append(Escape(u, int(round(c)), turn, x, y))
         elif kind == GL.EK_SNAPSHOT:
             paths.close(u, a, b)
             units.append(UnitMark(u, o, a, b, c))
-        elif kind == GL.EK_ORDER:
-            happenings.append(f"{name} goes first")
-    return Scene(turn, tuple(units), tuple(paths.done), tuple(wipes), tuple(escaped), terrain, tuple(happenings))
+    told = tuple(line.strip() for line in narrative(config, evs)[1:])  # [1:]: the turn's heading
+    return Scene(turn, tuple(units), tuple(paths.done), tuple(wipes), tuple(escaped), terrain, told)
 
 
 # ---- drawing ----------------------------------------------------------------------------
@@ -240,7 +247,7 @@ def _draw_board(ax, config: GameConfig, scene: Scene, small: bool) -> None:
                             hatch="xx" if piece.dangerous else None, gid=f"terrain:{k}"))
     ax.add_patch(Rectangle((x0, y0), w, d, fc=EV_COLOUR, ec="black", lw=1.2, zorder=2, gid="ev"))
     if not small:
-        ax.text(x0 + w / 2, y0 + d / 2, "EV", ha="center", va="center", color="white", fontsize=8, fontweight="bold",
+        ax.text(x0 + w / 2, y0 + 0.74 * d, "EV", ha="center", va="center", color="white", fontsize=8, fontweight="bold",
                 zorder=2.5)
 
 
@@ -327,6 +334,8 @@ def _end_radius(scene: Scene, move: Move) -> float:
     for m in scene.units:
         if m.unit == move.unit and math.dist((m.x, m.y), end) < 1e-3:
             return m.radius
+    if any(e.unit == move.unit and math.dist((e.x, e.y), end) < 1e-3 for e in scene.escapes):
+        return ESCAPE_GAP_IN
     return 0.6 if any(w.unit == move.unit and math.dist((w.x, w.y), end) < 1e-3 for w in scene.wipes) else 0.0
 
 
@@ -365,24 +374,20 @@ def _label_wipes(labels: _Labels, config: GameConfig, scene: Scene) -> None:
                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
 
 
-def _escape_spots(config: GameConfig, scene: Scene) -> list[tuple[float, float]]:
-    x0, y0, w, d = _ev_rect(config)
-    return [(x0 + w * (k + 1) / (len(scene.escapes) + 1), y0 + d / 2) for k in range(len(scene.escapes))]
-
-
 def _draw_escapes(ax, config: GameConfig, scene: Scene, small: bool) -> None:
-    for esc, (x, y) in zip(scene.escapes, _escape_spots(config, scene)):
-        ax.plot([x], [y], ls="none", marker=ESCAPE_MARKER, ms=6 if small else 11, mfc=player_colour(esc.unit),
+    for esc in scene.escapes:
+        ax.plot([esc.x], [esc.y], ls="none", marker=ESCAPE_MARKER, ms=6 if small else 11, mfc=player_colour(esc.unit),
                 mec="white", mew=1.0, zorder=6, gid=f"escape:{esc.unit}")
 
 
 def _label_escapes(labels: _Labels, config: GameConfig, scene: Scene) -> None:
     """This turn's escapes (the earlier ones, in Coop Mode, are listed beside the table)."""
     _, y0, _, _ = _ev_rect(config)
-    for esc, (x, _) in zip(scene.escapes, _escape_spots(config, scene)):
+    for esc in scene.escapes:
         if esc.turn == scene.turn:
-            labels.put(x, y0, 0.6, f"{unit_name(config, esc.unit)} escaped ({esc.models} models)", 8, below_first=True,
-                       fontweight="bold", color=player_colour(esc.unit), gid=f"escape_label:{esc.unit}",
+            text = f"{unit_name(config, esc.unit)} escaped ({count(esc.models, 'model')})"
+            labels.put(esc.x, y0, 0.6, text, 8, below_first=True, fontweight="bold", color=player_colour(esc.unit),
+                       gid=f"escape_label:{esc.unit}",
                        bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
 
 
@@ -462,19 +467,29 @@ def legend_handles(config: GameConfig, scene: Scene) -> list:
     return handles
 
 
-def _panel_text(config: GameConfig, scene: Scene, outcome: str, max_lines: int = 14) -> str:
-    lines = list(scene.happenings)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [f"... and {len(lines) - max_lines + 1} more (see the text)"]
-    lines += [f"{unit_name(config, e.unit)} is aboard the EV since turn {e.turn} ({e.models} models)"
-              for e in scene.escapes if e.turn < scene.turn]
-    if outcome:
-        lines.append(outcome)
-    return f"Game turn {scene.turn}:\n" + "\n".join(f"- {line}" for line in lines)
+PANEL_FONT = 7.0  # points: the turn's text beside the table
+PANEL_CHARS = 78  # characters a line of it holds before it wraps
+
+
+def _panel_text(config: GameConfig, scene: Scene, outcome: str, max_lines: int = 60) -> str:
+    """The turn as the narrative tells it (wrapped to the panel; past ``max_lines`` lines, cut with
+    a pointer to the text), who is already aboard the EV, and the result on the last turn."""
+    tail = [f"{unit_name(config, e.unit)} is aboard the EV since turn {e.turn} ({count(e.models, 'model')})"
+            for e in scene.escapes if e.turn < scene.turn] + ([f"== {outcome} =="] if outcome else [])
+    lines = [f"Game turn {scene.turn}:"] + [row for line in scene.happenings for row in _wrap(line)]
+    room = max_lines - len(tail)
+    if len(lines) > room:
+        cut = len(lines) - room + 1
+        lines = lines[:room - 1] + [f"... {cut} more lines: see the text (shamble trace)"]
+    return "\n".join(lines + [row for line in tail for row in _wrap(line)])
+
+
+def _wrap(line: str) -> list[str]:
+    return textwrap.wrap(line, PANEL_CHARS, subsequent_indent="      ", break_on_hyphens=False) or [""]
 
 
 TABLE_HEIGHT_IN = 8.0  # figure inches of the table's axes (long side); the panel is beside it
-PANEL_WIDTH_IN = 3.9
+PANEL_WIDTH_IN = 4.6
 
 
 def _table_box(config: GameConfig) -> tuple[float, float]:
@@ -490,23 +505,27 @@ def figure_size(config: GameConfig) -> tuple[float, float]:
 
 
 def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outcome: str = "") -> None:
-    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn in a few lines."""
+    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn as the narrative tells it."""
     fig.clear()
     fw, fh = fig.get_size_inches()
     w, h = _table_box(config)
     table = fig.add_axes((0.5 / fw, (fh - 0.5 - h) / fh, w / fw, h / fh), label="table")
     draw_table(table, config, scene)
-    escaping = scene.turn == n_turns and any(e.turn == scene.turn for e in scene.escapes)
+    escaping = (scene.turn == n_turns and "coop" not in config.mods  # Coop Mode plays on (zombie40k §10.1)
+                and any(e.turn == scene.turn for e in scene.escapes))
     moment = "as the squad escapes" if escaping else "end of the turn"
     table.text(0.0, 1.01, f"Game turn {scene.turn} of {n_turns} ({moment})", fontsize=11, transform=table.transAxes,
                gid="title")  # not set_title: placing a title measures the (hidden) axes, 50 ms a picture
-    panel = fig.add_axes(((0.5 + w + 0.2) / fw, 0.3 / fh, PANEL_WIDTH_IN / fw, (fh - 0.8) / fh), label="panel")
+    panel_h = fh - 0.8
+    panel = fig.add_axes(((0.5 + w + 0.2) / fw, 0.3 / fh, PANEL_WIDTH_IN / fw, panel_h / fh), label="panel")
     panel.set_axis_off()
     legend = panel.legend(handles=legend_handles(config, scene), loc="upper left", fontsize=7.5, frameon=True,
                           title="legend", title_fontsize=8, borderaxespad=0.0, handlelength=1.8)
     box = legend.get_window_extent(fig.canvas.get_renderer()).transformed(panel.transAxes.inverted())
-    text = _panel_text(config, scene, outcome if scene.turn == n_turns else "")
-    panel.text(0.0, box.y0 - 0.03, text, ha="left", va="top", fontsize=7.5, transform=panel.transAxes, gid="happenings")
+    room = int((box.y0 - 0.03) * panel_h * 72 / (1.2 * PANEL_FONT))  # lines of text under the legend
+    text = _panel_text(config, scene, outcome if scene.turn == n_turns else "", max_lines=room)
+    panel.text(0.0, box.y0 - 0.03, text, ha="left", va="top", fontsize=PANEL_FONT, transform=panel.transAxes,
+               gid="happenings")
 
 
 def _sheet_grid(n: int, aspect: float) -> tuple[int, int]:
