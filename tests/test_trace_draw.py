@@ -437,3 +437,18 @@ def test_the_pictures_use_no_pyplot(tmp_path):
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_label_is_not_put_over_an_arrow():
+    """Guard came down from 10" above: the first spot for its label (above it) lies on its arrow,
+    so the label goes where the arrow is not."""
+    config = example_config("two_players")
+    scene = TD.Scene(1, (TD.UnitMark(0, 10, 24.0, 30.0, 2.0),), (TD.Move(0, ((24.0, 40.0), (24.0, 30.0))),), (), (), ())
+    fig = Figure(figsize=TD.figure_size(config), dpi=TD.DPI)
+    FigureCanvasAgg(fig)
+    TD.draw_turn(fig, config, scene, 1)
+    table = _axes(fig, "table")
+    (label,) = _by_gid(table.texts, "label:0")
+    box = label.get_window_extent(fig.canvas.get_renderer()).transformed(table.transData.inverted())
+    on_arrow = [(24.0, 30.0 + k * 0.25) for k in range(9, 41)]  # beyond the footprint, up to the tail
+    assert not any(box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1 for x, y in on_arrow), box

@@ -287,7 +287,7 @@ class _Labels:
         _, ring, dx, dy, ha, va, box = best
         self.boxes.append(box)
         if ring > 0:
-            self.ax.plot([x, x + dx], [y, y + dy], color="#777777", lw=0.5, zorder=6.5)
+            self.ax.plot([x, x + dx], [y, y + dy], color="#555555", lw=0.6, zorder=6.5)
         return self.ax.text(x + dx, y + dy, text, ha=ha, va=va, fontsize=fontsize, zorder=7, **kw)
 
 
@@ -400,9 +400,20 @@ def _label_table(ax, config: GameConfig, scene: Scene) -> None:
         labels.block(m.x - 0.7, m.y - 0.7, m.x + 0.7, m.y + 0.7)
     for wipe in scene.wipes:
         labels.block(wipe.x - 0.8, wipe.y - 0.8, wipe.x + 0.8, wipe.y + 0.8)
+    for x, y in _along_moves(scene):  # a label would hide the arrow under its white box
+        labels.block(x - 0.3, y - 0.3, x + 0.3, y + 0.3)
     _label_escapes(labels, config, scene)
     _label_units(labels, config, scene)
     _label_wipes(labels, config, scene)
+
+
+def _along_moves(scene: Scene, step: float = 0.6):
+    """Points every ``step`` inches along this turn's arrows."""
+    for move in scene.moves:
+        for (ax_, ay), (bx, by) in zip(move.points, move.points[1:]):
+            n = max(1, math.ceil(math.dist((ax_, ay), (bx, by)) / step))
+            for k in range(n + 1):
+                yield ax_ + (bx - ax_) * k / n, ay + (by - ay) * k / n
 
 
 def _draw_rulers(ax, config: GameConfig) -> None:
