@@ -80,6 +80,7 @@ from kernels.zombie40k.units import (
     boss_unit,
     dice_for,
     in_combat,
+    locked_with_zombies,
     log_event,
     n_players,
     note_ev_zone,
@@ -409,19 +410,11 @@ def _nearest_free_squad_to(st, g, tb, px, py, dx, dy):
     for p in range(n_players(tb)):
         if not on_table(st, g, p):
             continue
-        locked = _locked_with_zombies(st, g, p, tb)
+        locked = locked_with_zombies(st, g, p, tb)
         d = abs((st.pos[g, p, 0] - px) * dy - (st.pos[g, p, 1] - py) * dx)
         if (best_locked and not locked) or (locked == best_locked and d < best_d):
             best, best_d, best_locked = p, d, locked
     return best
-
-
-@njit
-def _locked_with_zombies(st, g, p, tb):
-    for v in range(n_players(tb), st.pos.shape[1]):
-        if st.locked[g, p, v]:
-            return True
-    return False
 
 
 @njit

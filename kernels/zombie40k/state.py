@@ -42,7 +42,7 @@ class GameState(NamedTuple):
     grudge: np.ndarray  # int8[n, P, P] grudge[a, b] = 1: b has shot at a, so a may shoot b
     pu: np.ndarray  # int32[n, P, N_PU] power-ups each squad holds (PU_*)
     terrain: np.ndarray  # float64[n, MAX_TERRAIN, 4] area terrain: x, y, radius (0 = none), dangerous (0/1)
-    res: np.ndarray  # int32[n, N_RES] winner (-1 none), end reason, game turns, dice rolled
+    res: np.ndarray  # int32[n, N_RES] winner (-1 none), end reason, game turns
     pres: np.ndarray  # float64[n, P, N_PRES] per-player tallies (PR_*)
     events: np.ndarray  # float32[n_traced, E, N_EV] trace events (n_traced = 0: no trace)
     n_events: np.ndarray  # int32[n] events written

@@ -145,6 +145,7 @@ from kernels.zombie40k.units import (
     in_combat,
     is_squad,
     label_phase,
+    locked_with_zombies,
     log_event,
     n_players,
     on_table,
@@ -603,7 +604,7 @@ def zombie_assault(st, g, tb, rng):
     fought, member = st.w_fought, st.w_member
     fought[:] = False
     for p in range(n_players(tb)):
-        if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
+        if fought[p] or not on_table(st, g, p) or not locked_with_zombies(st, g, p, tb):
             continue
         dice_for(st, g, rng, p, 0)  # each combat its own dice, keyed by the first squad in it
         fight(st, g, p, tb, rng)
@@ -613,14 +614,6 @@ def zombie_assault(st, g, tb, rng):
     dice_for(st, g, rng, -1, 1)
     _consolidations(st, g, tb, rng)
     end_assault_phase(st, g)
-
-
-@njit
-def _locked_with_zombies(st, g, p, tb):
-    for v in range(n_players(tb), st.pos.shape[1]):
-        if st.locked[g, p, v]:
-            return True
-    return False
 
 
 @njit

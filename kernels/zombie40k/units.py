@@ -151,6 +151,15 @@ def in_combat(st, g, u):
 
 
 @njit
+def locked_with_zombies(st, g, p, tb):
+    """Is squad p locked in close combat with any zombie unit (core §13)?"""
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if st.locked[g, p, v]:
+            return True
+    return False
+
+
+@njit
 def lock(st, g, u, v):
     """Units u and v are now locked in combat; a unit new to combat starts at round 0."""
     if not in_combat(st, g, u):
