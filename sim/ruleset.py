@@ -31,7 +31,8 @@ What a ruleset supplies:
   (invariant breaks found in checked mode), ``results`` (one tidy row per game x player:
   `COMMON_COLUMNS` first, then its own), ``trace`` (one game told and drawn);
 - **experiments**: its own axes (`AxisKind`: Zombie 40,000's budget, mods and power-ups), its
-  report sections (`ReportSection`), its bench configs;
+  report sections (`ReportSection`), its bench configs and, optionally, ``bench_goals()``
+  (bench config label -> the whole games per second on one thread it aims at; `bench_goals_of`);
 - **commands**: an optional ``typer.Typer`` of ruleset-only commands (``shamble zombie40k mods``).
 
 **Configs.** A ruleset's config is a frozen dataclass with a ``ruleset`` property (its id) and a
@@ -215,6 +216,13 @@ class Ruleset(Protocol):
 
 _REGISTRY: dict[str, Ruleset] = {}
 _DISCOVERED = False
+
+
+def bench_goals_of(ruleset: Ruleset) -> dict[str, float]:
+    """The optional ``bench_goals()``: bench config label -> games/s on one thread aimed at
+    (``shamble bench`` prints them beside the measured figures); {} for a ruleset without any."""
+    goals = getattr(ruleset, "bench_goals", None)
+    return dict(goals()) if goals is not None else {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:
