@@ -9,10 +9,17 @@ and returns new entries of the dict. Another benchmark (whole games) plugs in as
   kept out of every timing below;
 - ``dice``: the dice ceiling, bare D6 per second over all threads (`kernels.batch.d6_ceiling`);
 - ``attacks``: attack dice resolved per second by `kernels.w40k.exchange.attack_group_batch` (ten
-  boltgun shots at ten zombies per game), and their ratio to the dice ceiling;
+  boltgun shots at ten Plague Marines per game), and their ratio to the dice ceiling;
 - ``jit_off``: the same attacks with ``NUMBA_DISABLE_JIT=1`` in a subprocess on a small sample
   (the JIT speed-up), which also counts the dice an attack rolls: attacks/s x dice per attack /
-  D6/s is the share of the dice ceiling the attack kernel reaches.
+  D6/s is the share of the dice ceiling the attack kernel reaches;
+- ``game_compile``: the cold compile of every ruleset's game kernels (a fresh process with an
+  empty kernel cache), and the headline kernels' first call here;
+- ``games``: whole games of the headline config (the default ruleset's first bench config:
+  Zombie 40,000's 4-player base game) on all threads and one, dice per game, the share of the
+  dice ceiling and the JIT-off ratio; ``matrix``: the same for every ruleset's bench configs;
+  ``scaling`` and ``memory``: the headline config from 10^3 to 10^6 games, and its memory;
+- ``targets``: the speed goals beside the measured figures.
 
 Each timing is the best of three runs sized to a few hundred milliseconds. Speed is never
 asserted in the tests.
@@ -28,7 +35,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -40,6 +46,7 @@ from kernels.jit import JIT_DISABLED, entry_point
 from kernels.rng import new_streams
 from kernels.w40k import columns as L
 from kernels.w40k.exchange import attack_group_batch
+from sim.w40k.catalogue import load_catalogue
 from sim.w40k.exchange import Exchange
 from sim.w40k.odds import build_exchange
 
@@ -47,12 +54,13 @@ SEED = 20_240_601
 REPEATS = 3
 MAX_GAMES = 2_000_000
 JIT_OFF_GAMES = 200
-WORKLOAD = dict(attacker="Tactical Marine", weapon="Boltgun", target="Zombie", models=5, half_range=True,
+WORKLOAD = dict(attacker="Tactical Marine", weapon="Boltgun", target="Plague Marine", models=5, half_range=True,
                 target_models=10)
-WORKLOAD_WORDS = "10 Boltgun shots (5 Tactical Marines at half range) at 10 Zombies per game"
+WORKLOAD_WORDS = ("10 Boltgun shots (5 Tactical Marines at half range) at 10 Plague Marines (T5, Sv 3+, Feel No "
+                  "Pain) per game: a roll to hit, wound, save and ignore the wound")
 
 
-SCALE_MAX = 1_000_000  # the issue's longest run: about 13 minutes of the 20 a full bench takes on 2 cores
+SCALE_MAX = 1_000_000  # the longest scaling run: about 13 minutes of the 20 a full bench takes on 2 cores
 
 
 @dataclass(frozen=True)
@@ -116,10 +124,9 @@ def _sized(make_run: Callable[[int], Callable[[], object]], start: int, target_s
 
 
 def workload_exchange() -> Exchange:
-    """The attack benchmark's exchange: ten boltgun shots at ten zombies."""
-    from sim.rulesets.zombie40k.catalogue import catalogue
-
-    return build_exchange(**WORKLOAD, catalogue=catalogue())
+    """The attack benchmark's exchange: ten boltgun shots at ten Plague Marines (the 7th-edition core's
+    catalogue)."""
+    return build_exchange(**WORKLOAD, catalogue=load_catalogue())
 
 
 def _attack_run(exchange: Exchange, n_games: int) -> Callable[[], object]:
@@ -212,8 +219,17 @@ def bench_jit_off(settings: BenchSettings, results: dict) -> dict:
     return entries
 
 
-GAMES_CONFIG = Path(__file__).resolve().parents[1] / "examples" / "configs" / "four_players.toml"
 JIT_OFF_WHOLE_GAMES = 6
+
+
+def headline():
+    """(ruleset, label, config) of the headline figures: the default ruleset's first bench config
+    (Zombie 40,000's 4-player base game)."""
+    from sim.ruleset import DEFAULT_RULESET, get
+
+    rs = get(DEFAULT_RULESET)
+    label, config = next(iter(rs.bench_configs().items()))
+    return rs, label, config
 
 
 def _games_run(config, n_games: int) -> Callable[[], object]:
@@ -225,47 +241,6 @@ def _games_run(config, n_games: int) -> Callable[[], object]:
     return run
 
 
-def bench_games(settings: BenchSettings, results: dict) -> dict:
-    """Whole games of the 4-player example config per second (all threads and one thread), the
-    one-off compile, dice per game, the share of the dice ceiling, and the JIT-off ratio."""
-    from sim.rulesets.zombie40k.config import load_config
-
-    config = load_config(GAMES_CONFIG)
-    start = time.perf_counter()
-    first = _games_run(config, 2)()
-    compile_s = time.perf_counter() - start
-    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.game_target_s, 1 << 20)
-    df = _games_run(config, n)()
-    dice_per_game = float(df.groupby("game").dice.first().mean())
-    seconds = _best_time(_games_run(config, n), 1 if settings.quick else REPEATS)
-    entries = {"games_config": GAMES_CONFIG.name, "games_compile_s": compile_s, "games_per_run": n,
-               "games_per_s": n / seconds, "dice_per_game": dice_per_game,
-               "games_per_s_per_core": n / seconds / max(1, numba.get_num_threads())}
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        entries["games_per_s_1_thread"] = n / _best_time(_games_run(config, n), 1)
-    finally:
-        numba.set_num_threads(before)
-    if "d6_per_s" in results:
-        entries["games_ceiling_share"] = entries["games_per_s"] * dice_per_game / results["d6_per_s"]
-    if not settings.quick and not JIT_DISABLED:
-        off = _run_jit_off_games(JIT_OFF_WHOLE_GAMES)
-        entries["jit_off_games_per_s"] = off
-        entries["games_jit_speedup"] = entries["games_per_s_1_thread"] / off
-    del first
-    return entries
-
-
-CONFIGS_DIR = GAMES_CONFIG.parent
-MATRIX_CONFIGS = ("two_players", "four_players", "six_players")
-MATRIX_MODS = ((), ("t_virus",), ("four_weeks_later",))
-
-
-def _mod_label(mods: tuple[str, ...]) -> str:
-    return "+".join(mods) or "base"
-
-
 def _one_thread(run: Callable[[], object]) -> float:
     before = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -275,19 +250,42 @@ def _one_thread(run: Callable[[], object]) -> float:
         numba.set_num_threads(before)
 
 
-def bench_matrix(settings: BenchSettings, results: dict) -> dict:
-    """Whole games/s of the 2-, 4- and 6-player sample configs under the base game, T-Virus and
-    Four Weeks Later, all threads and one thread, with dice per game."""
-    from dataclasses import replace
+def bench_games(settings: BenchSettings, results: dict) -> dict:
+    """Whole games of the headline config per second (all threads and one thread), the first
+    call (a compile or a cache load), dice per game, the share of the dice ceiling, and the JIT-off
+    ratio."""
+    rs, label, config = headline()
+    start = time.perf_counter()
+    first = _games_run(config, 2)()
+    compile_s = time.perf_counter() - start
+    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.game_target_s, 1 << 20)
+    df = _games_run(config, n)()
+    dice_per_game = float(df.groupby("game").dice.first().mean())
+    seconds = _best_time(_games_run(config, n), 1 if settings.quick else REPEATS)
+    entries = {"games_config": f"{rs.id} {label}", "games_compile_s": compile_s, "games_per_run": n,
+               "games_per_s": n / seconds, "dice_per_game": dice_per_game,
+               "games_per_s_per_core": n / seconds / max(1, numba.get_num_threads())}
+    entries["games_per_s_1_thread"] = n / _one_thread(_games_run(config, n))
+    if "d6_per_s" in results:
+        entries["games_ceiling_share"] = entries["games_per_s"] * dice_per_game / results["d6_per_s"]
+    if not settings.quick and not JIT_DISABLED:
+        off = _run_jit_off_games(rs.id, label, JIT_OFF_WHOLE_GAMES)
+        entries["jit_off_games_per_s"] = off
+        entries["games_jit_speedup"] = entries["games_per_s_1_thread"] / off
+    del first
+    return entries
 
-    from sim.rulesets.zombie40k.config import load_config
+
+def bench_matrix(settings: BenchSettings, results: dict) -> dict:
+    """Whole games/s of every ruleset's bench configs (``Ruleset.bench_configs``), all threads
+    and one thread, with dice per game; keys ``<ruleset>_<config>_...``."""
+    from sim.ruleset import all_rulesets
 
     entries = {}
-    for name in MATRIX_CONFIGS:
-        base = load_config(CONFIGS_DIR / f"{name}.toml")
-        for mods in MATRIX_MODS:
-            config = replace(base, mods=frozenset(mods))
-            key = f"{name}_{_mod_label(mods)}"
+    for rs in all_rulesets():
+        for label, config in rs.bench_configs().items():
+            key = f"{rs.id}_{label}"
+            settings.say(f"whole games: {rs.id} {label}")
             n = 32 if settings.quick else _sized(lambda k, c=config: _games_run(c, k), 128, settings.game_target_s,
                                                  1 << 18)
             df = _games_run(config, n)()
@@ -298,34 +296,30 @@ def bench_matrix(settings: BenchSettings, results: dict) -> dict:
     return entries
 
 
-def _stream(config, n_games: int, batch_size: int) -> tuple[float, int]:
-    """Seconds to play ``n_games`` keeping only a running tally (no per-game table): the memory
-    of a run is one batch of state whatever its length. Returns (seconds, escapes)."""
-    from kernels.zombie40k import columns as GL
+def _stream(config, n_games: int, batch_size: int) -> float:
+    """Seconds to play ``n_games`` without keeping a table of them: the memory of a run is one
+    batch of state whatever its length."""
     from sim.play import run_batches
 
-    escapes = 0
     start = time.perf_counter()
-    for _, st in run_batches(config, n_games, SEED, batch_size):
-        escapes += int((st.res[:, GL.R_REASON] == GL.REASON_ESCAPE).sum())
-    return time.perf_counter() - start, escapes
+    for _ in run_batches(config, n_games, SEED, batch_size):
+        pass
+    return time.perf_counter() - start
 
 
 def bench_scaling(settings: BenchSettings, results: dict) -> dict:
-    """Games/s of the 4-player config at 10^3 .. ``scale_max`` games (streamed in batches), and
+    """Games/s of the headline config at 10^3 .. ``scale_max`` games (streamed in batches), and
     how flat it is from 10^4 up: the slowest rate divided by the fastest."""
     from sim.play import DEFAULT_BATCH
-    from sim.rulesets.zombie40k.config import load_config
 
-    config = load_config(GAMES_CONFIG)
+    _, _, config = headline()
     sizes = [10**k for k in range(3, 7) if 10**k <= settings.scale_max] or [settings.scale_max]
     if settings.quick:
         sizes = [16, 64]
     entries, rates, peaks = {}, {}, {}
     for n in sizes:
         settings.say(f"scaling: {n:,} games")
-        seconds, _ = _stream(config, n, DEFAULT_BATCH)
-        rates[n], peaks[n] = n / seconds, _peak_rss_mb()
+        rates[n], peaks[n] = n / _stream(config, n, DEFAULT_BATCH), _peak_rss_mb()
         entries[f"scaling_{n}_games_per_s"] = rates[n]
     flat = [r for n, r in rates.items() if n >= 10_000] or list(rates.values())
     entries["scaling_flatness"] = min(flat) / max(flat)
@@ -342,14 +336,10 @@ def _peak_rss_mb() -> float:
 
 def bench_memory(settings: BenchSettings, results: dict) -> dict:
     """Bytes of game state per game in flight, the batch size, and this process's peak RSS."""
-    from kernels.zombie40k.state import new_state
     from sim.play import DEFAULT_BATCH
-    from sim.rulesets.zombie40k.compile import compile_tables, n_units
-    from sim.rulesets.zombie40k.config import load_config
 
-    config = load_config(GAMES_CONFIG)
-    tables = compile_tables(config)
-    state = new_state(DEFAULT_BATCH, config.n_players, n_units(config), tables.squad_wounds.shape[1])
+    rs, _, config = headline()
+    state = rs.new_state(config, rs.compile(config), DEFAULT_BATCH)
     per_game = sum(a.nbytes for a in state) / DEFAULT_BATCH
     in_flight = 2 * numba.get_num_threads()  # batches (sim.play.run_batches: two per thread)
     return {"state_bytes_per_game": per_game, "batch_size": DEFAULT_BATCH, "batches_in_flight": in_flight,
@@ -357,30 +347,64 @@ def bench_memory(settings: BenchSettings, results: dict) -> dict:
             "peak_rss_mb": _peak_rss_mb()}
 
 
-def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
-    """The game kernels' first call in this process, and the last recorded cold compile."""
-    from sim.play import recorded_compile, warm_up
-    from sim.rulesets.zombie40k.config import load_config
+COLD_CODE = """
+import json, os, sys, time
+t0, c0 = time.perf_counter(), time.process_time()
+from sim.ruleset import get
+from sim.play import warm_up
+rs = get(sys.argv[1])
+config = next(iter(rs.bench_configs().values()))
+loaded = warm_up(config)
+print(json.dumps({"wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0, **loaded}))
+"""
 
-    first = warm_up(load_config(GAMES_CONFIG))
-    cold = recorded_compile()
-    entries = {"game_load_s": first["seconds"], "game_load_source": first["source"]}
-    if cold is not None:
-        entries["game_compile_cold_s"] = cold["seconds"]
-        entries["game_compile_recorded"] = cold["when"]
+
+def cold_compile(ruleset_id: str) -> dict:
+    """A cold compile of a ruleset's game kernels: a fresh process with an empty kernel cache
+    (``SHAMBLE_NUMBA_CACHE`` in a temporary folder) plays its first bench config's first batch.
+    Returns wall and CPU seconds of the whole process (imports included) and of the compile."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="shamble-cold-") as cache:
+        env = dict(os.environ, SHAMBLE_NUMBA_CACHE=cache)
+        done = subprocess.run([sys.executable, "-c", COLD_CODE, ruleset_id], env=env, capture_output=True,
+                              text=True, timeout=1800, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the cold compile of {ruleset_id} failed: {last}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_game_compile(settings: BenchSettings, results: dict) -> dict:
+    """The cold compile of every ruleset's game kernels (a fresh process, an empty cache), and the
+    headline kernels' first call in this process (a compile, or a load from the disk cache)."""
+    from sim.play import warm_up
+    from sim.ruleset import all_rulesets
+
+    entries = {}
+    if not JIT_DISABLED:
+        for rs in all_rulesets():
+            settings.say(f"cold compile: {rs.id} (a fresh process, an empty cache)")
+            cold = cold_compile(rs.id)
+            entries[f"{rs.id}_cold_compile_s"] = cold["seconds"]
+            entries[f"{rs.id}_cold_process_s"] = cold["wall_s"]
+            entries[f"{rs.id}_cold_process_cpu_s"] = cold["cpu_s"]
+    rs, _, config = headline()
+    first = warm_up(config)
+    entries |= {"game_load_s": first["seconds"], "game_load_source": first["source"]}
     return entries
 
 
-def _run_jit_off_games(games: int) -> float:
+def _run_jit_off_games(ruleset_id: str, label: str, games: int) -> float:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (f"import time; from sim.rulesets.zombie40k.config import load_config; from sim.play import play; "
-            f"c = load_config({str(GAMES_CONFIG)!r}); t = time.perf_counter(); play(c, {games}, {SEED}); "
+    code = (f"import time; from sim.ruleset import get; from sim.play import play; "
+            f"c = get({ruleset_id!r}).bench_configs()[{label!r}]; t = time.perf_counter(); play(c, {games}, {SEED}); "
             f"print({games} / (time.perf_counter() - t))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
-# The throughput goals of issue 6, for the 4-player base sample config: (figure, ">=" or "<=", bound, what)
+# The speed goals, for the headline config: (figure, ">=" or "<=", bound, what)
 TARGETS = (
     ("games_per_s_per_core", ">=", 20_000.0, "whole games per second per core"),
     ("games_ceiling_share", ">=", 0.15, "share of the dice ceiling (games/s x dice per game / D6/s)"),
@@ -578,8 +602,6 @@ MEANINGS = {
     "games_jit_speedup": "games/s (1 thread) JIT on / JIT off",
     "game_load_s": "first call of the game kernels in this process, s",
     "game_load_source": "what that first call did",
-    "game_compile_cold_s": "one-off compile of the game kernels, s (recorded when the cache was built)",
-    "game_compile_recorded": "when that compile ran",
     "scaling_flatness": "slowest / fastest games/s from 10^4 games up (1 = flat)",
     "state_bytes_per_game": "bytes of game state per game in flight",
     "batch_size": "games per batch",
@@ -596,16 +618,17 @@ def meaning(key: str) -> str:
         return MEANINGS[key]
     if key.startswith("scaling_"):
         return f"games/s over a run of {key.split('_')[1]} games (streamed)"
-    for name in MATRIX_CONFIGS:
-        if key.startswith(name + "_"):
-            rest = key[len(name) + 1:]
-            mod, _, what = rest.partition("_games_per_s") if "_games_per_s" in rest else rest.partition("_dice")
-            label = name.replace("_", " ") + (", " + mod if mod != "base" else ", base game")
-            if key.endswith("_1_thread"):
-                return f"whole games/s, one thread: {label}"
-            if key.endswith("dice_per_game"):
-                return f"dice per game: {label}"
-            return f"whole games/s, all threads: {label}"
+    if key.endswith("_cold_compile_s"):
+        return f"cold compile of {key.removesuffix('_cold_compile_s')}'s game kernels, s (fresh process, empty cache)"
+    if key.endswith("_cold_process_cpu_s"):
+        return "that process's CPU time, s (what the compile costs on an idle machine)"
+    if key.endswith("_cold_process_s"):
+        return "that fresh process from start to first batch, s (imports, compile, cache write)"
+    for suffix, words in (("_games_per_s_1_thread", "whole games/s, one thread"), ("_games_per_s", "whole games/s, "
+                          "all threads"), ("_dice_per_game", "dice per game")):
+        if key.endswith(suffix):
+            ruleset, _, label = key.removesuffix(suffix).partition("_")
+            return f"{words}: {ruleset} {label.replace('_', ' ')}"
     return ""
 
 
@@ -628,7 +651,7 @@ def render_bench(results: dict, console: Console) -> None:
             table.add_row(key, _shown(value), meaning(key))
     console.print(table)
     if results.get("targets"):
-        goals = Table(title="issue 6 goals, 4-player base sample config", title_justify="left")
+        goals = Table(title=f"speed goals, {results.get('games_config', 'the headline config')}", title_justify="left")
         for column in ("figure", "measured", "goal", "met", "note"):
             goals.add_column(column, justify="right" if column in ("measured", "goal") else "left")
         for row in results["targets"]:

@@ -2,13 +2,13 @@
 ``save`` writes it as PNG (Agg) and SVG. Figures are built without pyplot: no global state and
 no display needed, and a notebook shows them inline.
 
-- ``rate_vs_value``: escape rate per player against a numeric axis (points budget) with 95%
+- ``rate_vs_value``: win rate per player against a numeric axis (points budget) with 95%
   Wilson bands;
 - ``forest``: paired differences with 95% intervals (mods vs the base game, power-up ablation,
   sensitivity), rows flagged by Holm drawn filled;
 - ``game_length``: distribution of game length (turns) per cell;
-- ``escape_curves``: cumulative share of games won by the end of turn t, per cell;
-- ``heatmap``: faction x faction escape rates.
+- ``win_curves``: cumulative share of games won by the end of turn t, per cell;
+- ``heatmap``: side x side win rates (a matchup matrix).
 """
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ def _percent(ax: Axes, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
 
 
-def rate_vs_value(summary: pd.DataFrame, value: str, title: str, xlabel: str) -> Figure:
-    """Escape rate per player against a numeric column ``value`` of a sweep summary, with bands."""
+def rate_vs_value(summary: pd.DataFrame, value: str, title: str, xlabel: str, ylabel: str = "win rate") -> Figure:
+    """Win rate per player against a numeric column ``value`` of a sweep summary, with bands."""
     fig, ax = _figure()
     for name, rows in summary.groupby("name", sort=False):
         rows = rows.sort_values(value)
         x = rows[value].astype(float)
         (line,) = ax.plot(x, rows.rate, marker="o", label=name)
         ax.fill_between(x, rows.ci_low, rows.ci_high, color=line.get_color(), alpha=0.2, linewidth=0)
-    ax.set(title=title, xlabel=xlabel, ylabel="escape rate", ylim=(0, 1))
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(0, 1))
     _percent(ax)
     ax.legend(frameon=False)
     ax.grid(alpha=0.3)
@@ -88,7 +88,7 @@ def game_length(games: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def escape_curves(curves: pd.DataFrame, title: str) -> Figure:
+def win_curves(curves: pd.DataFrame, title: str) -> Figure:
     """Cumulative share of games won by turn t (``label``, ``turn``, ``share``)."""
     fig, ax = _figure()
     for label, rows in curves.groupby("label", sort=False):

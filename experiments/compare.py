@@ -15,12 +15,12 @@ from experiments.stats import holm, paired_difference
 ALPHA = 0.05
 
 
-def escapes_by_game(results: pd.DataFrame, axis: str, label: str) -> pd.DataFrame:
-    """bool[game, player]: who escaped in each game of the cell where ``axis == label``."""
+def wins_by_game(results: pd.DataFrame, axis: str, label: str) -> pd.DataFrame:
+    """bool[game, player]: who won each game of the cell where ``axis == label``."""
     rows = results[results[axis].astype(str) == str(label)]
     if rows.empty:
         raise ValueError(f"no cell with {axis} = {label!r}")
-    return rows.pivot(index="game", columns="player", values="winner").sort_index()
+    return rows.pivot(index="game", columns="player", values="won").sort_index()
 
 
 def player_names(results: pd.DataFrame) -> dict[int, str]:
@@ -34,11 +34,11 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     Holm-adjusted p over the whole table, and ``flagged`` (adjusted p < ALPHA).
     """
     labels = [v for v in pd.unique(results[axis].astype(str)) if v != str(reference)] if labels is None else labels
-    ref = escapes_by_game(results, axis, reference)
+    ref = wins_by_game(results, axis, reference)
     names = player_names(results)
     rows = []
     for label in labels:
-        cell = escapes_by_game(results, axis, label)
+        cell = wins_by_game(results, axis, label)
         n = min(len(cell), len(ref))
         for p in ref.columns:
             d = paired_difference(cell[p].to_numpy()[:n], ref[p].to_numpy()[:n])
@@ -52,32 +52,32 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     return table
 
 
-def escape_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
-    """Per game: did ``player`` escape (None: did anyone escape)?"""
+def win_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
+    """Per game: did ``player`` win (None: did anyone win)?"""
     if player is None:
-        return df.groupby("game", sort=True).winner.any().to_numpy()
-    return df[df.player == player].sort_values("game").winner.to_numpy()
+        return df.groupby("game", sort=True).won.any().to_numpy()
+    return df[df.player == player].sort_values("game").won.to_numpy()
 
 
 def per_game(results: pd.DataFrame, axis: str) -> pd.DataFrame:
-    """One row per (cell label, game): turns, reason, and whether anyone escaped."""
+    """One row per (cell label, game): turns, reason, and whether anyone won."""
     first = results.groupby([axis, "game"], sort=False).agg(turns=("turns", "first"), reason=("reason", "first"),
-                                                             escaped=("winner", "any"))
+                                                             won=("won", "any"))
     return first.reset_index().rename(columns={axis: "label"})
 
 
-def escape_turn_curves(results: pd.DataFrame, axis: str, max_turn: int) -> pd.DataFrame:
-    """Cumulative share of games won (someone escaped) by the end of turn t, per cell."""
+def win_turn_curves(results: pd.DataFrame, axis: str, max_turn: int) -> pd.DataFrame:
+    """Cumulative share of games won (by anyone) by the end of turn t, per cell."""
     games = per_game(results, axis)
     rows = []
     for label, group in games.groupby("label", sort=False):
-        won = np.bincount(group.turns[group.escaped], minlength=max_turn + 1)[: max_turn + 1]
+        won = np.bincount(group.turns[group.won], minlength=max_turn + 1)[: max_turn + 1]
         share = np.cumsum(won) / len(group)
         rows += [{"label": label, "turn": t, "share": share[t]} for t in range(1, max_turn + 1)]
     return pd.DataFrame(rows)
 
 
 def faction_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, player: int = 0) -> pd.DataFrame:
-    """Escape rate of ``player`` with the row team against the column team (from a sweep summary)."""
+    """Win rate of ``player`` with the row team against the column team (from a sweep summary)."""
     rows = summary[summary.player == player]
     return rows.pivot(index=row_axis, columns=col_axis, values="rate")

@@ -1,24 +1,23 @@
 """Experiments: a base game crossed with axes of variation into cells (design.md decision 7).
 
-An experiment is a base ``GameConfig``, a number of games per cell, one seed and a list of
-axes. Each axis is a list of values; the cells are the cross product of the axes, in the order
-the file lists them. Axes (the keys of ``[axes]`` in an experiment file)::
+An experiment is a base config (of any ruleset: ``sim.ruleset``), a number of games per cell,
+one seed and a list of axes. Each axis is a list of values; the cells are the cross product of
+the axes, in the order the file lists them. The axes every ruleset has (the keys of ``[axes]``
+in an experiment file)::
 
-    budget = [50, 75, 100]                  # points budget: every team refitted (sim.rulesets.zombie40k.teams.fit_team)
-    mods = [[], ["t_virus"], ["hardcore"]]  # mod sets (zombie40k §10); [] is the base game
-    powerups_removed = ["none", 7, "chuck_norris"]  # one Power-Up result taken off the table
-    players = [2, 4, 6]                     # player count: the players of examples/configs/<n>_players.toml
-    horde_size = [4, 5, 6]                  # any GameConfig parameter (see `shamble params`)
+    players = [2, 4, 6]                     # player count: the players of the ruleset's example config
+    horde_size = [4, 5, 6]                  # any parameter of the ruleset (see `shamble params`)
     params = [{}, {horde_size = 3}, {mods = ["t_virus"], tvirus_t = 5}]  # parameter sets, one at a time
-    [axes.team]                             # per player (name or 0-based index): team files or names
-    Guard = ["guard", "tau", "../teams/necrons.toml"]
-    [axes.policy]                           # per player: preset names or policy tables
+    [axes.policy]                           # per player (name or 0-based index): presets or policy tables
     Marines = ["dash", "advance"]
 
+and each ruleset adds its own (``Ruleset.axes``: Zombie 40,000's ``budget``, ``mods``,
+``powerups_removed`` and per-player ``team``).
+
 **Common random numbers.** Every cell plays games ``0 .. games-1`` of the *same* seed, and game
-``i`` depends only on ``(seed, i)``: game 17 of the T-Virus cell sees the same dice stream as
-game 17 of the base cell, so two cells are compared game by game (a paired comparison, far
-tighter than two independent samples). The cell key is deliberately *not* mixed into the seed.
+``i`` depends only on ``(seed, i)``: game 17 of the T-Virus cell starts from the same dice
+stream as game 17 of the base cell, so two cells are compared game by game (a paired
+comparison). The cell key is deliberately *not* mixed into the seed.
 
 Each cell has a stable key: a short readable label and a hash of everything that decides its
 games (its config, the seed and its number of games), e.g. ``budget=50,mods=t_virus-3f9a0c12d4``.
@@ -35,27 +34,13 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from sim.play import POWERUP_NAMES
-from sim.rulesets.zombie40k.config import (
-    MODS,
-    ConfigError,
-    GameConfig,
-    PlayerConfig,
-    load_config,
-    make_config,
-    policy_from,
-)
-from sim.rulesets.zombie40k.teams import Team, TeamError, fit_team, load_team, read_toml
+from sim.files import read_toml
+from sim.ruleset import AxisKind, Ruleset, load_config, ruleset_of
 
-REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = REPO / "examples"
-PLAYER_COUNT_CONFIGS = {2: "two_players", 4: "four_players", 6: "six_players"}
-SPECIAL_AXES = ("players", "team", "policy", "budget", "params", "mods", "powerups_removed")
-AXIS_ORDER = {name: k for k, name in enumerate(SPECIAL_AXES)}  # params come after team/policy/budget
-NO_REMOVAL = "none"
+PARAM_ORDER = 4.5  # a single parameter's axis is applied after the parameter sets (4)
 
 
-class ExperimentError(ConfigError):
+class ExperimentError(ValueError):
     """A bad experiment file or axis; one line naming the file and the axis."""
 
 
@@ -63,8 +48,9 @@ class ExperimentError(ConfigError):
 class Axis:
     """One axis of an experiment: a name, the values it takes and a short label for each.
 
-    ``kind`` says what the axis changes: one of SPECIAL_AXES or ``param``; ``target`` is the
-    player index of a ``team``/``policy`` axis, else -1.
+    ``kind`` says what the axis changes: ``players``, ``policy``, ``params``, ``param`` (one
+    parameter, the axis name) or a ruleset's own axis; ``target`` is the player index of a
+    per-player axis, else -1.
     """
 
     name: str
@@ -85,7 +71,7 @@ class Cell:
     """One cell of an experiment: its axis labels, its game config and its stable key."""
 
     coords: tuple[tuple[str, str], ...]  # (axis name, value label) in axis order
-    config: GameConfig
+    config: Any
     key: str
 
     @property
@@ -98,7 +84,7 @@ class Experiment:
     """A base game, games per cell, one seed (shared by every cell: CRN) and the axes."""
 
     name: str
-    base: GameConfig
+    base: Any
     games: int = 1000
     seed: int = 1
     axes: tuple[Axis, ...] = ()
@@ -118,17 +104,23 @@ class Experiment:
         if target is not None and not (isinstance(target, int | float) and 0 < target < 0.5):
             raise ExperimentError(f"{self.name}: target half-width {target!r}; allowed: a number above 0, below 0.5")
 
+    @property
+    def ruleset(self) -> Ruleset:
+        return ruleset_of(self.base)
+
     def cells(self) -> list[Cell]:
         """The cross product of the axes (the first axis varies slowest); one cell without axes."""
         return [self._cell(combo) for combo in itertools.product(*(range(len(a.values)) for a in self.axes))]
 
     def _cell(self, combo: tuple[int, ...]) -> Cell:
-        chosen = sorted(zip(self.axes, combo), key=lambda ac: AXIS_ORDER.get(ac[0].kind, len(AXIS_ORDER) - 2.5))
+        kinds = axis_kinds(self.ruleset)
+        chosen = sorted(zip(self.axes, combo), key=lambda ac: kinds[ac[0].kind].order if ac[0].kind in kinds
+                        else PARAM_ORDER)
         config = self.base
         for axis, k in chosen:
             try:
                 config = apply_axis(config, axis, axis.values[k])
-            except ConfigError as err:
+            except ValueError as err:
                 raise ExperimentError(f"{self.name}: axes.{axis.name} = {axis.labels[k]}: {err}") from None
         coords = tuple((a.name, a.labels[k]) for a, k in zip(self.axes, combo))
         return Cell(coords, config, cell_key(coords, config, self.seed, self.games, self.target_halfwidth))
@@ -146,12 +138,12 @@ class Experiment:
 # ---------------------------------------------------------------------------- keys
 
 
-def config_fingerprint(config: GameConfig) -> str:
+def config_fingerprint(config: Any) -> str:
     """A stable hash of a game config (team file paths excluded: only what plays counts)."""
     return hashlib.blake2b(_canonical(config).encode(), digest_size=8).hexdigest()
 
 
-def _canonical(config: GameConfig) -> str:
+def _canonical(config: Any) -> str:
     return json.dumps(_plain(config), sort_keys=True, separators=(",", ":"))
 
 
@@ -165,7 +157,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def cell_key(coords, config: GameConfig, seed: int, games: int, target: float | None = None) -> str:
+def cell_key(coords, config: Any, seed: int, games: int, target: float | None = None) -> str:
     """``<label>-<hash>``: the label is readable (``axis=value`` for one axis, the values joined by
     commas for several; file-name safe, at most 60 characters), the
     hash covers the config, seed and games, so the key names exactly one set of results."""
@@ -176,176 +168,106 @@ def cell_key(coords, config: GameConfig, seed: int, games: int, target: float | 
     return f"{label}-{digest}"
 
 
-# ---------------------------------------------------------------------------- applying axes
+# ---------------------------------------------------------------------------- axis kinds
 
 
-def apply_axis(config: GameConfig, axis: Axis, value: Any) -> GameConfig:
-    """The config with one axis value applied (values are already parsed by ``parse_axis``)."""
-    if axis.kind == "players":
-        return replace(config, players=value)
-    if axis.kind == "team":
-        return _replace_player(config, axis.target, team=value)
-    if axis.kind == "policy":
-        return _replace_player(config, axis.target, policy=value)
-    if axis.kind == "budget":
-        return with_budget(config, value)
-    if axis.kind == "params":
-        return replace(config, **value)
-    if axis.kind == "mods":
-        return replace(config, mods=value)
-    if axis.kind == "powerups_removed":
-        return replace(config, powerups_removed=value)
-    return replace(config, **{axis.name: value})
+def _players_parse(rs: Ruleset):
+    def parse(value: Any, base: Any, base_dir: Path, p: int) -> tuple:
+        if isinstance(value, str) and value.endswith(".toml"):
+            return load_config(base_dir / value).players
+        if isinstance(value, int) and not isinstance(value, bool):
+            return rs.example_config(value).players
+        raise ValueError(f"{value!r}; allowed: a player count (of the ruleset's example configs) or a config "
+                         "file (.toml) whose players to use")
+
+    return parse
 
 
-def with_budget(config: GameConfig, budget: int) -> GameConfig:
-    """Every player's team refitted to ``budget`` points, and the legality cap set to it."""
-    try:
-        players = tuple(replace(p, team=fit_team(p.team, budget)) for p in config.players)
-    except TeamError as err:
-        raise ConfigError(str(err)) from None
-    return replace(config, players=players, team_budget=int(budget))
-
-
-def _replace_player(config: GameConfig, p: int, **change) -> GameConfig:
+def _with_player(config: Any, p: int, **change) -> Any:
     players = list(config.players)
     players[p] = replace(players[p], **change)
     return replace(config, players=tuple(players))
 
 
+def _stem(value: Any) -> str:
+    return Path(value).stem if isinstance(value, str) else str(value)
+
+
+def _params_label(value: Any) -> str:
+    if not isinstance(value, dict):
+        return str(value)
+    return ";".join(f"{k}={'+'.join(v) if k == 'mods' else v}" for k, v in value.items()) or "base"
+
+
+def _policy_label(value: Any) -> str:
+    return ";".join(f"{k}:{v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+
+
+def axis_kinds(rs: Ruleset) -> dict[str, AxisKind]:
+    """Every axis kind of an experiment on ``rs``: the shared ones and the ruleset's own."""
+    shared = {
+        "players": AxisKind("players", _players_parse(rs), lambda c, players, p: replace(c, players=players), _stem,
+                            "player count (the ruleset's example config) or a config file", order=0),
+        "policy": AxisKind("policy", lambda v, base, d, p: rs.policy_from(v, "policy"),
+                           lambda c, policy, p: _with_player(c, p, policy=policy), _policy_label,
+                           "policy presets or tables, per player", per_player=True, order=2),
+        "params": AxisKind("params", lambda v, base, d, p: rs.parse_params(base, v, "value"),
+                           lambda c, params, p: replace(c, **params), _params_label,
+                           "parameter sets, one at a time ({} = the base)", order=4),
+    }
+    return shared | rs.axes()
+
+
+def apply_axis(config: Any, axis: Axis, value: Any) -> Any:
+    """The config with one axis value applied (values are already parsed by ``parse_axis``)."""
+    kinds = axis_kinds(ruleset_of(config))
+    if axis.kind in kinds:
+        return kinds[axis.kind].apply(config, value, axis.target)
+    return replace(config, **{axis.name: value})
+
+
 # ---------------------------------------------------------------------------- parsing
 
 
-def parse_axis(name: str, values: Any, base: GameConfig, base_dir: Path, target: str | None = None) -> Axis:
+def parse_axis(name: str, values: Any, base: Any, base_dir: Path, target: str | None = None) -> Axis:
     """An Axis from a TOML value list; errors are ExperimentErrors naming the axis."""
     where = f"axes.{name}" if target is None else f"axes.{name}.{target}"
     if not isinstance(values, list) or not values:
         raise ExperimentError(f"{where}: must be a non-empty list of values")
-    kind = name if name in SPECIAL_AXES else "param"
-    if kind == "param":
-        _check_param(name)
+    rs = ruleset_of(base)
+    kinds = axis_kinds(rs)
+    kind = kinds.get(name)
+    if kind is None:
+        _check_param(rs, name, kinds)
     p = -1 if target is None else _player_index(target, base, where)
     try:
-        parsed = [_parse_value(kind, name, v, base, base_dir, p) for v in values]
-    except (ConfigError, TeamError) as err:
+        if kind is None:
+            parsed = [rs.parse_params(base, {name: v}, "value")[name] for v in values]
+        else:
+            parsed = [kind.parse(v, base, base_dir, p) for v in values]
+    except ValueError as err:
         raise ExperimentError(f"{where}: {err}") from None
-    labels = tuple(_label(kind, v) for v in values)
-    return Axis(name if target is None else f"{name}[{base.players[p].name}]", kind, tuple(parsed), labels, p)
+    labels = tuple(kind.label(v) if kind is not None else str(v) for v in values)
+    axis_name = name if target is None else f"{name}[{base.players[p].name}]"
+    return Axis(axis_name, name if kind is not None else "param", tuple(parsed), labels, p)
 
 
-def _check_param(name: str, what: str = "axis") -> None:
-    known = [f.name for f in fields(GameConfig) if f.name not in ("players", "mods", "geometry")]
+def _check_param(rs: Ruleset, name: str, kinds: dict) -> None:
+    known = [p.name for p in rs.parameters() if p.name not in ("mods", "geometry")]
     if name not in known:
-        choices = known + list(SPECIAL_AXES) if what == "axis" else known
-        close = get_close_matches(name, choices, n=1)
+        close = get_close_matches(name, known + list(kinds), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        allowed = f"{', '.join(SPECIAL_AXES)} or a parameter" if what == "axis" else "a parameter"
-        raise ExperimentError(f"axes: unknown {what} {name!r}{hint}; allowed: {allowed} of `shamble params`")
+        raise ExperimentError(f"axes: unknown axis {name!r}{hint}; allowed: {', '.join(kinds)} or a parameter "
+                              "of `shamble params`")
 
 
-def _player_index(target: str, base: GameConfig, where: str) -> int:
+def _player_index(target: str, base: Any, where: str) -> int:
     names = [p.name for p in base.players]
     if str(target).isdigit() and int(target) < len(names):
         return int(target)
     if target in names:
         return names.index(target)
     raise ExperimentError(f"{where}: no player {target!r}; allowed: {', '.join(names)} or 0-{len(names) - 1}")
-
-
-def _parse_value(kind: str, name: str, value: Any, base: GameConfig, base_dir: Path, p: int) -> Any:
-    if kind == "players":
-        return _players_of(value, base_dir)
-    if kind == "team":
-        return load_team_ref(value, base_dir)
-    if kind == "policy":
-        return policy_from(value, "policy")
-    if kind == "budget":
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 10_000:
-            raise ConfigError(f"{value!r}; allowed: a points budget, an integer 1-10000")
-        return value
-    if kind == "params":
-        return _param_set(value, base)
-    if kind == "mods":
-        return _mod_set(value)
-    if kind == "powerups_removed":
-        return _removed(value)
-    return getattr(make_config(base.players, {name: value}, (), "value"), name)
-
-
-def _players_of(value: Any, base_dir: Path) -> tuple[PlayerConfig, ...]:
-    if isinstance(value, int) and not isinstance(value, bool) and value in PLAYER_COUNT_CONFIGS:
-        return load_config(EXAMPLES / "configs" / f"{PLAYER_COUNT_CONFIGS[value]}.toml").players
-    if isinstance(value, str) and value.endswith(".toml"):
-        return load_config(base_dir / value).players
-    counts = ", ".join(map(str, PLAYER_COUNT_CONFIGS))
-    raise ConfigError(f"{value!r}; allowed: a player count ({counts}) or a config file (.toml) whose players to use")
-
-
-def load_team_ref(value: Any, base_dir: Path) -> Team:
-    """A team from a file path (relative to the experiment file) or an example team's name."""
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{value!r}; allowed: a team file or an example team name")
-    path = base_dir / value
-    if not value.endswith(".toml"):
-        path = EXAMPLES / "teams" / f"{value}.toml"
-        if not path.exists():
-            names = sorted(p.stem for p in (EXAMPLES / "teams").glob("*.toml"))
-            raise ConfigError(f"no example team {value!r}; allowed: {', '.join(names)} or a .toml path")
-    return load_team(path)
-
-
-def _param_set(value: Any, base: GameConfig) -> dict:
-    """Parameters set together (``mods`` may be one of them: the mods added to the base's)."""
-    if not isinstance(value, dict):
-        raise ConfigError(f"{value!r}; allowed: a table of parameters, e.g. {{horde_size = 3}} ({{}} = the base)")
-    params = {k: v for k, v in value.items() if k != "mods"}
-    for name in params:
-        _check_param(name, "parameter")
-    made = make_config(base.players, params, (), "value")
-    mods = {"mods": base.mods | _mod_set(value["mods"])} if "mods" in value else {}
-    return {name: getattr(made, name) for name in params} | mods
-
-
-def _mod_set(value: Any) -> frozenset[str]:
-    if not isinstance(value, list):
-        raise ConfigError(f"{value!r}; allowed: a list of mod names, e.g. [] or [\"t_virus\"]")
-    mods = frozenset(str(m).strip().lower().replace("-", "_").replace(" ", "_") for m in value)
-    unknown = sorted(mods - set(MODS))
-    if unknown:
-        close = get_close_matches(unknown[0], MODS, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"unknown mod {unknown[0]!r}{hint}; allowed: {', '.join(MODS)}")
-    return mods
-
-
-POWERUP_RESULTS = {name: r for r, name in POWERUP_NAMES.items()}
-
-
-def _removed(value: Any) -> tuple[int, ...]:
-    if value == NO_REMOVAL:
-        return ()
-    if isinstance(value, int) and not isinstance(value, bool) and value in POWERUP_NAMES:
-        return (value,)
-    if isinstance(value, str) and value in POWERUP_RESULTS:
-        return (POWERUP_RESULTS[value],)
-    raise ConfigError(f"{value!r}; allowed: \"none\", a Power-Up result 2-12 or a name "
-                      f"({', '.join(POWERUP_RESULTS)})")
-
-
-def _label(kind: str, value: Any) -> str:
-    if kind == "mods":
-        return "+".join(sorted(_mod_set(value))) or "base"
-    if kind == "params":
-        return ";".join(f"{k}={'+'.join(v) if k == 'mods' else v}" for k, v in value.items()) or "base"
-    if kind == "powerups_removed" and not isinstance(value, str):
-        return f"no_{POWERUP_NAMES[value]}"
-    if kind == "powerups_removed":
-        return value if value == NO_REMOVAL else f"no_{value}"
-    if kind in ("team", "players") and isinstance(value, str):
-        return Path(value).stem
-    if isinstance(value, dict):
-        return ";".join(f"{k}:{v}" for k, v in value.items())
-    return str(value)
 
 
 # ---------------------------------------------------------------------------- files
@@ -360,7 +282,7 @@ def load_experiment(path: str | Path) -> Experiment:
     data = read_toml(path, "experiment", ExperimentError)
     try:
         return experiment_from_dict(data, path.parent, path.stem)
-    except ConfigError as err:
+    except ValueError as err:
         raise ExperimentError(f"{path}: {err}") from None
 
 
@@ -375,13 +297,18 @@ def experiment_from_dict(data: dict, base_dir: Path, default_name: str = "experi
     raw_axes = data.get("axes", {})
     if not isinstance(raw_axes, dict):
         raise ExperimentError("field 'axes' must be a table of axis = [values]")
-    axes = [axis for name, values in raw_axes.items() for axis in _axes_of(name, values, base, base_dir)]
     return Experiment(str(data.get("name", default_name)), base, data.get("games", 1000), data.get("seed", 1),
-                      tuple(axes), str(data.get("description", "")))
+                      tuple(parse_axes(raw_axes, base, base_dir)), str(data.get("description", "")))
 
 
-def _axes_of(name: str, values: Any, base: GameConfig, base_dir: Path) -> list[Axis]:
-    if name in ("team", "policy"):
+def parse_axes(raw_axes: dict, base: Any, base_dir: Path) -> list[Axis]:
+    """The axes of an ``[axes]`` table (an experiment file's, or a report section's)."""
+    return [axis for name, values in raw_axes.items() for axis in _axes_of(name, values, base, base_dir)]
+
+
+def _axes_of(name: str, values: Any, base: Any, base_dir: Path) -> list[Axis]:
+    kind = axis_kinds(ruleset_of(base)).get(name)
+    if kind is not None and kind.per_player:
         if not isinstance(values, dict) or not values:
             raise ExperimentError(f"axes.{name}: must be a table of player = [values] ([axes.{name}])")
         return [parse_axis(name, v, base, base_dir, target=str(k)) for k, v in values.items()]
@@ -394,5 +321,15 @@ def experiment_summary(exp: Experiment) -> dict:
         "name": exp.name, "description": exp.description, "games": exp.games, "seed": exp.seed,
         "target_halfwidth": exp.target_halfwidth,
         "axes": {a.name: list(a.labels) for a in exp.axes}, "base": json.loads(_canonical(exp.base)),
-        "base_players": [asdict(p.policy) | {"name": p.name, "team": p.team.name} for p in exp.base.players],
+        "ruleset": ruleset_of(exp.base).id,
+        "base_players": [_player_summary(p) for p in exp.base.players],
     }
+
+
+def _player_summary(player: Any) -> dict:
+    """A player's name, policy fields and, where the ruleset has them, its team's name."""
+    out = asdict(player.policy) if is_dataclass(player.policy) else {"policy": str(player.policy)}
+    out["name"] = player.name
+    if hasattr(player, "team"):
+        out["team"] = getattr(player.team, "name", str(player.team))
+    return out

@@ -11,46 +11,48 @@ import pandas as pd
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
-from scipy import stats
 
+from experiments.stats import wilson_interval
 from sim.play import games, play, warm_up
-from sim.rulesets.zombie40k.config import GameConfig
+from sim.ruleset import get as ruleset_of_id
+from sim.ruleset import ruleset_of
 
-Z95 = 0.95
 
-
-def wilson(successes: int, trials: int, confidence: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (scipy's binomtest)."""
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of one proportion (``experiments.stats``; (0, 1) for no trials)."""
     if trials == 0:
         return 0.0, 1.0
-    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+    low, high = wilson_interval(successes, trials)
+    return float(low), float(high)
 
 
-def summarise(config: GameConfig, df: pd.DataFrame) -> dict:
-    """Win rate (escape rate) per player with 95% Wilson intervals, game length and end reasons."""
+def summarise(config, df: pd.DataFrame) -> dict:
+    """Per player: wins, win rate with its 95% Wilson interval and the means per game of the
+    ruleset's ``play_columns``; per run: game length, end reasons and dice per game. The keys of
+    the rates are those of a sweep's ``summary.csv`` (wins, rate, ci_low, ci_high)."""
+    rs = ruleset_of(config)
     per_game = games(df)
     n = len(per_game)
     players = []
     for p, player in enumerate(config.players):
         rows = df[df.player == p]
-        wins = int(rows.winner.sum())
+        wins = int(rows.won.sum())
         low, high = wilson(wins, n)
-        players.append({
-            "player": player.name, "team": player.team.name, "wins": wins, "win_rate": wins / n if n else 0.0,
-            "ci95_low": low, "ci95_high": high, "wipes_per_game": float(rows.wipes.mean()) if n else 0.0,
-            "hordes_killed_per_game": float(rows.hordes_killed.mean()) if n else 0.0,
-        })
+        row = {"player": player.name, **({"team": rows.team.iloc[0]} if "team" in df and n else {}),
+               "wins": wins, "rate": wins / n if n else 0.0, "ci_low": low, "ci_high": high}
+        for column in rs.play_columns:
+            row[f"{column}_per_game"] = float(rows[column].mean()) if n else 0.0
+        players.append(row)
     reasons = per_game.reason.value_counts().to_dict()
     return {
-        "games": n, "seed": df.attrs.get("seed"), "players": players,
+        "ruleset": rs.id, "games": n, "seed": df.attrs.get("seed"), "players": players,
         "mean_turns": float(per_game.turns.mean()) if n else 0.0,
         "reasons": {k: int(v) for k, v in reasons.items()},
         "mean_dice_per_game": float(per_game.dice.mean()) if n else 0.0,
     }
 
 
-def load_game_kernels(config: GameConfig, console: Console | None = None) -> dict:
+def load_game_kernels(config, console: Console | None = None) -> dict:
     """Compile the game kernels, or load them from numba's disk cache, under a status line on
     stderr (the first run on a machine compiles them for a few minutes); a compile is announced
     when it ends. Returns `sim.play.warm_up`'s dict."""
@@ -63,7 +65,7 @@ def load_game_kernels(config: GameConfig, console: Console | None = None) -> dic
     return loaded
 
 
-def run_play(config: GameConfig, n_games: int, seed: int, show_progress: bool = True,
+def run_play(config, n_games: int, seed: int, show_progress: bool = True,
              batch_size: int = 2048) -> pd.DataFrame:
     """Play with a progress bar on stderr (rich) for long runs."""
     if show_progress:
@@ -77,13 +79,17 @@ def run_play(config: GameConfig, n_games: int, seed: int, show_progress: bool = 
 
 
 def render_summary(summary: dict, console: Console) -> None:
+    rs = ruleset_of_id(summary["ruleset"])
     table = Table(title=f"{summary['games']} games, seed {summary['seed']}")
-    for col in ("player", "team", "escape rate", "95% CI", "wipes/game", "hordes killed/game"):
+    extra = [k for k in summary["players"][0] if k.endswith("_per_game")] if summary["players"] else []
+    teams = ["team"] if summary["players"] and "team" in summary["players"][0] else []
+    per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
+    columns = ["player", *teams, rs.win_word + " rate", "95% CI", *per_game]
+    for col in columns:
         table.add_column(col, justify="left" if col in ("player", "team") else "right")
     for p in summary["players"]:
-        table.add_row(p["player"], p["team"], f"{p['win_rate']:.1%}",
-                      f"{p['ci95_low']:.1%} - {p['ci95_high']:.1%}", f"{p['wipes_per_game']:.2f}",
-                      f"{p['hordes_killed_per_game']:.2f}")
+        table.add_row(p["player"], *([p["team"]] if "team" in p else []), f"{p['rate']:.1%}",
+                      f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra))
     console.print(table)
     reasons = ", ".join(f"{k} {v / summary['games']:.1%}" for k, v in summary["reasons"].items())
     console.print(f"mean game length {summary['mean_turns']:.2f} turns; ends: {reasons}; "

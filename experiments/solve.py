@@ -1,4 +1,4 @@
-"""`shamble solve`: the value of one numeric parameter that gives a target escape rate.
+"""`shamble solve`: the value of one numeric parameter that gives a target win rate.
 
 Stochastic root-finding on common random numbers:
 
@@ -15,26 +15,26 @@ Stochastic root-finding on common random numbers:
    grid point (keeping the CRN pairing), the curve is refitted and ``x*`` recomputed; the 2.5% and
    97.5% percentiles of ``x*`` are the 95% interval.
 
-The points budget (``budget`` or ``team_budget``) refits every team with ``sim.rulesets.zombie40k.teams.fit_team``.
+A ruleset's numeric axis can be solved for as a parameter: Zombie 40,000's points budget
+(``budget`` or ``team_budget``) refits every team. The search range defaults to the axis's, else
+the parameter's plausible range (``shamble params``: x0.5 to x1.5 of its value, within its range).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from experiments.compare import escape_outcomes
-from experiments.experiment import with_budget
-from experiments.sensitivity import plausible_range
+from experiments.compare import win_outcomes
 from experiments.stats import wilson_interval
 from experiments.sweep import run_cell
-from sim.rulesets.zombie40k.config import ConfigError, GameConfig, make_config
+from sim.ruleset import AxisKind, Parameter, ruleset_of, with_params
 
-BUDGET_PARAMS = ("budget", "team_budget")
 BOOTSTRAP = 400
 GRID = 7
 
@@ -43,18 +43,19 @@ Evaluate = Callable[[float, int], np.ndarray]  # (value, games) -> bool[games], 
 
 @dataclass(frozen=True)
 class Solution:
-    """Where the escape rate crosses the target."""
+    """Where the win rate crosses the target."""
 
     param: str
     target: float
     value: float  # the crossing of the fitted curve
     low: float  # 95% bootstrap interval of the crossing
     high: float
-    points: pd.DataFrame  # value, games, escapes, rate, ci_low, ci_high (the last round's grid)
+    points: pd.DataFrame  # value, games, wins, rate, ci_low, ci_high (the last round's grid)
     slope: float  # change of the log-odds per unit of the parameter
     integer: bool
     lo: float  # the search range
     hi: float
+    word: str = "win"  # the ruleset's word for a win ("escape")
 
     @property
     def nearest(self) -> pd.DataFrame:
@@ -66,17 +67,17 @@ class Solution:
 # ---------------------------------------------------------------------------- the fit
 
 
-def fit_logistic(x: np.ndarray, escapes: np.ndarray, games: np.ndarray) -> tuple[float, float]:
+def fit_logistic(x: np.ndarray, wins: np.ndarray, games: np.ndarray) -> tuple[float, float]:
     """Maximum-likelihood (a, b) of ``logit(rate) = a + b x`` from binomial counts."""
     centre, scale = float(np.mean(x)), float(np.ptp(x)) or 1.0
     u = (np.asarray(x, float) - centre) / scale
 
     def nll(theta):
         eta = theta[0] + theta[1] * u
-        return float(np.sum(games * np.logaddexp(0, eta) - escapes * eta))
+        return float(np.sum(games * np.logaddexp(0, eta) - wins * eta))
 
     def grad(theta):
-        r = games * special.expit(theta[0] + theta[1] * u) - escapes
+        r = games * special.expit(theta[0] + theta[1] * u) - wins
         return np.array([r.sum(), (r * u).sum()])
 
     a, b = optimize.minimize(nll, np.zeros(2), jac=grad, method="BFGS").x
@@ -99,8 +100,8 @@ def _bootstrap(x: np.ndarray, outcomes: np.ndarray, target: float, lo: float, hi
     n = outcomes.shape[1]
     found = np.empty(BOOTSTRAP)
     for k in range(BOOTSTRAP):
-        escapes = outcomes[:, rng.integers(0, n, n)].sum(axis=1)
-        found[k] = np.clip(crossing(*fit_logistic(x, escapes, np.full(len(x), n)), target), lo, hi)
+        wins = outcomes[:, rng.integers(0, n, n)].sum(axis=1)
+        found[k] = np.clip(crossing(*fit_logistic(x, wins, np.full(len(x), n)), target), lo, hi)
     return found
 
 
@@ -129,55 +130,65 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         outcomes = np.array([evaluate(v, games * 2**r) for v in x])
         if progress is not None:
             progress(len(x))
-        escapes, n = outcomes.sum(axis=1), outcomes.shape[1]
-        a, b = fit_logistic(x, escapes, np.full(len(x), n))
+        wins, n = outcomes.sum(axis=1), outcomes.shape[1]
+        a, b = fit_logistic(x, wins, np.full(len(x), n))
         value = crossing(a, b, target)
         if not lo <= value <= hi:
-            raise ValueError(_not_bracketed(param, target, x, escapes / n))
+            raise ValueError(_not_bracketed(param, target, x, wins / n))
         boot = _bootstrap(x, outcomes, target, lo, hi, seed + r)
         low, high = np.percentile(boot, [2.5, 97.5])
         step = (window[1] - window[0]) / (points - 1)
         window = (max(lo, low - step), min(hi, high + step))
         if integer:
             window = (np.floor(window[0]), np.ceil(window[1]))
-    return Solution(param, target, value, float(low), float(high), _points_table(x, escapes, n), b, integer, lo, hi)
+    return Solution(param, target, value, float(low), float(high), _points_table(x, wins, n), b, integer, lo, hi)
 
 
-def _points_table(x, escapes, n) -> pd.DataFrame:
-    low, high = wilson_interval(escapes, n)
-    return pd.DataFrame({"value": x, "games": n, "escapes": escapes, "rate": escapes / n, "ci_low": low,
-                         "ci_high": high})
+def _points_table(x, wins, n) -> pd.DataFrame:
+    low, high = wilson_interval(wins, n)
+    return pd.DataFrame({"value": x, "games": n, "wins": wins, "rate": wins / n, "ci_low": low, "ci_high": high})
 
 
 def _not_bracketed(param: str, target: float, x, rates) -> str:
-    return (f"the escape rate goes from {rates[0]:.1%} at {param} = {x[0]:g} to {rates[-1]:.1%} at {x[-1]:g}: "
+    return (f"the win rate goes from {rates[0]:.1%} at {param} = {x[0]:g} to {rates[-1]:.1%} at {x[-1]:g}: "
             f"the target {target:.0%} is not crossed in between; widen --lo/--hi")
 
 
 # ---------------------------------------------------------------------------- real games
 
 
-def is_integer_param(name: str) -> bool:
-    if name in BUDGET_PARAMS:
-        return True
-    found = {f.name: f for f in fields(GameConfig)}
+def _numeric_axis(config, name: str) -> AxisKind | None:
+    for axis in ruleset_of(config).axes().values():
+        if axis.numeric and (axis.name == name or name in axis.aliases):
+            return axis
+    return None
+
+
+def _parameter(config, name: str) -> Parameter:
+    found = {p.name: p for p in ruleset_of(config).parameters()}
     if name not in found:
-        make_config((), {name: 0}, (), "--param")  # raises the unknown-parameter error with its close-match hint
-    default = found[name].default
-    if isinstance(default, bool) or not isinstance(default, int | float):
-        raise ConfigError(f"--param {name}: not a numeric parameter (default {default!r}); see `shamble params`")
-    return isinstance(default, int)
+        with_params(config, {name: 0}, "--param")  # raises the unknown-parameter error with its close-match hint
+        raise ValueError(f"--param {name}: not a parameter; see `shamble params`")
+    if not found[name].is_numeric:
+        raise ValueError(f"--param {name}: not a numeric parameter (default {found[name].default!r}); see "
+                         "`shamble params`")
+    return found[name]
 
 
-def with_param(config: GameConfig, name: str, value: float) -> GameConfig:
-    """The config with one numeric parameter set (a budget refits every team)."""
-    if name in BUDGET_PARAMS:
-        return with_budget(config, int(value))
-    value = int(value) if is_integer_param(name) else float(value)
-    return replace(config, **{name: value})
+def is_integer_param(config, name: str) -> bool:
+    return _numeric_axis(config, name) is not None or _parameter(config, name).is_integer
 
 
-def player_index(config: GameConfig, player: str | None) -> int | None:
+def with_param(config, name: str, value: float):
+    """The config with one numeric parameter (or numeric axis) set."""
+    axis = _numeric_axis(config, name)
+    if axis is not None:
+        return axis.apply(config, axis.parse(int(value), config, None, -1), -1)
+    value = int(value) if is_integer_param(config, name) else float(value)
+    return with_params(config, {name: value}, "--param")
+
+
+def player_index(config, player: str | None) -> int | None:
     if player is None or player == "any":
         return None
     names = [p.name for p in config.players]
@@ -185,28 +196,40 @@ def player_index(config: GameConfig, player: str | None) -> int | None:
         return names.index(player)
     if player.isdigit() and int(player) < len(names):
         return int(player)
-    raise ConfigError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}")
+    raise ValueError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}")
 
 
-DEFAULT_RANGES = {"budget": (30, 150), "team_budget": (30, 150)}
+def default_range(config, name: str) -> tuple[float, float]:
+    """The search range of ``name`` (module docstring)."""
+    axis = _numeric_axis(config, name)
+    if axis is not None and axis.default_range is not None:
+        return axis.default_range
+    parameter, value = _parameter(config, name), getattr(config, name)
+    if parameter.plausible is not None and value == parameter.default:
+        return parameter.plausible
+    if parameter.is_integer:
+        lo, hi = parameter.range or (0, 10**6)
+        return max(lo, math.floor(value * 0.5 + 0.5)), min(hi, math.floor(value * 1.5 + 0.5))
+    return value * 0.5, min(value * 1.5, (parameter.range or (0, 1000.0))[1])
 
 
-def solve(config: GameConfig, param: str, target: float = 0.5, player: str | None = None,
+def solve(config, param: str, target: float = 0.5, player: str | None = None,
           lo: float | None = None, hi: float | None = None, games: int = 400, seed: int = 1,
           rounds: int = 2, progress: Callable[[int], None] | None = None) -> Solution:
-    """`shamble solve` on real games: the ``param`` value where ``player``'s escape rate (or the
-    rate that anyone escapes) equals ``target``."""
-    integer = is_integer_param(param)
+    """`shamble solve` on real games: the ``param`` value where ``player``'s win rate (or the
+    rate that anyone wins) equals ``target``."""
+    integer = is_integer_param(config, param)
     p = player_index(config, player)
-    default = DEFAULT_RANGES.get(param) or plausible_range(param, getattr(config, param))
+    default = default_range(config, param)
     lo, hi = (default[0] if lo is None else lo), (default[1] if hi is None else hi)
     for value in (lo, hi):
         with_param(config, param, value)  # a value out of the parameter's range fails now, in one line
 
     def evaluate(value: float, n: int) -> np.ndarray:
-        return escape_outcomes(run_cell(with_param(config, param, value), n, seed), p)
+        return win_outcomes(run_cell(with_param(config, param, value), n, seed), p)
 
-    return solve_curve(evaluate, lo, hi, target, games, integer, rounds, seed=seed, param=param, progress=progress)
+    found = solve_curve(evaluate, lo, hi, target, games, integer, rounds, seed=seed, param=param, progress=progress)
+    return replace(found, word=ruleset_of(config).win_word)
 
 
 def render_solution(s: Solution, console) -> None:
@@ -216,10 +239,10 @@ def render_solution(s: Solution, console) -> None:
     shown = f"{s.value:.1f}" if s.integer else f"{s.value:.3g}"
     clipped = " (the interval reaches the end of the search range: widen --lo/--hi)" \
         if s.low <= s.lo or s.high >= s.hi else ""
-    console.print(f"{s.param} = {shown} gives a {s.target:.0%} escape rate "
+    console.print(f"{s.param} = {shown} gives a {s.target:.0%} {s.word} rate "
                   f"(95% interval {s.low:.3g} - {s.high:.3g}; paired bootstrap over {BOOTSTRAP} resamples){clipped}")
     table = Table(title=f"last round: {int(s.points.games.iloc[0])} games per value, the same games at every value")
-    for col in (s.param, "escape rate", "95% CI"):
+    for col in (s.param, f"{s.word} rate", "95% CI"):
         table.add_column(col, justify="right")
     for row in s.points.itertuples():
         table.add_row(f"{row.value:g}", f"{row.rate:.1%}", f"{row.ci_low:.1%} - {row.ci_high:.1%}")

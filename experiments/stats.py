@@ -52,8 +52,8 @@ def wilson_interval(successes, trials, confidence: float = CONFIDENCE) -> tuple[
         p = np.where(n > 0, k / n, 0.0)
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = np.sqrt(z2) / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n**2))
-    low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-    high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    low = np.where((n > 0) & (k > 0), np.clip(centre - half, 0.0, 1.0), 0.0)  # exactly 0 at no successes
+    high = np.where((n > 0) & (k < n), np.clip(centre + half, 0.0, 1.0), 1.0)  # exactly 1 at all successes
     return low, high
 
 

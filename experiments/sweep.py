@@ -6,7 +6,7 @@ Layout of an output folder::
     DIR/cells/<key>.parquet  one file per finished cell (one row per game x player), written
                              atomically (temp file + rename) the moment the cell finishes
     DIR/results.parquet      every cell's rows, with the cell key and the axis values as columns
-    DIR/summary.csv          one row per cell x player: escape rate and its 95% Wilson interval
+    DIR/summary.csv          one row per cell x player: win rate and its 95% Wilson interval
 
 **Resume.** Rerunning the same command skips every cell whose checkpoint is present: each
 checkpoint carries (in its parquet metadata) the experiment hash, its cell key, seed, games and
@@ -49,8 +49,7 @@ from experiments.experiment import Cell, Experiment, ExperimentError, experiment
 from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
 from sim.play import play
-from sim.rulesets.zombie40k.compile import compile_tables
-from sim.rulesets.zombie40k.config import ConfigError, GameConfig
+from sim.ruleset import ruleset_of
 
 CELLS = "cells"
 META_KEY = b"shamble"
@@ -66,7 +65,7 @@ class CheckpointError(ExperimentError):
 # ---------------------------------------------------------------------------- the cell task
 
 
-def run_cell(config: GameConfig, n_games: int, seed: int, first_game: int = 0,
+def run_cell(config, n_games: int, seed: int, first_game: int = 0,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed`` (the task of every runner).
 
@@ -78,7 +77,7 @@ def run_cell(config: GameConfig, n_games: int, seed: int, first_game: int = 0,
     return df
 
 
-def run_cell_to_halfwidth(config: GameConfig, max_games: int, seed: int, target: float,
+def run_cell_to_halfwidth(config, max_games: int, seed: int, target: float,
                           progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Fixed-width sequential sampling: add games until every player's Wilson half-width <= target.
 
@@ -92,13 +91,13 @@ def run_cell_to_halfwidth(config: GameConfig, max_games: int, seed: int, target:
         step = min(max_games - done, max(FIRST_BATCH, done // 2))
         frames.append(run_cell(config, step, seed, first_game=done, progress=progress))
         done += step
-        wins = pd.concat(frames).groupby("player").winner.sum().to_numpy()
+        wins = pd.concat(frames).groupby("player").won.sum().to_numpy()
         if np.all(wilson_halfwidth(wins, done) <= target):
             break
     return pd.concat(frames, ignore_index=True)
 
 
-def _task(config: GameConfig, n_games: int, seed: int, target: float | None,
+def _task(config, n_games: int, seed: int, target: float | None,
           progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     if target is None:
         return run_cell(config, n_games, seed, progress=progress)
@@ -234,14 +233,15 @@ class SweepResult:
     meta: dict
     played: int  # cells played by this call
     reused: int  # cells read from checkpoints
+    base: object | None = None  # the experiment's base config
 
 
 def check_playable(cells: list[Cell]) -> None:
     """Compile every cell's tables before playing any (a cell that cannot play stops the sweep)."""
     for cell in cells:
         try:
-            compile_tables(cell.config)
-        except ConfigError as err:
+            ruleset_of(cell.config).compile(cell.config)
+        except ValueError as err:
             raise ExperimentError(f"cell {cell.label}: {err}") from None
 
 
@@ -283,7 +283,7 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
     write_table(summary, out / "summary.csv")
     meta["finished"] = now()
     write_json(meta, out / "meta.json")
-    return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending))
+    return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending), exp.base)
 
 
 def write_table(df: pd.DataFrame, path: Path) -> None:
@@ -376,15 +376,15 @@ def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame])
 
 
 def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.DataFrame:
-    """One row per cell x player: games, escapes, rate, 95% Wilson interval and half-width,
-    mean game length."""
+    """One row per cell x player: games, wins, rate, 95% Wilson interval and half-width, mean
+    game length (and the player's team, where the ruleset has teams)."""
     axes = [c for c in results.columns if c.startswith("axis_")]
-    keys = ["cell", *axes, "player", "name", "team"]
+    keys = ["cell", *axes, "player", "name", *(["team"] if "team" in results.columns else [])]
     grouped = results.groupby(keys, sort=False, dropna=False)
-    table = grouped.agg(games=("game", "size"), escapes=("winner", "sum"), mean_turns=("turns", "mean"))
+    table = grouped.agg(games=("game", "size"), wins=("won", "sum"), mean_turns=("turns", "mean"))
     table = table.reset_index()
-    table["rate"] = table.escapes / table.games
-    low, high = wilson_interval(table.escapes, table.games)
+    table["rate"] = table.wins / table.games
+    low, high = wilson_interval(table.wins, table.games)
     table["ci_low"], table["ci_high"] = low, high
     table["halfwidth"] = (high - low) / 2
     return table
@@ -417,8 +417,9 @@ def render_sweep(result: SweepResult, console: Console) -> None:
     table = Table(title=f"{len(result.summary.cell.unique())} cells ({result.played} played now, "
                         f"{result.reused} resumed from checkpoints)")
     axes = [c for c in result.summary.columns if c.startswith("axis_")]
-    for col in (*[a[5:] for a in axes], "player", "games", "escape rate", "95% CI"):
-        table.add_column(col, justify="right" if col in ("games", "escape rate", "95% CI") else "left")
+    rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
+    for col in (*[a[5:] for a in axes], "player", "games", rate, "95% CI"):
+        table.add_column(col, justify="right" if col in ("games", rate, "95% CI") else "left")
     for row in result.summary.to_dict("records"):
         table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
                       f"{row['ci_low']:.1%} - {row['ci_high']:.1%}")

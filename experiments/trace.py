@@ -1,138 +1,16 @@
-"""`shamble trace`: one game told turn by turn, and the table drawn at the end of each turn."""
+"""`shamble trace`: one game told turn by turn and drawn, by its ruleset's trace renderer."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
-
-from kernels.zombie40k import columns as GL  # noqa: E402
-from sim.play import POWERUP_NAMES, trace_game  # noqa: E402
-from sim.rulesets.zombie40k.config import GameConfig  # noqa: E402
-
-PHASES = {GL.PH_SETUP: "setup", GL.PH_ROLLOFF: "roll-off", GL.PH_RESPAWN: "respawn", GL.PH_MOVEMENT: "movement",
-          GL.PH_PSYCHIC: "psychic", GL.PH_SHOOTING: "shooting", GL.PH_ASSAULT: "assault",
-          GL.PH_Z_RESPAWN: "zombie respawn", GL.PH_SHAMBLE: "shamble", GL.PH_Z_SHOOTING: "zombie shooting",
-          GL.PH_Z_ASSAULT: "zombie assault", GL.PH_END: "end"}
-ARRIVALS = {1: "the player edge", 2: "the left edge", 3: "the right edge", 4: "the Escape Vehicle edge",
-            5: "a deep strike at the centre", 6: "a deep strike placed by the furthest player"}
+from sim.play import trace_game
+from sim.ruleset import ruleset_of
 
 
-def unit_name(config: GameConfig, u: int) -> str:
-    n_p = config.n_players
-    if u < 0:
-        return "nobody"
-    if u < n_p:
-        return config.players[u].name
-    if u == n_p * (1 + config.hordes_per_player):
-        return "the Zombie Boss"
-    return f"horde {u - n_p + 1}"
-
-
-def describe(config: GameConfig, ev: np.ndarray) -> str | None:
-    """One line for one event (None for bookkeeping events)."""
-    kind, u, o = int(ev[GL.EV_KIND]), int(ev[GL.EV_UNIT]), int(ev[GL.EV_OTHER])
-    a, b, c = float(ev[GL.EV_A]), float(ev[GL.EV_B]), float(ev[GL.EV_C])
-    who, other = unit_name(config, u), unit_name(config, o)
-    texts = {
-        GL.EK_DEPLOY: f"{who} deploys at ({a:.1f}, {b:.1f})",
-        GL.EK_ORDER: f"roll-off: {who} goes first, {other} last",
-        GL.EK_RESPAWN: f"{who} respawns at ({a:.1f}, {b:.1f})",
-        GL.EK_MOVE: f"{who} moves {a:.1f}\" to ({b:.1f}, {c:.1f})" + (f" after {other}" if o >= 0 else ""),
-        GL.EK_RUN: f"{who} runs {a:.1f}\" to ({b:.1f}, {c:.1f})",
-        GL.EK_EMBARK: f"{who} EMBARKS on the Escape Vehicle with {c:.0f} models",
-        GL.EK_SHOOT: f"{who} {'fires Overwatch at' if c else 'shoots'} {other}: {a:.0f} models fire, "
-                     f"{b:.0f} unsaved wounds",
-        GL.EK_WIPE: f"{who} is wiped out" + (f" by {other}" if o >= 0 else ""),
-        GL.EK_CHARGE: f"{who} charges {other} (rolled {a:.0f}\" for {b:.1f}\")",
-        GL.EK_CHARGE_FAIL: f"{who} fails to charge {other} (rolled {a:.0f}\" for {b:.1f}\")",
-        GL.EK_FIGHT: f"{who} fights: inflicts {a:.0f}, suffers {b:.0f} unsaved wounds",
-        GL.EK_MORALE: f"{who} lost the combat by {a:.0f} and {'passes' if b else 'fails'} its Morale check",
-        GL.EK_FALL_BACK: f"{who} falls back {a:.0f}\"",
-        GL.EK_SWEEP: f"{who} tries a Sweeping Advance on {other}: {a:.0f} vs {b:.0f}",
-        GL.EK_POWERUP: f"{who} draws a power-up: {POWERUP_NAMES.get(int(a), '?').replace('_', ' ')}",
-        GL.EK_ZOMBIE_ARRIVE: f"{who} returns from {ARRIVALS.get(o, '?')} at ({a:.1f}, {b:.1f})",
-        GL.EK_SHAMBLE: f"{who} shambles {a:.1f}\" (roll {c:.0f}) at {other}" + (" and reaches it" if b else ""),
-        GL.EK_CONSOLIDATE: f"{who} consolidates {a:.1f}\"",
-        GL.EK_REGROUP: f"{who} {'regroups' if a else 'fails to regroup'}",
-        GL.EK_PUSHBACK: f"{who} is pushed {a:.0f}\" back from the Escape Vehicle",
-        GL.EK_GETS_HOT: f"{who}'s weapon Gets Hot",
-        GL.EK_DEFIB: f"{who} uses a Defibrillator",
-        GL.EK_CONVERT: f"a slain model of {who} rises and joins {other} (Dead Men Walking)",
-        GL.EK_SHOP: f"{who} buys an item for {b:.0f} points" + (f" (sold one for {c:.0f})" if c else ""),
-        GL.EK_OVERWATCH: None,
-        GL.EK_SNAPSHOT: None,
-        GL.EK_PSYCHIC: None,
-        GL.EK_END: None,
-    }
-    return texts.get(kind)
-
-
-def narrative(config: GameConfig, events: np.ndarray) -> list[str]:
-    lines, turn = [], -1
-    for ev in events:
-        if int(ev[GL.EV_TURN]) != turn:
-            turn = int(ev[GL.EV_TURN])
-            lines.append("== setup ==" if turn == 0 else f"== game turn {turn} ==")
-        text = describe(config, ev)
-        if text:
-            lines.append(f"  [{PHASES.get(int(ev[GL.EV_PHASE]), '?')}] {text}")
-    return lines
-
-
-def draw_turn(config: GameConfig, snapshot: np.ndarray, turn: int, path: Path) -> None:
-    """The table at the end of a game turn: squads, hordes, Boss, EV and the 18" zone."""
-    width, length = config.width, config.table_length_in
-    fig, ax = plt.subplots(figsize=(4.5, 4.5 * length / width * 0.75 + 0.5))
-    ax.add_patch(Rectangle((0, 0), width, length, fill=False, lw=1.5))
-    ev_x0, ev_y0 = (width - config.ev_width_in) / 2, length - config.ev_depth_in
-    zone = config.pvp_zone_in
-    ax.add_patch(FancyBboxPatch((ev_x0, ev_y0), config.ev_width_in, config.ev_depth_in,
-                                boxstyle=f"round,pad={zone}", fill=True, alpha=0.08, color="tab:red", lw=0))
-    ax.add_patch(Rectangle((ev_x0, ev_y0), config.ev_width_in, config.ev_depth_in, color="tab:blue"))
-    colours = plt.get_cmap("tab10")
-    for ev in snapshot:
-        u, x, y, r = int(ev[GL.EV_UNIT]), ev[GL.EV_A], ev[GL.EV_B], max(float(ev[GL.EV_C]), 0.4)
-        if u < config.n_players:
-            ax.add_patch(Circle((x, y), r, color=colours(u % 10)))
-            ax.annotate(config.players[u].name, (x, y + r + 0.5), ha="center", fontsize=7)
-        else:
-            boss = unit_name(config, u) == "the Zombie Boss"
-            ax.add_patch(Circle((x, y), r, color="darkred" if boss else "dimgray", alpha=0.8))
-    ax.set_xlim(-1, width + 1)
-    ax.set_ylim(-1, length + 1)
-    ax.set_aspect("equal")
-    ax.set_title(f"end of game turn {turn}", fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png")
-    os.close(fd)
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    os.replace(tmp, path)
-
-
-def trace(config: GameConfig, seed: int, game: int, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The narrative of one game and, with ``out_dir``, a PNG of the table per game turn."""
+def trace(config, seed: int, game: int, out_dir: Path | None) -> tuple[list[str], list[Path]]:
+    """The narrative of game ``game`` of stream ``seed`` and, with ``out_dir`` (created), its pictures."""
     events, result = trace_game(config, seed, game)
-    lines = narrative(config, events)
-    winner = result.game_winner.iloc[0] or "nobody"
-    lines.append(f"== result: {winner} ({result.reason.iloc[0]}) after {result.turns.iloc[0]} turns ==")
-    pictures: list[Path] = []
     if out_dir is not None:
-        out_dir = Path(out_dir)
-        if not out_dir.is_dir():
-            raise ValueError(f"--png {out_dir}: no such folder")
-        snaps = events[events[:, GL.EV_KIND] == GL.EK_SNAPSHOT]
-        for turn in np.unique(snaps[:, GL.EV_TURN]).astype(int):
-            path = out_dir / f"turn_{turn:02d}.png"
-            draw_turn(config, snaps[snaps[:, GL.EV_TURN] == turn], turn, path)
-            pictures.append(path)
-    return lines, pictures
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    return ruleset_of(config).trace(config, events, result, None if out_dir is None else Path(out_dir))

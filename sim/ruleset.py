@@ -14,13 +14,16 @@ without one is a Zombie 40,000 config, so every existing file keeps working.
 
 What a ruleset supplies:
 
-- **identity**: ``id``, ``title``, ``spec`` (the spec files it implements), ``win_word`` (its
+- **identity**: ``id``, ``title``, ``description`` (a paragraph for listings and the report),
+  ``spec`` (the spec files it implements), ``win_word`` (its
   own word for a win in tables: "escape", "survive"...), ``end_reasons`` (the values of the
   ``reason`` column);
 - **parameters**: `Parameter` records (name, default, [V]/[I]/[C] tag, spec section, range,
   choices, help), what ``shamble params`` lists, ``sensitivity`` varies and ``solve`` solves for;
-- **configs**: read a parsed file (``config_from_dict``), change parameters (``with_params``), its
-  policy presets and mods, example configs by player count;
+- **configs**: read a parsed file (``config_from_dict``), read a table of parameter changes
+  against a config (``parse_params``: the validated ``{field: value}`` for
+  ``dataclasses.replace``; `with_params` applies them), its policy presets and mods, example
+  configs by player count;
 - **the game**: ``compile`` (config -> the tables its kernels read), ``new_state`` (a batch of
   ``n`` games), ``head`` (its first ``k`` games), ``play_batch`` (the kernel entry point:
   ``play_batch(state, tables, seed, first_game, check, rng)`` plays game ``first_game + g`` of
@@ -38,17 +41,20 @@ layers change it only through ``dataclasses.replace`` and the ruleset's own meth
 and hands the rest to ``config_from_dict``. Errors are ``ValueError`` subclasses with one line
 naming the file, the field and what is allowed.
 
-**Report analyses** (``ReportSection.analysis``, in ``experiments.analyses``): ``"outcomes"``
+**Report analyses** (``ReportSection.analyses``, in ``experiments.analyses``): ``"outcomes"``
 (each cell's win rate per player with its interval, the end reasons, game length and the turn
 of the win), ``"paired"`` (each cell minus the ``reference`` cell on the same games, per player,
 Holm-corrected; ``worth = True`` reports reference minus cell, the value of what a cell
-removes), ``"by_value"`` (win rate against a numeric ``axis``), ``"matchups"`` (the row side's
-win rate against the column side, seat-balanced, from two per-player ``axes``) and
-``"sensitivity"`` (every [C] parameter at its plausible low and high value; no ``axes``).
+removes), ``"head_to_head"`` (one cell against another: ``pair``), ``"by_value"`` (win rate
+against a numeric ``axis``), ``"matchups"`` (the row side's win rate against the column side,
+seat-balanced, from two per-player ``axes``) and ``"sensitivity"`` (every [C] parameter at its
+plausible low and high value, ``enable``-d as its Parameter says; no ``axes``). The options each
+reads are documented in that module.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
@@ -118,7 +124,8 @@ class AxisKind:
     keys. ``per_player`` axes are written ``[axes.<name>]`` with one list per player (name or
     index). Axes are applied in ``order`` (lower first; parameters come at 4, after players,
     teams, policies and budget). A ``numeric`` axis (a points budget) can be solved for, within
-    ``default_range``.
+    ``default_range``; ``aliases`` are parameter names that mean this axis when solving
+    (Zombie 40,000's ``team_budget`` refits the teams as ``budget`` does).
     """
 
     name: str
@@ -130,6 +137,7 @@ class AxisKind:
     order: float = 6.0
     numeric: bool = False
     default_range: tuple[float, float] | None = None
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,10 +145,10 @@ class ReportSection:
     """One section of the balance report, as data (the experiments layer plays and analyses it).
 
     The experiment is ``base`` crossed with ``axes`` (an experiment file's ``[axes]`` table, read
-    by the same parser) at ``games`` games per cell times the report's scale. ``analysis`` names
-    the analysis of ``experiments.analyses`` that turns the sweep into tables, charts and
-    sentences; ``options`` are its settings (the reference cell of a paired comparison, the
-    words of a value axis...).
+    by the same parser) at ``games`` games per cell (already scaled). ``analyses`` name the
+    analyses of ``experiments.analyses`` that turn the sweep into tables, charts and sentences, in
+    order; ``options`` are their settings (the reference cell of a paired comparison, the words of
+    a value axis, titles of the cells' labels...); ``notes`` are printed under the section.
     """
 
     key: str
@@ -149,9 +157,10 @@ class ReportSection:
     base: Any
     games: int
     axes: Mapping[str, Any]
-    analysis: str
+    analyses: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 2024
+    notes: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------- the protocol
@@ -163,18 +172,21 @@ class Ruleset(Protocol):
 
     id: str
     title: str
+    description: str  # a paragraph: what the game is, and what its report sections play
     spec: str
     win_word: str
     end_reasons: tuple[str, ...]
+    play_columns: tuple[str, ...]  # its own columns `shamble play` shows per player, as means per game
     kernels_package: str  # "kernels.<id>": where its compiled code lives (its cache folder)
 
     # parameters and configs
     def parameters(self) -> list[Parameter]: ...
     def config_from_dict(self, data: dict, source: str, base_dir: Path | None) -> Any: ...
-    def with_params(self, config: Any, params: Mapping[str, Any], source: str = "params") -> Any: ...
+    def parse_params(self, config: Any, params: Mapping[str, Any], source: str = "params") -> dict: ...
     def with_mods(self, config: Any, mods: Iterable[str]) -> Any: ...
     def mods(self) -> dict[str, str]: ...  # name -> title; {} when the ruleset has none
-    def policy_presets(self) -> dict[str, Any]: ...
+    def policy_presets(self) -> dict[str, Any]: ...  # name -> a policy (a frozen dataclass)
+    def policy_help(self) -> dict[str, str]: ...  # policy field -> what it means
     def policy_from(self, value: Any, where: str) -> Any: ...
     def example_config(self, n_players: int | None = None) -> Any: ...
 
@@ -261,6 +273,23 @@ def ruleset_of(config: Any) -> Ruleset:
 # ---------------------------------------------------------------------------------- shared helpers
 
 
+def with_params(config: Any, params: Mapping[str, Any], source: str = "params") -> Any:
+    """``config`` with the parameters of ``params`` changed (validated by its ruleset)."""
+    return dataclasses.replace(config, **ruleset_of(config).parse_params(config, params, source))
+
+
+def load_config(path: str | Path) -> Any:
+    """Read a game config file of any ruleset (its ``ruleset`` key; none: Zombie 40,000)."""
+    from sim.files import read_toml
+
+    path = Path(path)
+    data = read_toml(path, "config", RulesetError)
+    ruleset_id = data.pop("ruleset", DEFAULT_RULESET)
+    if not isinstance(ruleset_id, str):
+        raise RulesetError(f"{path}: ruleset = {ruleset_id!r}; allowed: one of {', '.join(ids())}")
+    return get(ruleset_id, f"{path}: ruleset").config_from_dict(data, str(path), path.parent)
+
+
 def head_of(state: tuple, count: int, per_game: Iterable[str]) -> tuple:
     """The first ``count`` games of a batch state (a NamedTuple): views of its ``per_game``
     fields, the other fields (per-thread scratch) as they are."""
@@ -287,3 +316,33 @@ def common_frame(ruleset_id: str, names: Iterable[str], first_game: int, n_games
         "turns": np.repeat(np.asarray(turns), n_p),
         "dice": np.repeat(np.asarray(dice, np.int64), n_p),
     }
+
+
+# ---------------------------------------------------------------------------------- words
+
+TAGS = {"V": "verified", "I": "inferred", "C": "chosen: the spec had to pick the number (swept by `sensitivity`)"}
+
+
+def tag_text(tag: str) -> str:
+    """'V' -> '[V]' (the spec's confidence tags); 'A12' (an ambiguity of the spec) as is."""
+    return f"[{tag}]" if tag in TAGS else tag
+
+
+def plain(value: Any) -> Any:
+    """A JSON-able form of a parameter's value: dataclasses as tables, sets as sorted lists."""
+    if dataclasses.is_dataclass(value):
+        return dataclasses.asdict(value)
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def default_text(value: Any) -> str:
+    """A plain value as a config file would spell it."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)

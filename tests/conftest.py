@@ -92,15 +92,14 @@ def nojit(monkeypatch):
     """Every jitted kernel swapped for its ``py_func`` with the real random streams, so whole
     games (``sim.play.play``) run as plain Python without compiling the game (about 12 two-player
     or 4 four-player games a second)."""
-    import sim.play
-
     for module in _kernel_modules():
         for name, obj in list(vars(module).items()):
             if isinstance(obj, numba.core.registry.CPUDispatcher):
                 monkeypatch.setattr(module, name, obj.py_func)
     import kernels.zombie40k.turn
+    from sim.ruleset import get
 
-    monkeypatch.setattr(sim.play, "play_batch", kernels.zombie40k.turn.play_batch)
+    monkeypatch.setattr(get("zombie40k"), "play_batch", kernels.zombie40k.turn.play_batch)
     with np.errstate(over="ignore"):
         yield
 

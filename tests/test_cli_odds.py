@@ -16,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments.cli import app
-from experiments.odds import odds_table, plot_odds
 from sim.rulesets.zombie40k.catalogue import catalogue
 from sim.w40k import odds as core_odds
 from sim.w40k.catalogue import UnknownNameError
 from sim.w40k.odds import attacks_per_model, describe
+from sim.w40k.odds_tables import odds_table, plot_odds
 from sim.w40k.profiles import NO_SAVE
 
 build_exchange = partial(core_odds.build_exchange, catalogue=catalogue())  # Zombie 40,000's units
@@ -164,9 +164,16 @@ def test_zombies_cannot_fire_overwatch():
     assert "Slow and Purposeful" in refused("odds", "Zombie Boss", "--overwatch")
 
 
-def test_plot_to_a_missing_folder(tmp_path):
-    line = refused("odds", "Tactical Marine", "--plot", str(tmp_path / "nowhere" / "odds.png"))
-    assert "does not exist" in line
+def test_plot_to_a_missing_folder_makes_it(tmp_path):
+    result = RUNNER.invoke(app, ["odds", "Tactical Marine", "--plot", str(tmp_path / "new" / "odds.png")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "new" / "odds.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_plot_through_a_file_is_refused(tmp_path):
+    (tmp_path / "file").write_text("x")
+    line = refused("odds", "Tactical Marine", "--plot", str(tmp_path / "file" / "odds.png"))
+    assert "is a file, not a folder" in line
 
 
 def test_plot_with_an_unknown_format(tmp_path):

@@ -33,7 +33,7 @@ def test_play_json_summary_has_wilson_intervals_per_player():
     assert summary["games"] == 12 and len(summary["players"]) == 4
     assert sum(summary["reasons"].values()) == 12
     for p in summary["players"]:
-        assert 0.0 <= p["ci95_low"] <= p["win_rate"] <= p["ci95_high"] <= 1.0
+        assert 0.0 <= p["ci_low"] <= p["rate"] <= p["ci_high"] <= 1.0
     assert sum(p["wins"] for p in summary["players"]) == summary["reasons"].get("escape", 0)
 
 

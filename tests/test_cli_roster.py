@@ -14,9 +14,17 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments.cli import app
-from experiments.roster import POLICY_HELP, param_rows, roster_report, usr_text
+from experiments.params import param_rows as ruleset_param_rows
+from sim.ruleset import get
 from sim.rulesets.zombie40k.config import POLICY_PRESETS, Policy, tunable_fields
+from sim.rulesets.zombie40k.roster import roster_report, usr_text
 from sim.rulesets.zombie40k.teams import USR_CHOICES, TeamError
+
+ZOMBIE40K = get("zombie40k")
+
+
+def param_rows():
+    return ruleset_param_rows(ZOMBIE40K)
 
 RUNNER = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,8 +162,12 @@ def test_params_json_lists_every_field():
     assert [r["name"] for r in rows] == [f.name for f in tunable_fields()]
     assert all(r["tag"] and r["spec"] for r in rows)
     by_name = {r["name"]: r for r in rows}
-    assert by_name["team_budget"] == {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2", "help": "",
-                                      "choices": []}
+    keys = ("name", "default", "tag", "spec", "help", "choices", "range")
+    expected = {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2", "help": "", "choices": [],
+                "range": [1, 10_000]}
+    assert {k: by_name["team_budget"][k] for k in keys} == expected
+    assert by_name["horde_size"]["plausible"] == [3, 6] and by_name["tvirus_t"]["needs"] == {"mods": ["t_virus"]}
+    assert by_name["table_width_in"]["meaning"]["0.0"].startswith("by player count")
     assert by_name["max_game_turns"]["tag"] == "A12"
     assert by_name["order"]["choices"] == ["rolloff", "fixed", "rotate"]
     assert by_name["geometry"]["default"]["template_models"] == 4
@@ -185,7 +197,8 @@ def test_policies_json():
 
 
 def test_every_policy_field_is_explained():
-    assert set(POLICY_HELP) == {f.name for f in fields(Policy)}
+    helps = ZOMBIE40K.policy_help()
+    assert set(helps) == {f.name for f in fields(Policy)} and all(helps.values())
 
 
 def test_help_lists_the_new_commands():

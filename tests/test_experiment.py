@@ -101,7 +101,7 @@ def test_every_cell_shares_the_seed(nojit):
     ({"powerups_removed": [13]}, "axes.powerups_removed: 13; allowed: \"none\", a Power-Up result 2-12"),
     ({"budget": [0]}, "axes.budget: 0; allowed: a points budget"),
     ({"budget": [3]}, "buys no model"),
-    ({"players": [3]}, "axes.players: 3; allowed: a player count (2, 4, 6)"),
+    ({"players": [3]}, "axes.players: 3; allowed: a player count with an example config (2, 4, 6)"),
     ({"team": {"Gaurd": ["tau"]}}, "axes.team.Gaurd: no player 'Gaurd'; allowed: Guard, Marines or 0-1"),
     ({"team": {"Guard": ["elves"]}}, "axes.team.Guard: no example team 'elves'"),
     ({"team": ["tau"]}, "axes.team: must be a table of player = [values]"),
@@ -150,7 +150,7 @@ def test_parameter_sets_may_switch_a_mod_on():
     assert base.mods == frozenset() and virus.mods == {"t_virus"} and virus.tvirus_t == 5 and small.horde_size == 3
     assert [label for _, label in (c.coords[0] for c in exp.cells())] == ["base", "mods=t_virus;tvirus_t=5",
                                                                            "horde_size=3"]
-    with pytest.raises(ExperimentError, match="axes.params: axes: unknown parameter 'hord_size'"):
+    with pytest.raises(ExperimentError, match="axes.params: value: unknown parameter 'hord_size' \\(did you mean"):
         experiment({"params": [{"hord_size": 3}]}).cells()
 
 

@@ -8,9 +8,10 @@ import pytest
 from conftest import EXAMPLES
 from scipy import special
 
-from experiments.sensitivity import chosen_fields, plausible_range, sensitivity_experiment, sensitivity_table
-from experiments.solve import crossing, fit_logistic, is_integer_param, solve, solve_curve, with_param
+from experiments.sensitivity import chosen_parameters, sensitivity_experiment, sensitivity_table
+from experiments.solve import crossing, default_range, fit_logistic, is_integer_param, solve, solve_curve, with_param
 from sim.rulesets.zombie40k.config import ConfigError, load_config
+from sim.rulesets.zombie40k.params import plausible_range
 
 TWO = EXAMPLES / "configs" / "two_players.toml"
 
@@ -61,25 +62,29 @@ def test_solver_refuses_a_target_out_of_range():
 
 def test_parameter_kinds_and_errors():
     config = load_config(TWO)
-    assert is_integer_param("budget") and is_integer_param("horde_size") and not is_integer_param("ev_width_in")
+    assert is_integer_param(config, "budget") and is_integer_param(config, "horde_size")
+    assert not is_integer_param(config, "ev_width_in")
     assert with_param(config, "horde_size", 6.0).horde_size == 6
     assert with_param(config, "budget", 100).team_budget == 100
+    assert with_param(config, "team_budget", 100).players[0].team != config.players[0].team  # refitted, as budget
+    assert default_range(config, "budget") == (30, 150) and default_range(config, "horde_size") == (3, 6)
     with pytest.raises(ConfigError, match="did you mean 'horde_size'"):
-        is_integer_param("hord_size")
-    with pytest.raises(ConfigError, match="not a numeric parameter"):
-        is_integer_param("order")
+        is_integer_param(config, "hord_size")
+    with pytest.raises(ValueError, match="not a numeric parameter"):
+        is_integer_param(config, "order")
 
 
 def test_solver_on_real_games(nojit):
     """Tiny sizes as plain Python: the solver runs end to end and answers inside its range."""
     solution = solve(load_config(TWO), "horde_size", target=0.5, lo=1, hi=12, games=8, rounds=1)
     assert 1 <= solution.value <= 12 and 1 <= solution.low <= solution.high <= 12
-    assert list(solution.points.columns) == ["value", "games", "escapes", "rate", "ci_low", "ci_high"]
+    assert list(solution.points.columns) == ["value", "games", "wins", "rate", "ci_low", "ci_high"]
+    assert solution.word == "escape"
 
 
 def test_plausible_ranges_follow_the_rule():
     config = load_config(TWO)
-    names = [f.name for f in chosen_fields(config)]
+    names = [p.name for p, _ in chosen_parameters(config)]
     assert "horde_size" in names and "tvirus_t" not in names  # a mod's numbers only with the mod
     assert plausible_range("deploy_separation_in", 12.0) == (6.0, 18.0)  # x0.5, x1.5
     assert plausible_range("hordes_per_player", 2) == (1, 3)
@@ -104,7 +109,7 @@ def test_sensitivity_table_ranks_by_size(nojit):
 
 def test_mod_numbers_play_with_their_mod_on():
     config = load_config(TWO)
-    exp = sensitivity_experiment(config, 10, 1, with_mods=["t_virus"])
+    exp = sensitivity_experiment(config, 10, 1, enable={"mods": ("t_virus",)})
     virus = [v for v in exp.axes[0].values if "tvirus_t" in v]
     assert virus == [{"mods": frozenset({"t_virus"}), "tvirus_t": 3}, {"mods": frozenset({"t_virus"}), "tvirus_t": 5}]
     assert not any("dk_max_t" in v for v in exp.axes[0].values)

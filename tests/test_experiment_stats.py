@@ -6,20 +6,31 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from experiments.play import wilson
 from experiments.stats import games_for_halfwidth, holm, mcnemar_exact, paired_difference, wilson_interval
+
+
+def scipy_wilson(k: int, n: int) -> tuple[float, float]:
+    """The independent reference: scipy's Wilson interval."""
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 @pytest.mark.parametrize("k, n", [(0, 1), (0, 50), (1, 50), (17, 50), (50, 50), (333, 1000), (999, 1000), (7, 7)])
 def test_wilson_equals_scipy(k, n):
     low, high = wilson_interval(k, n)
-    assert (float(low), float(high)) == pytest.approx(wilson(k, n), abs=1e-12)
+    assert (float(low), float(high)) == pytest.approx(scipy_wilson(k, n), abs=1e-12)
+
+
+def test_wilson_ends_are_exact():
+    """No successes: the interval starts at exactly 0 (scipy's); all successes: ends at exactly 1."""
+    low, high = wilson_interval([0, 12, 0], [12, 12, 1])
+    assert low[0] == 0.0 and high[1] == 1.0 and low[2] == 0.0 and low[0] <= 0 / 12 <= high[0]
 
 
 def test_wilson_is_elementwise_and_empty_is_everything():
     low, high = wilson_interval([0, 5, 10], [0, 10, 10])
     assert low[0] == 0 and high[0] == 1
-    assert low[1] == pytest.approx(wilson(5, 10)[0], abs=1e-12) and high[2] == pytest.approx(1.0)
+    assert low[1] == pytest.approx(scipy_wilson(5, 10)[0], abs=1e-12) and high[2] == pytest.approx(1.0)
 
 
 def test_wilson_exact_coverage_is_near_95_percent():

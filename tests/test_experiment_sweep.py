@@ -49,14 +49,14 @@ def plain_python():
     import numpy as np
 
     import kernels.zombie40k.turn
-    import sim.play
+    from sim.ruleset import get
 
     with pytest.MonkeyPatch.context() as mp, np.errstate(over="ignore"):
         for module in _kernel_modules():
             for name, obj in list(vars(module).items()):
                 if isinstance(obj, numba.core.registry.CPUDispatcher):
                     mp.setattr(module, name, obj.py_func)
-        mp.setattr(sim.play, "play_batch", kernels.zombie40k.turn.play_batch)
+        mp.setattr(get("zombie40k"), "play_batch", kernels.zombie40k.turn.play_batch)
         yield
 
 
@@ -137,7 +137,7 @@ def test_checkpoint_rows_are_checked(exp_file, tmp_path, plain_python):
     sweep(exp, out, show_progress=False)
     path = _cells(out)[0]
     table = pq.read_table(path)
-    edited = table.set_column(table.schema.get_field_index("winner"), "winner", pa.array([True] * table.num_rows))
+    edited = table.set_column(table.schema.get_field_index("won"), "won", pa.array([True] * table.num_rows))
     pq.write_table(edited, path)
     stamp = json.loads(table.schema.metadata[b"shamble"])
     with pytest.raises(CheckpointError, match="do not match its checksum"):

@@ -75,11 +75,11 @@ def test_random_games_keep_invariants(nojit, name, n):
     assert set(df["reason"]) <= {"escape", "timeout", "all_dead"}
     games = sim.play.games(df)
     assert ((games["game_winner"] != "") == (games["reason"] == "escape")).all()
-    assert (per_game["winner"].sum() == (games.set_index("game")["reason"] == "escape")).all()
+    assert (per_game["won"].sum() == (games.set_index("game")["reason"] == "escape")).all()
     assert (df["turns"] >= 1).all() and (df["turns"] <= config.max_game_turns).all()
     assert (df.loc[df["reason"] == "timeout", "turns"] == config.max_game_turns).all()
     assert (df["models_left"] >= 0).all() and (df["models_lost"] >= 0).all()
-    assert (df.loc[df["winner"], "ev_distance_in"] == 0.0).all()  # the winner has embarked
+    assert (df.loc[df["won"], "ev_distance_in"] == 0.0).all()  # the winner has embarked
 
 
 def test_reproducible_for_seed_batch_size_and_first_game(nojit):

@@ -60,5 +60,5 @@ def test_invariants_hold_over_thousands_of_games(name):
     assert (per_game.turns <= config.max_game_turns).all() and (per_game.turns >= 1).all()
     escaped = per_game.reason == "escape"
     assert ((per_game.game_winner != "") == escaped).all()
-    assert (df.groupby("game").winner.sum() == escaped.astype(int).to_numpy()).all()
+    assert (df.groupby("game").won.sum() == escaped.astype(int).to_numpy()).all()
     assert (df.models_left >= 0).all() and (per_game.dice > 0).all()

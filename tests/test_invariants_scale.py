@@ -69,7 +69,7 @@ def test_invariants_after_every_phase(seed):
     assert len(per_game) == n
     assert per_game.turns.between(1, config.max_game_turns).all()
     assert per_game.reason.isin(["escape", "timeout", "all_dead", "coop_win"]).all()
-    winners = df.groupby("game").winner.sum()
+    winners = df.groupby("game").won.sum()
     coop = per_game.set_index("game").reason == "coop_win"
     assert (winners[~coop] <= 1).all()  # one escape wins a free-for-all game
     assert (winners[per_game.set_index("game").reason == "escape"] == 1).all()

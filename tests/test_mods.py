@@ -48,6 +48,7 @@ from sim.rulesets.zombie40k.catalogue import catalogue, killing_floor
 from sim.rulesets.zombie40k.compile import boss_profile, compile_tables, weapon_index, zombie_profile
 from sim.rulesets.zombie40k.config import MODS, ConfigError, PlayerConfig, make_config, parse_dice, with_mods
 from sim.rulesets.zombie40k.mods import CONTRADICTIONS, MOD_BY_KEY, MOD_LIST, contradiction, kernel_flags, resolve
+from sim.rulesets.zombie40k.results import results_frame
 from sim.rulesets.zombie40k.teams import ModelChoice, Team, build_team, team_cost
 from sim.w40k.exact import exchange_odds
 from sim.w40k.exchange import Exchange, simulate_exchange
@@ -668,8 +669,8 @@ def test_s10_7_instant_death_all_dead_ends_with_no_winner(nojit):
     _wipe_squad(st, tb, rng, 1, killer=3)
     assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert st.res[0, GL.R_REASON] == GL.REASON_ALL_DEAD and st.res[0, GL.R_WINNER] == -1
-    rows = sim.play.results_frame(modded("instant_death"), st, 0)
-    assert (rows["reason"] == "all_dead").all() and not rows["winner"].any()
+    rows = results_frame(modded("instant_death"), st, 0, np.zeros(1, np.int64))
+    assert (rows["reason"] == "all_dead").all() and not rows["won"].any()
     assert (rows["game_winner"] == "").all()
 
 
@@ -687,7 +688,7 @@ def test_s10_7_instant_death_games(nojit):
     games = sim.play.games(df)
     assert set(games["reason"]) <= {"escape", "timeout", "all_dead"}
     dead = df[df["reason"] == "all_dead"]
-    assert not dead["winner"].any() and (dead["models_left"] == 0).all()
+    assert not dead["won"].any() and (dead["models_left"] == 0).all()
     assert (df.groupby("game")["wipes"].max() <= 1).all()
 
 
@@ -706,7 +707,7 @@ def test_s10_7_instant_death_whole_game_ends_all_dead(nojit, monkeypatch):
     df = sim.play.play(modded("instant_death"), 3, 5, check=True)
     assert df.attrs["violations"] == 0
     assert (df["reason"] == "all_dead").all() and (df["turns"] == 1).all()
-    assert not df["winner"].any() and (df["game_winner"] == "").all() and (df["respawns"] == 0).all()
+    assert not df["won"].any() and (df["game_winner"] == "").all() and (df["respawns"] == 0).all()
     base = sim.play.play(modded(max_game_turns=2), 3, 5)
     assert (base["respawns"] >= 1).all() and (base["reason"] != "all_dead").all()
 
@@ -739,9 +740,9 @@ def test_s10_1_coop_win_when_every_playable_squad_is_embarked(nojit):
     st.ustate[0, 1, GL.US_OUT] = 1  # out for good (wiped near the EV)
     assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert st.res[0, GL.R_REASON] == GL.REASON_COOP_WIN and st.res[0, GL.R_WINNER] == -1
-    rows = sim.play.results_frame(config, st, 0)
+    rows = results_frame(config, st, 0, np.zeros(1, np.int64))
     assert rows["reason"].tolist() == ["coop_win", "coop_win"]
-    assert rows["winner"].tolist() == [True, False]  # the embarked player wins, the dead one not
+    assert rows["won"].tolist() == [True, False]  # the embarked player wins, the dead one not
     assert (rows["game_winner"] == "all players").all()
 
 
@@ -760,7 +761,7 @@ def test_s10_1_coop_both_embarked_both_win(nojit):
     kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
     kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
     assert kernels.zombie40k.turn._game_over(st, 0, tb)
-    assert sim.play.results_frame(config, st, 0)["winner"].tolist() == [True, True]
+    assert results_frame(config, st, 0, np.zeros(1, np.int64))["won"].tolist() == [True, True]
 
 
 def _both_squads_at_the_ev(monkeypatch):
@@ -785,14 +786,14 @@ def test_s10_1_coop_game_ends_coop_win_with_every_embarked_player_a_winner(nojit
     df = sim.play.play(modded("coop"), 3, 4, check=True)
     assert df.attrs["violations"] == 0
     assert (df["reason"] == "coop_win").all() and (df["turns"] == 1).all()
-    assert df["winner"].all() and (df["escaped"] == 1).all() and (df["game_winner"] == "all players").all()
+    assert df["won"].all() and (df["escaped"] == 1).all() and (df["game_winner"] == "all players").all()
 
 
 def test_s10_1_base_game_first_to_board_escapes(nojit, monkeypatch):
     """The control of the test above: without Coop the first squad to board wins alone."""
     _both_squads_at_the_ev(monkeypatch)
     df = sim.play.play(modded(), 3, 4, check=True)
-    assert (df["reason"] == "escape").all() and (df.groupby("game")["winner"].sum() == 1).all()
+    assert (df["reason"] == "escape").all() and (df.groupby("game")["won"].sum() == 1).all()
 
 
 def test_s10_1_nobody_embarks_while_the_boss_lives(nojit):
@@ -867,7 +868,7 @@ def test_s10_1_coop_backstabbers_never_hurt_each_other(nojit):
     assert (df["rivals_killed"] == 0).all()
     assert set(df["reason"]) <= {"coop_win", "timeout", "all_dead"}  # never "escape"
     won = df[df["reason"] == "coop_win"]
-    assert (won["winner"] == (won["escaped"] > 0)).all()
+    assert (won["won"] == (won["escaped"] > 0)).all()
 
 
 def test_s10_1_squad_wiped_near_the_ev_is_out_for_good(nojit):

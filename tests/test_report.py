@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from experiments import charts
-from experiments.report import markdown_table, points, run_report, suite
+from experiments.analyses import points
+from experiments.report import markdown_table, run_report, suite
 
 pytestmark = pytest.mark.slow
 SCALE = 0.004  # at least 10 games per cell
@@ -42,40 +43,42 @@ def test_readme_figures_tables_and_data(tiny_report):
     assert len(re.findall(r"^\*\*.+\*\*$", readme, re.M)) >= 5  # a sentence over every table
     assert len(re.findall(r"^\*[^*].+\*$", readme, re.M)) >= 5  # a sentence under every chart
     for section in ("mods", "budget", "powerups", "factions", "sensitivity"):
-        data = tiny_report / "data" / section
+        data = tiny_report / "data" / "zombie40k" / section
         assert (data / "results.parquet").exists() and (data / "summary.csv").exists()
         assert json.loads((data / "meta.json").read_text())["finished"]
     meta = json.loads((tiny_report / "meta.json").read_text())
-    assert meta["scale"] == SCALE and meta["calibration_games_per_s"] > 0 and meta["versions"]["numba"]
-    assert set(meta["sections"]) == {"mods", "budget", "powerups", "factions", "sensitivity"}
+    assert meta["scale"] == SCALE and meta["calibration_games_per_s"]["zombie40k"] > 0 and meta["versions"]["numba"]
+    keys = ("mods", "budget", "powerups", "factions", "sensitivity")
+    assert set(meta["sections"]) >= {f"zombie40k/{k}" for k in keys}
 
 
 def test_rerun_resumes_every_section(tiny_report):
-    first = (tiny_report / "data" / "budget" / "results.parquet").read_bytes()
+    first = (tiny_report / "data" / "zombie40k" / "budget" / "results.parquet").read_bytes()
     run_report("tiny", tiny_report.parent, scale=SCALE)
     meta = json.loads((tiny_report / "meta.json").read_text())
     assert all(s["played_now"] == 0 for s in meta["sections"].values())
-    pd.testing.assert_frame_equal(pd.read_parquet(tiny_report / "data" / "budget" / "results.parquet"),
+    pd.testing.assert_frame_equal(pd.read_parquet(tiny_report / "data" / "zombie40k" / "budget" / "results.parquet"),
                                   pd.read_parquet(__import__("io").BytesIO(first)))
 
 
 def test_mod_section_compares_every_mod(tiny_report):
-    from experiments.report import BASE_CONFIG, playable_mods
     from sim.rulesets.zombie40k.config import MODS, load_config
+    from sim.rulesets.zombie40k.report import BASE_CONFIG, playable_mods
 
     mods, missing = playable_mods(load_config(BASE_CONFIG))
     assert mods == list(MODS) and not missing
     readme = (tiny_report / "README.md").read_text()
-    assert "mods_forest.png" in readme and "Not playable" not in readme
+    assert "zombie40k_mods_forest.png" in readme and "Not playable" not in readme
     for title in ("T-Virus", "Hardcore Mode", "Dead Men Walking", "Killing Floor", "Coop Mode"):
         assert title in readme
 
 
 def test_suite_sizes_scale_and_share_one_seed():
-    sections = suite(scale=0.5)
+    parts = {part.ruleset.id: part for part in suite(scale=0.5)}
+    sections = parts["zombie40k"].sections
     assert len({s.experiment.seed for s in sections}) == 1
     assert all(s.experiment.games >= 10 for s in sections)
-    assert {s.key for s in sections} == {"mods", "budget", "powerups", "factions", "sensitivity"}
+    assert {s.spec.key for s in sections} == {"mods", "budget", "powerups", "factions", "sensitivity"}
 
 
 def test_points_in_words():
@@ -98,7 +101,7 @@ def test_charts_write_png_and_svg(tmp_path):
                                               "ci_low": [0.0, -0.2], "ci_high": [0.2, 0.0],
                                               "flagged": [True, False]}), "t", "x"),
         "length": charts.game_length(pd.DataFrame({"label": ["a"] * 3, "turns": [3, 5, 5]}), "t"),
-        "curves": charts.escape_curves(pd.DataFrame({"label": ["a", "a"], "turn": [1, 2], "share": [0.1, 0.4]}), "t"),
+        "curves": charts.win_curves(pd.DataFrame({"label": ["a", "a"], "turn": [1, 2], "share": [0.1, 0.4]}), "t"),
         "heat": charts.heatmap(pd.DataFrame(np.eye(2), index=["A", "B"], columns=["A", "B"]), "t", "x", "y"),
     }
     for name, fig in figures.items():

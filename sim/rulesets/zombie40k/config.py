@@ -26,9 +26,12 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, read_toml, team_from_dict
+from sim.files import read_toml
+from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, team_from_dict
 from sim.w40k.profiles import MODEL_RULES
 from sim.w40k.tables import Geometry
+
+RULESET = "zombie40k"
 
 
 class ConfigError(ValueError):
@@ -38,6 +41,10 @@ class ConfigError(ValueError):
 def _p(default: Any, tag: str, where: str, help_: str = "", choices: tuple = ()) -> Any:
     meta = {"tag": tag, "spec": where, "help": help_, "choices": choices}
     return field(default=default, metadata=meta)
+
+
+def _h(default: Any, help_: str) -> Any:
+    return field(default=default, metadata={"help": help_})
 
 
 DICE_RE = re.compile(r"^(\d*)D([36])(?:k(\d+))?$", re.IGNORECASE)
@@ -59,16 +66,17 @@ def parse_dice(text: str, name: str = "dice") -> tuple[int, int, int]:
 class Policy:
     """How a player plays (docs/policies.md); every field is a number a sweep can vary."""
 
-    hunt_radius_in: float = 0.0  # chase hordes within this distance for their power-ups (0 = never)
-    run: int = 1  # 0 never Run, 1 Run when nothing is in range to shoot, 2 always Run (dash)
-    target: int = 0  # 0 shoot the nearest zombies, 1 the horde closest to being wiped out
-    pvp: int = 0  # 0 leave rivals alone, 1 shoot rivals when the rules allow, 2 shoot and charge them
-    charge: int = 0  # 0 never charge zombies, 1 hordes of at most charge_max models, 2 any
-    charge_max: int = 2
-    duct_tape: int = 0  # Duct Tape: 0 +1 shot, 1 +1 Attack
-    mushroom: int = 0  # Speed Pack: 0 use at once, 1 keep it for the turn it lets the squad embark
-    medpack: int = 0  # A33: 0 spend a Medpack on a wound that would kill a model, 1 on any unsaved wound
-    defibrillator: int = 0  # A33: 0 revive a dead model at the start of the turn, 1 keep it as a Medpack
+    hunt_radius_in: float = _h(0.0, "chase hordes within this many inches for their power-ups (0 = never)")
+    run: int = _h(1, "0 never Run, 1 Run when nothing is in range to shoot, 2 always Run (dash)")
+    target: int = _h(0, "0 shoot the nearest zombies, 1 the horde closest to being wiped out")
+    pvp: int = _h(0, "0 leave rivals alone, 1 shoot rivals when the rules allow, 2 shoot and charge them")
+    charge: int = _h(0, "0 never charge zombies, 1 hordes of at most charge_max models, 2 any")
+    charge_max: int = _h(2, "largest horde that charge = 1 takes on")
+    duct_tape: int = _h(0, "Duct Tape power-up: 0 +1 shot, 1 +1 Attack")
+    mushroom: int = _h(0, "Speed Pack power-up: 0 use at once, 1 keep it for the turn it lets the squad embark")
+    medpack: int = _h(0, "Medpacks (A33): 0 spent on a wound that would kill a model, 1 on any unsaved wound")
+    defibrillator: int = _h(0, "Defibrillator (A33): 0 revive a dead model at the start of the turn, "
+                               "1 keep it as a Medpack")
 
     def __post_init__(self) -> None:
         limits = {"run": (0, 2), "target": (0, 1), "pvp": (0, 2), "charge": (0, 2), "charge_max": (0, 50),
@@ -248,6 +256,11 @@ class GameConfig:
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
 
     @property
+    def ruleset(self) -> str:
+        """The id of the ruleset this config is for (``sim.ruleset``)."""
+        return RULESET
+
+    @property
     def n_players(self) -> int:
         return len(self.players)
 
@@ -330,10 +343,13 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
     """A GameConfig from parsed TOML; relative team paths are read from ``base_dir``."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a config must be a table")
-    allowed_top = {"players", "params", "mods", "max_game_turns", "name", "description"}
+    allowed_top = {"ruleset", "players", "params", "mods", "max_game_turns", "name", "description"}
     unknown = set(data) - allowed_top
     if unknown:
         raise ConfigError(f"{source}: unknown field {sorted(unknown)[0]!r}; allowed: {', '.join(sorted(allowed_top))}")
+    if data.get("ruleset", RULESET) != RULESET:
+        raise ConfigError(f"{source}: ruleset = {data['ruleset']!r}; this reader is for {RULESET!r} "
+                          "(read config files with sim.ruleset.load_config)")
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise ConfigError(f"{source}: field 'players' must be a non-empty list of [[players]] tables")
@@ -351,32 +367,59 @@ def config_from_dict(data: dict, source: str = "config", base_dir: Path | None =
 
 
 def make_config(players, params: dict, mods=(), source: str = "config") -> GameConfig:
-    known = {f.name: f for f in fields(GameConfig)}
-    kwargs: dict[str, Any] = {}
-    for key, value in params.items():
-        if key not in known or key in ("players", "mods"):
-            from difflib import get_close_matches
-
-            close = get_close_matches(str(key), [k for k in known if k not in ("players", "mods")], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params`")
-        kwargs[key] = _coerce(known[key], value, source)
+    kwargs = _coerced(params, source)
     try:
-        return GameConfig(players=tuple(players), mods=frozenset(_mod_key(m) for m in mods), **kwargs)
+        return GameConfig(players=tuple(players), mods=frozenset(mod_key(m) for m in mods), **kwargs)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
 
 
+def _coerced(params: dict, source: str, allowed_extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Each value of ``params`` read as its field's type (an unknown name: one line, with a hint)."""
+    known = {f.name: f for f in fields(GameConfig)}
+    settable = [k for k in known if k not in ("players", "mods")] + list(allowed_extra)
+    kwargs: dict[str, Any] = {}
+    for key, value in params.items():
+        if key not in settable:
+            from difflib import get_close_matches
+
+            close = get_close_matches(str(key), settable, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params`")
+        kwargs[key] = _coerce(known[key], value, source)
+    return kwargs
+
+
+def parse_params(config: GameConfig, params: dict, source: str = "params") -> dict[str, Any]:
+    """The fields ``params`` sets, read and validated against ``config``: ``{name: value}`` for
+    ``dataclasses.replace``. A ``mods`` entry lists mods added to the config's own."""
+    if not isinstance(params, dict):
+        raise ConfigError(f"{source}: {params!r}; allowed: a table of parameters, e.g. {{horde_size = 3}}")
+    plain = {k: v for k, v in params.items() if k != "mods"}
+    kwargs = _coerced(plain, source)
+    if "mods" in params:
+        if not isinstance(params["mods"], list | tuple | set | frozenset):
+            raise ConfigError(f"{source}: mods = {params['mods']!r}; allowed: a list of mod names")
+        kwargs["mods"] = config.mods | {mod_key(m) for m in params["mods"]}
+    try:
+        changed = replace(config, **kwargs)
+    except ConfigError as err:
+        raise ConfigError(f"{source}: {err}") from None
+    return {name: getattr(changed, name) for name in kwargs}
+
+
 def with_mods(config: GameConfig, mods) -> GameConfig:
     """The config with more mods selected (names as in `shamble mods`, '-' or '_' alike)."""
-    return replace(config, mods=config.mods | {_mod_key(m) for m in mods}) if mods else config
+    return replace(config, mods=config.mods | {mod_key(m) for m in mods}) if mods else config
 
 
-def _mod_key(name: Any) -> str:
+def mod_key(name: Any) -> str:
     return str(name).strip().lower().replace("-", "_").replace(" ", "_")
 
 
 def _coerce(f, value: Any, source: str) -> Any:
+    if f.name == "mods":
+        return frozenset(mod_key(m) for m in value) if isinstance(value, list | tuple | set | frozenset) else value
     if f.name == "geometry":
         if not isinstance(value, dict):
             raise ConfigError(f"{source}: geometry must be a table of Geometry fields")

@@ -27,11 +27,11 @@ to one model. Team files are TOML::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
+from sim.files import read_toml
 from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
 from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption
 from sim.w40k.profiles import Profile
@@ -335,24 +335,6 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
             raise TeamError(f"{where}: field {name!r} must be a name")
     choice = ModelChoice(unit, row.get("leader", ""), tuple(options), row.get("swap", ""))
     return [choice] * count
-
-
-def read_toml(path: str | Path, kind: str, error: type[ValueError]) -> dict:
-    """Parse a TOML file; a missing, unreadable or malformed file raises ``error`` with one line
-    naming the file (shared by team and config files)."""
-    path = Path(path)
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise error(f"{path}: no such {kind} file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a folder, not a {kind} file") from None
-    except OSError as err:
-        raise error(f"{path}: cannot be read ({err.strerror or type(err).__name__})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise error(f"{path}: not valid TOML ({str(err).splitlines()[0]})") from None
-    except ValueError:  # a NUL in the name
-        raise error(f"{str(path)!r}: not a usable file name; allowed: a path without NUL characters") from None
 
 
 def load_team(path: str | Path) -> Team:

@@ -1,0 +1,86 @@
+"""What `shamble params` and `shamble policies` show: a ruleset's parameters (``Parameter``
+records) and its policy presets, as JSON-able rows and rich tables."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, fields
+
+from rich.console import Console
+from rich.table import Table
+
+from sim.ruleset import TAGS, Parameter, Ruleset, default_text, plain, tag_text
+
+
+def param_row(p: Parameter) -> dict:
+    return {"name": p.name, "default": plain(p.default), "tag": tag_text(p.tag), "spec": p.spec, "help": p.help,
+            "choices": list(p.choices), "range": list(p.range) if p.range else None,
+            "plausible": plain(p.plausible) if p.plausible else None,
+            "meaning": {str(k): v for k, v in p.meaning.items()}, "needs": {k: list(v) for k, v in p.enable.items()}}
+
+
+def param_rows(rs: Ruleset) -> list[dict]:
+    """One row per parameter of ``rs``: name, default, tag, spec section, help, choices, range."""
+    return [param_row(p) for p in rs.parameters()]
+
+
+def params_json(rs: Ruleset) -> str:
+    return json.dumps(param_rows(rs), indent=2, ensure_ascii=False)
+
+
+def _help_text(row: dict) -> str:
+    parts = [row["help"]]
+    if row["meaning"]:
+        parts.append("; ".join(f"{k} = {v}" for k, v in row["meaning"].items()))
+    if row["choices"]:
+        parts.append("choices: " + ", ".join(row["choices"]))
+    if row["needs"]:
+        parts.append("only with " + ", ".join(f"{k} {'+'.join(v)}" for k, v in row["needs"].items()))
+    return "; ".join(t for t in parts if t)
+
+
+def render_params(rs: Ruleset, console: Console) -> None:
+    table = Table(title=f"{rs.title} parameters (set them under \\[params] in a config)", title_justify="left")
+    table.add_column("name", no_wrap=True)
+    for column in ("default", "tag", "spec", "help"):
+        table.add_column(column)
+    for row in param_rows(rs):
+        table.add_row(row["name"], default_text(row["default"]), row["tag"], row["spec"], _help_text(row))
+    console.print(table, markup=False)
+    used = sorted({p.tag for p in rs.parameters()})
+    console.print("tags: " + "; ".join(f"{tag_text(t)} {TAGS.get(t, _tag_word(t))}" for t in used), markup=False)
+
+
+def _tag_word(tag: str) -> str:
+    if tag[:1] == "A" and tag[1:].isdigit():
+        return "an ambiguity of the spec, read as its default"
+    return {"mods": "set by a mod (or by hand)", "policy": "player behaviour", "data": "data files",
+            "ablation": "for ablation studies"}.get(tag, "")
+
+
+# ---------------------------------------------------------------------------- policies
+
+
+def policy_rows(rs: Ruleset) -> list[dict]:
+    """One row per policy preset of ``rs``: its name and every policy field."""
+    return [{"preset": name, **asdict(policy)} for name, policy in rs.policy_presets().items()]
+
+
+def policies_json(rs: Ruleset) -> str:
+    return json.dumps(policy_rows(rs), indent=2, ensure_ascii=False)
+
+
+def render_policies(rs: Ruleset, console: Console) -> None:
+    """One column per preset, one row per policy field with what it means."""
+    presets = rs.policy_presets()
+    table = Table(title=f"{rs.title} policy presets (a player's `policy`: a preset, or a table of fields that may "
+                  "start from one with `preset`)", title_justify="left")
+    table.add_column("field", no_wrap=True)
+    for name in presets:
+        table.add_column(name, justify="right")
+    table.add_column("meaning")
+    help_ = rs.policy_help()
+    first = next(iter(presets.values()))
+    for f in fields(first):
+        table.add_row(f.name, *(str(getattr(p, f.name)) for p in presets.values()), help_.get(f.name, ""))
+    console.print(table)

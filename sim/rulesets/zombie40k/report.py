@@ -1,0 +1,113 @@
+"""Zombie 40,000's sections of the balance report, as data (``sim.ruleset.ReportSection``).
+
+The suite plays the two-player example (Guard, hunting power-ups, against Marines dashing for the
+Escape Vehicle), each section a sweep on common random numbers:
+
+=============  ==================================================================================
+section        cells
+=============  ==================================================================================
+mods           the base game and each playable mod of zombie40k §10 (T-Virus vs Hardcore too)
+budget         points budgets 50-150, both teams refitted (teams.fit_team)
+powerups       the base game and the game with one Power-Up result taken off the table
+factions       four factions x four factions, both players on the "advance" policy
+sensitivity    every chosen [C] number at its low and high plausible value
+=============  ==================================================================================
+
+Sizes are fixed games per cell at scale 1 (about 2 minutes on 2 cores), never measured speeds,
+so a rerun is the same experiment and resumes instead of starting over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sim.ruleset import ReportSection
+from sim.rulesets.zombie40k.axes import EXAMPLES, load_team_ref, mods_label, removed_label
+from sim.rulesets.zombie40k.compile import compile_tables
+from sim.rulesets.zombie40k.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
+from sim.rulesets.zombie40k.mods import MOD_BY_KEY
+from sim.rulesets.zombie40k.results import POWERUP_NAMES
+
+BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
+SEED = 2024
+GAMES = {"mods": 6000, "budget": 5000, "powerups": 3200, "factions": 1600, "sensitivity": 1200}
+BUDGETS = (50, 75, 100, 125, 150)
+FACTIONS = ("guard", "marines", "tau", "necrons")
+HEAD_TO_HEAD = ("t_virus", "hardcore")
+
+
+def mod_title(mod: str) -> str:
+    """'t_virus' -> 'T-Virus' (the mod's title in sim.rulesets.zombie40k.mods)."""
+    return MOD_BY_KEY[mod].title if mod in MOD_BY_KEY else mod
+
+
+def set_title(label: str) -> str:
+    """'hardcore+t_virus' -> 'Hardcore + T-Virus'; 'base' stays."""
+    return " + ".join(mod_title(m) for m in label.split("+"))
+
+
+def playable_mods(config: GameConfig) -> tuple[list[str], dict[str, str]]:
+    """Mods the kernels can play with this config, and why each other one cannot."""
+    ok, missing = [], {}
+    for mod in MODS:
+        try:
+            compile_tables(replace(config, mods=frozenset({mod})))
+            ok.append(mod)
+        except ConfigError as err:
+            missing[mod] = str(err)
+    return ok, missing
+
+
+def games_for(section: str, scale: float) -> int:
+    return max(10, round(GAMES[section] * scale))
+
+
+def neutral(base: GameConfig) -> GameConfig:
+    """Both seats renamed "Player 1/2" and on the "advance" policy: teams are compared, not policies."""
+    players = tuple(replace(p, name=f"Player {k + 1}", policy=POLICY_PRESETS["advance"])
+                    for k, p in enumerate(base.players))
+    return replace(base, players=players)
+
+
+def report_sections(scale: float = 1.0, base: GameConfig | None = None) -> list[ReportSection]:
+    """The sections of Zombie 40,000's report, not played yet."""
+    base = base or load_config(BASE_CONFIG)
+    mods, missing = playable_mods(base)
+    sets = [[]] + [[m] for m in mods] + ([list(HEAD_TO_HEAD)] if all(m in mods for m in HEAD_TO_HEAD) else [])
+    removed = ["none", *POWERUP_NAMES]
+    names = {f: load_team_ref(f, EXAMPLES).name for f in FACTIONS}
+    return [
+        ReportSection(
+            "mods", "The base game and the mods",
+            f"The base game against {len(mods)} mods, every cell on the same games (a paired comparison).",
+            base, games_for("mods", scale), {"mods": sets}, ("outcomes", "paired", "head_to_head"),
+            {"reference": "base", "value_label": "game", "compare_label": "mod",
+             "titles": {mods_label(s): set_title(mods_label(s)) for s in sets},
+             "charted": ["base", *HEAD_TO_HEAD, "+".join(sorted(HEAD_TO_HEAD))], "pair": HEAD_TO_HEAD,
+             "chart_title": "Mods against the base game"},
+            SEED, notes=(f"Not playable in this build: {', '.join(missing)}.",) if missing and mods else ()),
+        ReportSection(
+            "budget", "Points budget", "Both teams are refitted to each budget (leader and weapon swaps kept, "
+            "plain models added or dropped).", base, games_for("budget", scale), {"budget": list(BUDGETS)},
+            ("by_value",), {"axis": "budget", "value_label": "budget", "x_label": "points budget",
+                            "chart_title": "Escape rate by points budget"}, SEED),
+        ReportSection(
+            "powerups", "Power-up ablation", "Each cell takes one Power-Up result off the 2D6 table "
+            "(a roll of it gives nothing); its value is how much the escape rate drops without it.",
+            base, games_for("powerups", scale), {"powerups_removed": removed}, ("paired",),
+            {"reference": "none", "worth": True, "compare_label": "power-up removed", "thing": "power-up",
+             "titles": {removed_label(r): removed_label(r).removeprefix("no_").replace("_", " ") for r in removed}
+             | {"none": "the full table"},
+             "chart_title": "Value of each power-up"}, SEED),
+        ReportSection(
+            "factions", "Faction against faction", "Both players use the same policy (advance), so the "
+            "teams are compared, not the ways of playing them; each pairing is played in both seats.",
+            neutral(base), games_for("factions", scale),
+            {"team": {"Player 1": list(FACTIONS), "Player 2": list(FACTIONS)}}, ("matchups",),
+            {"axes": ("team[Player 1]", "team[Player 2]"), "order": FACTIONS, "names": names}, SEED),
+        ReportSection(
+            "sensitivity", "Sensitivity of the chosen numbers", "The rules lost some numbers; Shamble "
+            "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value; a mod's "
+            "numbers are played with that mod on.", base, games_for("sensitivity", scale), {}, ("sensitivity",),
+            {"enable": {"mods": tuple(mods)}, "titles": {m: mod_title(m) for m in mods}}, SEED),
+    ]
