@@ -10,7 +10,7 @@ import math
 from kernels.apocalypse.columns import (
     EK_AURA,
     EK_CHARGE,
-    EK_MOVE,
+    EK_HMOVE,
     G_HELD,
     G_ZTURN,
     HS_CHARGED,
@@ -279,7 +279,7 @@ def move_horde(rng, g, st, h, tb):
     t = min(budget, horde_travel(st, g, h, dx, dy, tb))
     st.hpos[g, h, 0] += t * dx
     st.hpos[g, h, 1] += t * dy
-    log_event(st, g, PH_Z_MOVEMENT, EK_MOVE, h, horde_models(st, g, h), u, st.hpos[g, h, 0], st.hpos[g, h, 1])
+    log_event(st, g, PH_Z_MOVEMENT, EK_HMOVE, h, horde_models(st, g, h), u, st.hpos[g, h, 0], st.hpos[g, h, 1])
 
 
 @njit

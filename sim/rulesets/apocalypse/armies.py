@@ -351,7 +351,8 @@ def fit_army(army: Army, points: int, cat: Catalogue | None = None) -> Army:
 
     Over the limit: units are dropped from the end of the list (never the HQ), then the last
     unit shrinks towards its minimum size. Under it: units grow in list order up to their
-    maximum size while the points allow. Swaps and leaders are kept."""
+    maximum size while the points allow, then copies of its non-HQ units join (Force
+    Organisation permitting). Swaps and leaders are kept."""
     cat = cat or catalogue()
     units = list(army.units)
     fitted = replace(army, units=tuple(units))
@@ -378,7 +379,25 @@ def _shrink(army: Army, cat: Catalogue) -> Army | None:
 
 
 def _grow(army: Army, points: int, cat: Catalogue) -> Army:
-    units = list(army.units)
+    """Units grow in list order to their maximum size; then copies of the list's non-HQ units (at
+    their size in the list) join while the points and the Force Organisation allow, and grow too."""
+    units = _grown(list(army.units), army, points, cat)
+    originals = [u for u in army.units if _entry(cat, u.unit)[1].slot != "hq"]
+    added = True
+    while added and originals:
+        added = False
+        for choice in originals:
+            slot = _entry(cat, choice.unit)[1].slot
+            taken = sum(1 for u in units if _entry(cat, u.unit)[1].slot == slot)
+            trial = units + [choice]
+            if taken < FORCE_ORG[slot][1] and army_cost(replace(army, units=tuple(trial)), cat) <= points:
+                units = _grown(trial, army, points, cat)
+                added = True
+    return replace(army, units=tuple(units))
+
+
+def _grown(units: list[UnitChoice], army: Army, points: int, cat: Catalogue) -> list[UnitChoice]:
+    units = list(units)
     for k, choice in enumerate(units):
         entry, slot = _entry(cat, choice.unit)
         while unit_size(units[k], slot) < slot.max_models:
@@ -387,4 +406,4 @@ def _grow(army: Army, points: int, cat: Catalogue) -> Army:
             if army_cost(trial, cat) > points:
                 break
             units[k] = bigger
-    return replace(army, units=tuple(units))
+    return units

@@ -57,6 +57,14 @@ def sizes(config: ApocalypseConfig, armies=None) -> Sizes:
     return Sizes(n, units, biggest + n, 32 + 12 * n, models + 2, spawners)
 
 
+def sizes_of(config: ApocalypseConfig, tables: Tables) -> Sizes:
+    """The slot counts of a config's compiled tables (without rebuilding its armies)."""
+    n = config.n_players
+    units, models = tables.ut_stats.shape[0], tables.ut_stats.shape[1]
+    return Sizes(n, units, models, 32 + 12 * n, int((tables.ut_wounds > 0).sum()) + 2,
+                 max(1, int(tables.prm[C.P_SPAWN_POINTS])))
+
+
 def warlord_trait(player: PlayerConfig, hq_fnp: int) -> int:
     """P8: the chosen trait; "auto" takes Tenacity for a Warlord with no Feel No Pain, else Inspiring
     Presence."""

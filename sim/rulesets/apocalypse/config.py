@@ -69,28 +69,32 @@ def trait_key(value: Any, where: str) -> str:
 PLANS = ("rush", "staged", "escort_first")
 
 
+def _h(default: Any, text: str) -> Any:
+    return field(default=default, metadata={"help": text})
+
+
 @dataclass(frozen=True)
 class Policy:
     """How a player plays (P3-P12, docs/apocalypse.md); every field is a number a sweep can vary."""
 
-    plan: int = 1  # P3: 0 rush to the zone, 1 staged (leave in time, Warlords last), 2 escort first (advance now)
-    margin_turns: int = 1  # P3: whole turns of safety margin when staging
-    standoff_in: float = 2.0  # P3: how far outside the zone units wait for the escort to spring the Graveyard
-    aura_penalty_in: float = 6.0  # P3: inches of progress a move must gain to end within 6" of a spawner
-    run: int = 1  # P4: 0 never, 1 only when behind schedule, 2 always
-    shoot: int = 1  # P5: 0 never, 1 when expected kills beat expected noise or a horde threatens, 2 always
-    threat_in: float = 18.0  # P5, P12: a horde this close could charge next turn
-    fire_until: float = 1.5  # P5: models fire until their expected kills reach this x the horde's models (0 = all)
-    heavy_only_for_warlords: int = 1  # P5: heavy weapons fire only at hordes threatening a Warlord
-    reroll: int = 1  # P6: optional re-rolls to hit 0 never, 1 at hordes within 12" of a Warlord, 2 always
-    overwatch: int = 1  # P7: 0 never, 1 always when eligible
-    super_squad: int = 1  # P9: Warlords join one super squad once within reach
-    escort: int = 1  # P10: the non-Warlord unit with most Wounds enters the zone first
-    target: int = 1  # P12: 0 the closest horde, 1 closest to a Warlord, then Juggernaut bonus, then closest
-    charge: int = 0  # charge small hordes: 0 never, 1 hordes of at most charge_max models
-    charge_max: int = 5
-    bodyguard: int = 1  # the Warlord deploys joined to his detachment's biggest unit but the escort
-    force: int = 1  # psykers cast Force when a horde is within 12"
+    plan: int = _h(1, "P3: 0 rush to the zone, 1 staged (leave in time, Warlords last), 2 escort first (advance now)")
+    margin_turns: int = _h(1, "P3: whole turns of safety margin when staging")
+    standoff_in: float = _h(2.0, "P3: how far outside the zone units wait for the escort to spring the Graveyard")
+    aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain to end within 6\" of a spawner")
+    run: int = _h(1, "P4: 0 never, 1 only when behind schedule, 2 always")
+    shoot: int = _h(1, "P5: 0 never, 1 when expected kills beat expected noise or a horde threatens, 2 always")
+    threat_in: float = _h(18.0, "P5, P12: a horde this close could charge next turn")
+    fire_until: float = _h(1.5, "P5: models fire until their expected kills reach this x the horde (0 = all fire)")
+    heavy_only_for_warlords: int = _h(1, "P5: heavy weapons fire only at hordes threatening a Warlord")
+    reroll: int = _h(1, "P6: optional re-rolls to hit: 0 never, 1 at hordes within 12\" of a Warlord, 2 always")
+    overwatch: int = _h(1, "P7: 0 never, 1 always when eligible")
+    super_squad: int = _h(1, "P9: Warlords join one super squad once within reach")
+    escort: int = _h(1, "P10: the non-Warlord unit with most Wounds enters the zone first")
+    target: int = _h(1, "P12: 0 the closest horde; 1 closest to a Warlord, then Juggernaut bonus, then closest")
+    charge: int = _h(0, "charge small hordes: 0 never, 1 hordes of at most charge_max models")
+    charge_max: int = _h(5, "the largest horde a unit charges (with charge = 1)")
+    bodyguard: int = _h(0, "1: the Warlord deploys joined to his detachment's biggest unit but the escort")
+    force: int = _h(1, "psykers cast Force when a horde is within 12\"")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
@@ -111,15 +115,17 @@ POLICY_PRESETS = {
     "staged": Policy(),
     "rush": Policy(plan=0, run=2, escort=0),
     "escort_first": Policy(plan=2),
-    "quiet": Policy(shoot=0, reroll=0, run=0),
+    "quiet": Policy(shoot=0, reroll=0, run=0, overwatch=0),
     "gunline": Policy(shoot=2, heavy_only_for_warlords=0, reroll=2, fire_until=0.0),
+    "stealth": Policy(plan=0, escort=0, shoot=0, reroll=0, overwatch=0, super_squad=0),
 }
-POLICY_HELP = {
+PRESET_HELP = {
     "staged": "hold in the corners until the last safe turn; the escort springs the Graveyard, Warlords last (P3)",
     "rush": "every unit runs for the zone from turn 1, shooting only when worth its noise",
     "escort_first": "advance at once to the zone's edge; the escort goes in first, the Warlords after",
-    "quiet": "never shoot or run: no noise but movement",
+    "quiet": "staged, but never shoot, fire Overwatch or run: no noise but the jump packs'",
     "gunline": "shoot everything every turn, re-rolls included",
+    "stealth": "head for the zone at once, never shoot nor fire Overwatch, Warlords apart (the best found)",
 }
 
 
@@ -220,7 +226,8 @@ class ApocalypseConfig:
                                plausible=(4.0, 8.0))
     corner_sharing: bool = _p(False, "A8", "§3.2", "more than four players share corners (default: refused)")
     spawners_after_players: bool = _p(True, "A9", "§3.2", "spawn points placed after every player (else in order)")
-    spawn_points: int = _p(0, "A10", "§3.3", "number of spawn points; 0 = one per player", lo=0, hi=12)
+    spawn_points: int = _p(0, "C", "§3.3 A10", "number of spawn points; 0 = one per player", lo=0, hi=12,
+                           plausible=(2, 6))
     illegal_scatter: str = _p("move_along_line", "A11", "§3.3", choices=("move_along_line", "rescatter"))
     spawner_radius_in: float = _p(2.5, "C", "§3.3 A12", "spawner footprint radius", lo=0.5, hi=6,
                                   plausible=(1.5, 3.5))
@@ -233,15 +240,16 @@ class ApocalypseConfig:
     psychic_noise: str = _p("half_type", "A19", "§9.3", choices=("half_type", "full_type"))
     brutes_dull_witted: bool = _p(True, "A21", "§4")
     brutes_shoot: bool = _p(False, "A21", "§4 §11", "Brutes keep guns but with BS 0 never fire (only False)")
-    resilience_best: int = _p(2, "A22", "§5", "best Resilience invulnerable save (2 = 2+, alternative 3)", lo=2, hi=6)
+    resilience_best: int = _p(2, "C", "§5 A22", "best Resilience invulnerable save (2 = 2+, the alternative 3)",
+                              lo=2, hi=6, plausible=(2, 3))
     strength_cap: int = _p(10, "A22", "§5", lo=1, hi=10)
     first_zombie_bonus: str = _p("replace", "A24", "§5", choices=("replace", "stack"))
     split_charges: bool = _p(True, "A25", "§5", "hordes of 40+ split charges (groups of 20)")
     graveyard_trigger: str = _p("enter", "A27", "§6", choices=("enter", "end_move"))
     extraction: str = _p("partly", "A29", "§13", choices=("partly", "wholly"))
     master_of_offence_scope: str = _p("melee", "A30", "§7", choices=("melee", "all"))
-    legendary_multiplier: int = _p(3, "A31", "§7", "hits x this for a Warlord of 180 pts or more (alt. 2)", lo=1,
-                                   hi=5)
+    legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of 180 pts or more (alt. 2)",
+                                   lo=1, hi=5, plausible=(2, 3))
     legendary_cost: int = _p(180, "V", "§7", lo=0, hi=1000)
     super_squad_timing: str = _p("movement", "A32", "§7", choices=("movement", "any"))
     hellhounds: bool = _p(False, "A36", "§4", "Hellhounds are excluded (the seed gives them no spawning rule)")
