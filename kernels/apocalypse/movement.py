@@ -81,7 +81,7 @@ from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     locate_warlords,
     models_alive,
-    models_within,
+    models_inside,
     move_model,
     refresh_traits,
     remove_unit,
@@ -328,7 +328,7 @@ def spawner_deaths(rng, g, st, u, tb, phase):
     for s in range(st.spos.shape[1]):
         if st.sst[g, s, SS_ALIVE] == 0:
             continue
-        inside = models_within(st, g, u, st.spos[g, s, 0], st.spos[g, s, 1], tb.prm[P_SPAWNER_R], 0.0)
+        inside = models_inside(st, g, u, st.spos[g, s, 0], st.spos[g, s, 1], tb.prm[P_SPAWNER_R])
         for _ in range(inside):
             _spawner_kill(rng, g, st, u, tb)
         if inside > 0:

@@ -16,7 +16,6 @@ from kernels.apocalypse.columns import (
     MI_ROLE,
     MI_WARLORD,
     N_MI,
-    P_AURA_R,
     P_BASE_R,
     P_SPACING,
     POL_TRAIT,
@@ -326,5 +325,14 @@ def models_within(st, g, u, x, y, r, reach):
 
 
 @njit
-def aura_reach(tb):
-    return tb.prm[P_AURA_R]
+def models_inside(st, g, u, x, y, r):
+    """How many of unit u's living models stand inside a disc at (x, y) of radius r: in proportion
+    to how deep the unit's disc reaches into it (all when it is wholly inside)."""
+    n = models_alive(st, g, u)
+    ru = st.urad[g, u]
+    depth = r + ru - gap(st.upos[g, u, 0], st.upos[g, u, 1], 0.0, x, y, 0.0)
+    if depth <= 0.0 or n == 0:
+        return 0
+    if ru <= 0.0 or depth >= 2.0 * ru:
+        return n
+    return max(1, min(n, int(n * depth / (2.0 * ru) + 0.5)))
