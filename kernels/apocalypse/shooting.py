@@ -62,7 +62,7 @@ from kernels.apocalypse.strike import majority_toughness, strike_horde
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
-    refresh_radius,
+    settle_unit,
     unit_alive,
     unit_gap_horde,
     unit_has_trait,
@@ -409,7 +409,7 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
     st.pres[g, p, PR_ZKILLED] += killed
     remove_if_empty(st, g, h)
     log_event(st, g, phase, EK_SHOOT, u, h, killed, float(noise), 1.0 if overwatch else 0.0)
-    refresh_radius(st, g, u, tb)
+    settle_unit(st, g, u, tb, phase)  # Gets Hot may have killed its last model
     return killed, noise
 
 
@@ -551,7 +551,7 @@ def psychic_phase(rng, g, st, tb):
             continue
         for m in range(st.wounds.shape[2]):
             if pool <= 0:
-                return
+                break
             if st.wounds[g, u, m] <= 0 or (st.mflags[g, u, m] & MR_PSYKER) == 0 or not _force_weapon(st, g, u, m, tb):
                 continue
             dice = min(2, pool)
@@ -573,4 +573,4 @@ def psychic_phase(rng, g, st, tb):
             if not denied:
                 st.mstatus[g, u, m] |= ST_FORCE
             log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, u, m, int(denied), 0.0, 0.0)
-        refresh_radius(st, g, u, tb)
+        settle_unit(st, g, u, tb, PH_PSYCHIC)  # Perils may have killed the psyker

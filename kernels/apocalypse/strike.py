@@ -198,7 +198,7 @@ def pick_model(rng, g, st, h, tb):
     n_s = _specials(st, g, h)
     if tb.prm[P_ALLOC_RANDOM] != 0:
         total = z + j + n_s
-        classes = (z > 0) + (j > 0) + (n_s > 0)
+        classes = int(z > 0) + int(j > 0) + int(n_s > 0)  # (numpy adds two bools as a logical or)
         pick = int(uniform(rng, g) * total) if classes > 1 else 0
         if classes == 1:
             pick = 0 if z > 0 else (z if j > 0 else z + j)

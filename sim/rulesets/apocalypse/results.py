@@ -10,7 +10,9 @@ the end), ``models_start``, ``models_lost``, ``brutes`` (this player's models th
 Brutes), ``zombies_killed`` (by this player's models), ``noise`` (zombies this player's units
 attracted). Per game (the same on every row of a game): ``warlords_left``, ``brutes_created``,
 ``zombies_killed_total``, ``juggernauts``, ``largest_horde``, ``graveyard_turn`` (0 = not sprung),
-``first_zombie_killed``, ``spawner_deaths``, ``aura_wounds``, ``zombies_on_table``, and the
+``first_zombie_killed``, ``spawner_deaths``, ``aura_wounds``, ``zombies_on_table``,
+``held_back_max`` (the most zombies waiting off the table, A37), ``slot_overflow`` (spawns that
+found no free horde slot and joined the nearest horde: 0 unless the state is sized too small), and the
 zombies spawned by source, ``spawned_<source>`` (deployment, waves, edges, graveyard, pistol,
 assault, rapid_fire, heavy, template, reroll, psychic, overwatch, movement, brute; counted as
 rolled, before Juggernaut exchanges) with their total ``spawned_total`` and ``spawned_noise``
@@ -34,7 +36,8 @@ NOISE = ("pistol", "assault", "rapid_fire", "heavy", "template", "reroll", "psyc
 GAME_COLUMNS = {C.R_WARLORDS_LEFT: "warlords_left", C.R_BRUTES: "brutes_created", C.R_ZKILLED: "zombies_killed_total",
                 C.R_JUGGERNAUTS: "juggernauts", C.R_MAX_HORDE: "largest_horde", C.R_GRAVEYARD_TURN: "graveyard_turn",
                 C.R_FZ_KILLED: "first_zombie_killed", C.R_SPAWNER_DEATHS: "spawner_deaths",
-                C.R_AURA_WOUNDS: "aura_wounds", C.R_ON_TABLE: "zombies_on_table"}
+                C.R_AURA_WOUNDS: "aura_wounds", C.R_ON_TABLE: "zombies_on_table", C.R_HELD_MAX: "held_back_max",
+                C.R_OVERFLOW: "slot_overflow"}
 PLAYER_COLUMNS = {C.PR_WL_EXTRACTED: "extracted", C.PR_MODELS_START: "models_start", C.PR_MODELS_LOST: "models_lost",
                   C.PR_BRUTES: "brutes", C.PR_ZKILLED: "zombies_killed", C.PR_NOISE: "noise"}
 
