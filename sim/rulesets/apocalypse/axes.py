@@ -98,3 +98,14 @@ def _policy_all(value: Any, base, base_dir, p):
 AXES["policy_all"] = AxisKind("policy_all", _policy_all, lambda c, v, p: with_policy(c, v),
                               lambda v: v if isinstance(v, str) else "table",
                               "every player's policy: a preset name or a table", order=2)
+
+
+def _count(value: Any, base, base_dir, p) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= len(base.players):
+        raise ConfigError(f"{value!r}; allowed: a player count 1-{len(base.players)} (the base config's players)")
+    return value
+
+
+AXES["player_count"] = AxisKind("player_count", _count, lambda c, n, p: replace(c, players=c.players[:n]), str,
+                                "the base config's first n players (the same armies and policies)", order=0.5,
+                                numeric=True, default_range=(1, 4))
