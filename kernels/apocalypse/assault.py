@@ -51,7 +51,6 @@ from kernels.apocalypse.columns import (
     ST_CONC_AGED,
     ST_FORCE,
     TRAIT_LEGENDARY,
-    TRAIT_OFFENCE,
     US_CHARGED,
     US_FALLING_BACK,
     US_FEAR_WS1,
@@ -84,6 +83,7 @@ from kernels.apocalypse.units import (
     locate_warlords,
     majority,
     models_alive,
+    offence_rerolls,
     refresh_traits,
     settle_unit,
     trait_of,
@@ -107,7 +107,6 @@ from kernels.w40k.columns import (
     LD,
     MR_COUNTER_ATTACK,
     MR_HAMMER_OF_WRATH,
-    MR_PSYKER,
     MR_RAGE,
     NONE,
     OUT_HITS,
@@ -364,16 +363,6 @@ def _strike_target(st, g, u, nh):
 
 
 @njit
-def _offence_reroll(st, g, u, tb):
-    """Master of Offence (§7 trait 2): a non-psyker Warlord's unit re-rolls failed To Wound rolls."""
-    for p in range(st.wl_unit.shape[1]):
-        if st.wl_unit[g, p] == u and trait_of(tb, p) == TRAIT_OFFENCE:
-            if (st.mflags[g, u, st.wl_slot[g, p]] & MR_PSYKER) == 0:
-                return True
-    return False
-
-
-@njit
 def _legendary_warlord(st, g, u, m, tb):
     """The player whose Legendary Fighter Warlord model m is, -1 if it is not one."""
     if st.minfo[g, u, m, MI_WARLORD] == 0:
@@ -400,7 +389,7 @@ def player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb):
     spec, out = st.w_spec[W_FIGHT], st.w_out[W_FIGHT]
     for i in range(ns):
         u = st.w_cu[i]
-        reroll_wounds = _offence_reroll(st, g, u, tb)
+        reroll_wounds = offence_rerolls(st, g, u, tb)
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] <= 0 or st.w_mw[u, m] < 0 or st.w_mi[u, m] != step:
                 continue

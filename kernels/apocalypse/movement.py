@@ -28,6 +28,7 @@ from kernels.apocalypse.columns import (
     P_AURA_R,
     P_FALLBACK_DICE,
     P_FAST_MOVE,
+    P_FREE_UNITS,
     P_GRAVE_BONUS,
     P_GRAVE_END_ONLY,
     P_GRAVE_J,
@@ -44,6 +45,7 @@ from kernels.apocalypse.columns import (
     PLAN_STAGED,
     POL_AURA_PENALTY,
     POL_MARGIN,
+    POL_MERGE,
     POL_PLAN,
     POL_STANDOFF,
     POL_SUPER,
@@ -54,10 +56,12 @@ from kernels.apocalypse.columns import (
     SRC_GRAVEYARD,
     SS_ALIVE,
     US_ALIVE,
+    US_DATASHEET,
     US_ESCORT,
     US_FALLING_BACK,
     US_MOVED,
     US_OWNER,
+    US_START,
     US_TYPE,
     US_WAS_CHARGED,
     UT_BIKE,
@@ -437,3 +441,58 @@ def form_super_squad(st, g, tb, movement_phase):
                 locate_warlords(st, g)
     if joined:
         refresh_traits(st, g, tb)
+
+
+# ------------------------------------------------------------------ regrouping models (§2, A3)
+
+
+@njit
+def _free(st, g, u):
+    return unit_alive(st, g, u) and st.ust[g, u, US_FALLING_BACK] == 0 and not _is_locked(st, g, u)
+
+
+@njit
+def _slots_left(st, g, u):
+    last = -1
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            last = m
+    return st.wounds.shape[2] - 1 - last
+
+
+@njit
+def merge_units(st, g, tb):
+    """A3: at the start of the Movement phase two depleted units of one player and datasheet
+    within 2" of each other (coherency) merge into the first, when their models fit its slots
+    and the owner's policy says so."""
+    if tb.prm[P_FREE_UNITS] == 0:
+        return
+    n = st.ust.shape[1]
+    for u in range(n):
+        if not _free(st, g, u) or models_alive(st, g, u) >= st.ust[g, u, US_START]:
+            continue
+        p = st.ust[g, u, US_OWNER]
+        if tb.policy[p, POL_MERGE] == 0 or warlord_here(st, g, u):
+            continue
+        for v in range(u + 1, n):
+            if not _free(st, g, v) or st.ust[g, v, US_OWNER] != p or warlord_here(st, g, v):
+                continue
+            if st.ust[g, v, US_DATASHEET] != st.ust[g, u, US_DATASHEET]:
+                continue
+            if models_alive(st, g, v) >= st.ust[g, v, US_START] or models_alive(st, g, v) > _slots_left(st, g, u):
+                continue
+            if gap(st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u], st.upos[g, v, 0], st.upos[g, v, 1],
+                   st.urad[g, v]) > 2.0:
+                continue
+            st.ust[g, u, US_START] += st.ust[g, v, US_START]
+            for m in range(st.wounds.shape[2]):
+                if st.wounds[g, v, m] > 0:
+                    move_model(st, g, v, m, u, tb)
+
+
+@njit
+def warlord_here(st, g, u):
+    for p in range(st.wl_unit.shape[1]):
+        if st.wl_unit[g, p] == u:
+            return True
+    return False

@@ -17,6 +17,7 @@ from kernels.apocalypse.columns import (
     MI_ML,
     MI_ROLE,
     P_FOGGY,
+    P_MOO_ALL,
     P_NOISE_HEAVY_BONUS,
     P_NOISE_PER_SHOT,
     P_NOISE_TEMPLATE,
@@ -62,6 +63,7 @@ from kernels.apocalypse.strike import majority_toughness, strike_horde
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
+    offence_rerolls,
     settle_unit,
     unit_alive,
     unit_gap_horde,
@@ -364,6 +366,7 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
         p, POL_THREAT]
     use_rerolls = _rerolls_wanted(st, g, u, h, overwatch, tb)
     prio_hit, prio_all = _priority(st, g, u, distance, tb)
+    offence_all = tb.prm[P_MOO_ALL] != 0 and offence_rerolls(st, g, u, tb)
     spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
     killed, noise, rerolled = 0, 0, 0
     enough = tb.policy[p, POL_FIRE_UNTIL] * horde_models(st, g, h)
@@ -384,6 +387,8 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
         _apply_rerolls(spec, use_rerolls, prio_hit and not overwatch, prio_all and not overwatch)
         if prio_hit and not overwatch and spec[SP_WOUND_REROLL] == RR_NONE:
             spec[SP_WOUND_REROLL] = RR_ONES
+        if offence_all:
+            spec[SP_WOUND_REROLL] = RR_FAILED  # A30 'all': Master of Offence in every phase
         for c in range(out.shape[0]):
             out[c] = 0
         strike_horde(rng, g, shots, spec, st, h, horde_cover(st, g, h, tb),

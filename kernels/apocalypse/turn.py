@@ -36,6 +36,7 @@ from kernels.apocalypse.columns import (
     N_SRC,
     P_BONUS_PER,
     P_CHARGE_RANGE,
+    P_MOVE_NOISE_CHARGES,
     P_TABLE,
     P_TURNS,
     P_WHOLLY,
@@ -92,6 +93,7 @@ from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge
 from kernels.apocalypse.movement import (
     fall_back,
     form_super_squad,
+    merge_units,
     move_allowance,
     move_unit,
     place_unit,
@@ -209,6 +211,7 @@ def movement_phase(rng, g, st, tb):
         if unit_alive(st, g, u) and st.ust[g, u, US_FALLING_BACK] != 0:
             regroup(rng, g, st, u, tb)
     form_super_squad(st, g, tb, True)
+    merge_units(st, g, tb)
     for u in range(st.ust.shape[1]):
         if not unit_alive(st, g, u) or _locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
             continue
@@ -273,7 +276,10 @@ def player_charges(rng, g, st, tb):
             d = norm(dx, dy)
             if d > 1e-9:
                 step = max(0.0, distance) / d
-                place_unit(rng, g, st, u, px, py, px + dx * step, py + dy * step, tb, PH_ASSAULT)
+                moved = place_unit(rng, g, st, u, px, py, px + dx * step, py + dy * step, tb, PH_ASSAULT)
+                if tb.prm[P_MOVE_NOISE_CHARGES] != 0 and unit_alive(st, g, u):  # A17's other reading
+                    st.umoved[g, u] += moved
+                    unit_movement_noise(rng, g, st, u, models_alive(st, g, u), tb)
             if unit_alive(st, g, u) and is_alive(st, g, h):
                 st.lock[g, u, h] = 1
                 st.ust[g, u, US_CHARGED] = 1
@@ -298,6 +304,7 @@ def players_turn(rng, g, st, tb, check):
     if end_phase(st, g, tb, check, PH_SHOOTING):
         return True
     player_charges(rng, g, st, tb)
+    place_phase_noise(st, g, tb, PH_ASSAULT)  # charge moves, with A17's 'include_charges'
     fight_phase(rng, g, st, tb, PH_ASSAULT)
     merge_hordes(st, g, tb)
     return end_phase(st, g, tb, check, PH_ASSAULT)

@@ -236,6 +236,16 @@ def refresh_traits(st, g, tb):
 
 
 @njit
+def offence_rerolls(st, g, u, tb):
+    """Master of Offence (§7 trait 2): a non-psyker Warlord's unit re-rolls failed To Wound rolls."""
+    for p in range(st.wl_unit.shape[1]):
+        if st.wl_unit[g, p] == u and trait_of(tb, p) == TRAIT_OFFENCE:
+            if (st.mflags[g, u, st.wl_slot[g, p]] & MR_PSYKER) == 0:
+                return True
+    return False
+
+
+@njit
 def unit_leadership(st, g, u, tb):
     """The Leadership a unit tests on: its highest, or a Warlord's with Inspiring Presence within 12"
     of it whose detachment the unit belongs to (§7 trait 5)."""

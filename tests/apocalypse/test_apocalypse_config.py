@@ -119,6 +119,12 @@ def test_config_errors_are_one_line(data, pattern):
     assert "\n" not in str(err.value)
 
 
+def test_jump_packs_may_be_refused():
+    with pytest.raises(ConfigError, match=r"A6 jump_packs = refused: 'Assault Marine' is jump infantry"):
+        compile_tables(replace(config("one_player"), jump_packs="refused"))
+    compile_tables(replace(config("two_players"), players=config("two_players").players[1:], jump_packs="refused"))
+
+
 def test_more_than_four_players_may_share_corners():
     data = {"players": [{"name": f"P{k}", "army": "../armies/goffs.toml"} for k in range(5)],
             "params": {"corner_sharing": True}}

@@ -31,6 +31,7 @@ OPTIONS = [
     {"extraction": "wholly"}, {"graveyard_trigger": "end_move"}, {"max_zombies": 60}, {"spawn_points": 6},
     {"foggy": False, "graveyard": False}, {"players_bonus": "zombie_counts"}, {"spawners_after_players": False},
     {"psychic_noise": "full_type", "super_squad_timing": "any"}, {"resilience_best": 3, "split_charges": False},
+    {"free_units": "purchased"}, {"movement_noise": "include_charges"}, {"master_of_offence_scope": "all"},
 ]
 
 
@@ -65,6 +66,9 @@ def test_invariants_hold_in_every_example(name):
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_invariants_hold_under_every_option(option):
     cfg = replace(config("four_players"), **option)
+    charging = replace(POLICY_PRESETS["staged"], charge=1, charge_max=10)
+    cfg = replace(cfg, players=tuple(replace(p, policy=charging, trait=t) for p, t in zip(
+        cfg.players, ("master_of_offence", "legendary_fighter", "target_priority", "auto"))))
     df = play(cfg, 100, seed=9, batch_size=50, check=True)
     _check_frame(df, 100, cfg.n_players)
 

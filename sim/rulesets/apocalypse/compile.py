@@ -36,14 +36,22 @@ class Sizes:
     spawners: int
 
 
+FLYING = ("jump_infantry", "jet_pack_infantry", "jetbike")
+
+
 def built_armies(config: ApocalypseConfig) -> list[tuple[BuiltUnit, ...]]:
     cat = catalogue()
     out = []
     for k, p in enumerate(config.players):
         try:
-            out.append(build_army(p.army, config.points_limit, cat))
+            army = build_army(p.army, config.points_limit, cat)
         except ValueError as err:
             raise ConfigError(f"players[{k}] ({p.name}): {err}") from None
+        for unit in army:
+            if config.jump_packs == "refused" and unit.unit_type in FLYING:
+                raise ConfigError(f"players[{k}] ({p.name}): A6 jump_packs = refused: {unit.datasheet!r} is "
+                                  f"{unit.unit_type.replace('_', ' ')}; allowed: units that cannot fly")
+        out.append(army)
     return out
 
 
@@ -93,6 +101,7 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_CHARGE_MAX] = policy.charge_max
     row[C.POL_BODYGUARD] = policy.bodyguard
     row[C.POL_FORCE] = policy.force
+    row[C.POL_MERGE] = policy.merge
     row[C.POL_TRAIT] = trait
     return row
 
@@ -140,7 +149,7 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_FALLBACK_DICE: c.fall_back_dice, C.P_CONSOLIDATE_DICE: c.consolidate_dice,
         C.P_SALVO_HEAVY: c.salvo_noise == "heavy", C.P_FZ_AT_CENTRE: c.first_zombie_at == "centre",
         C.P_SPLIT_CHARGE: c.split_charges, C.P_EDGE_BAND: c.edge_band_in, C.P_SPAWNER_AVOID: 0.0,
-        C.P_PSYCHIC: c.psychic,
+        C.P_PSYCHIC: c.psychic, C.P_FREE_UNITS: c.free_units == "merge_same_datasheet",
     }
     for k, v in values.items():
         prm[k] = float(v)

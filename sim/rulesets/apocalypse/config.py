@@ -95,12 +95,13 @@ class Policy:
     charge_max: int = _h(5, "the largest horde a unit charges (with charge = 1)")
     bodyguard: int = _h(0, "1: the Warlord deploys joined to his detachment's biggest unit but the escort")
     force: int = _h(1, "psykers cast Force when a horde is within 12\"")
+    merge: int = _h(1, "A3: two depleted units of one datasheet within 2\" of each other merge into one")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
-                  "bodyguard": (0, 1), "force": (0, 1)}
+                  "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -221,6 +222,11 @@ class ApocalypseConfig:
     w_cap: int = _p(4, "V", "§2", "Wounds never above this in play", lo=1, hi=10)
     # ambiguities (the default reading first)
     players_bonus: str = _p("all", "A1", "§3.3 §9", "where '(+players)' adds N", ("all", "zombie_counts", "none"))
+    free_units: str = _p("merge_same_datasheet", "A3", "§2", "models may regroup: depleted units of one datasheet "
+                         "merge (policy 'merge'); 'purchased' keeps the units as bought (ICs still join)",
+                         ("merge_same_datasheet", "purchased"))
+    jump_packs: str = _p("ground", "A6", "§2", "jump and jet pack units move on the ground (Jump noise), or are "
+                         "refused", ("ground", "refused"))
     zone_shape: str = _p("circle", "A7", "§3.1", choices=("circle", "square"))
     zone_radius_in: float = _p(6.0, "C", "§3.1 A7", "radius (circle) or half side (square)", lo=2, hi=20,
                                plausible=(4.0, 8.0))
