@@ -88,7 +88,6 @@ from kernels.apocalypse.units import (
     models_inside,
     move_model,
     refresh_traits,
-    remove_unit,
     settle_unit,
     unit_alive,
 )
@@ -364,9 +363,22 @@ def _spawner_blast(rng, g, st, u, tb):
 
 
 @njit
+def models_off_table(n_models, radius, gap_to_edge, roll):
+    """Models of a falling-back unit that would leave the table (core §9.3): those whose place in
+    the unit's disc is less than ``roll`` inches from the edge - in proportion to how far the move
+    takes the disc past the edge (all of them when it takes it wholly past)."""
+    over = roll - gap_to_edge
+    if over <= 0.0 or n_models <= 0:
+        return 0
+    if radius <= 0.0 or over >= 2.0 * radius:
+        return n_models
+    return min(n_models, int(-(-n_models * over // (2.0 * radius))))
+
+
+@njit
 def fall_back(rng, g, st, u, tb, phase):
-    """2D6" straight towards the table edge closest to the unit (§3.4); a unit that reaches it
-    leaves the table and is removed as a casualty."""
+    """2D6" straight towards the table edge closest to the unit (§3.4); the models that would go
+    past it leave the table as casualties (troopers first: the lowest slots), the rest stop at it."""
     px, py = st.upos[g, u, 0], st.upos[g, u, 1]
     edge, dist = nearest_edge(px, py, tb.prm)
     roll = sum_d6(rng, g, int(tb.prm[P_FALLBACK_DICE]))
@@ -374,13 +386,20 @@ def fall_back(rng, g, st, u, tb, phase):
     for h in range(st.lock.shape[2]):
         st.lock[g, u, h] = 0
     log_event(st, g, phase, EK_FALL_BACK, u, roll, edge, px, py)
-    if roll >= dist - st.urad[g, u]:
-        for p in range(st.wl_unit.shape[1]):
-            if st.wl_unit[g, p] == u:
-                st.pres[g, p, PR_WL_FATE] = WL_FLED
-        remove_unit(st, g, u, phase)
-        locate_warlords(st, g)
+    gone = models_off_table(models_alive(st, g, u), st.urad[g, u], dist - st.urad[g, u], float(roll))
+    for m in range(st.wounds.shape[2]):
+        if gone <= 0:
+            break
+        if st.wounds[g, u, m] > 0:
+            if st.minfo[g, u, m, MI_WARLORD] != 0:
+                st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_WL_FATE] = WL_FLED
+            st.wounds[g, u, m] = 0
+            gone -= 1
+    settle_unit(st, g, u, tb, phase)
+    locate_warlords(st, g)
+    if not unit_alive(st, g, u):
         return
+    step = min(float(roll), max(0.0, dist - st.urad[g, u]))
     dx, dy = 0.0, 0.0
     if edge == 0:
         dy = -1.0
@@ -390,7 +409,7 @@ def fall_back(rng, g, st, u, tb, phase):
         dy = 1.0
     else:
         dx = -1.0
-    place_unit(rng, g, st, u, px, py, px + dx * roll, py + dy * roll, tb, phase)
+    place_unit(rng, g, st, u, px, py, px + dx * step, py + dy * step, tb, phase)
 
 
 # ------------------------------------------------------------------ super squads (§7, P9)

@@ -482,9 +482,28 @@ def test_precision_strikes_go_to_the_warlord_unless_look_out_sir(dice):
 
 def test_falling_back_off_the_closest_edge_removes_the_unit(dice):
     _, tb, st, rng = table()
-    u = _marines(st, tb, 4.0, 24.0)
+    u = _marines(st, tb, 4.0, 24.0)  # radius about 3": its nearest model 1" from the left edge
     warlord(st, tb)
-    dice.script(3, 3)  # 6" towards the left edge, 4" away
+    dice.script(6, 6)  # 12": every model goes past the edge
     movement.fall_back(rng, 0, st, u, tb, C.PH_ASSAULT)
     dice.done()
     assert not units.unit_alive(st, 0, u)
+
+
+def test_falling_back_to_the_edge_loses_the_models_that_go_past_it(dice):
+    _, tb, st, rng = table()
+    u = _marines(st, tb, 12.0, 24.0)
+    r = st.urad[0, u]
+    dice.script(6, 5)  # 11": the disc's near side 12 - r from the edge
+    movement.fall_back(rng, 0, st, u, tb, C.PH_ASSAULT)
+    dice.done()
+    expected = movement.models_off_table(10, r, 12.0 - r, 11.0)
+    assert 0 < expected < 10 and units.models_alive(st, 0, u) == 10 - expected
+    assert abs(st.upos[0, u, 0] - st.urad[0, u]) < 1e-9  # the rest stop at the edge
+
+
+@pytest.mark.parametrize("n, r, gap, roll, gone", [(10, 3.0, 1.0, 0.5, 0), (10, 3.0, 1.0, 7.0, 10), (10, 3.0, 1.0,
+                                                                                                      4.0, 5),
+                                                  (1, 0.5, 2.0, 2.5, 1), (10, 3.0, 0.0, 0.1, 1)])
+def test_models_off_table(n, r, gap, roll, gone):
+    assert movement.models_off_table(n, r, gap, roll) == gone
