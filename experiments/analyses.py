@@ -1,24 +1,39 @@
 """The analyses of a report section (``sim.ruleset.ReportSection.analyses``): a played sweep in,
 tables, charts and one plain sentence each out, in the ruleset's words.
 
-Each analysis is ``analyse(result, section, view)`` and appends `Table` and `Chart` records to
-the section; ``view`` holds the ruleset's words (``win_word``: "escape"). The options each reads
-from ``ReportSection.options`` (all optional unless said):
+Each analysis is ``analyse(section)`` on a `Played` section and appends `Table` and `Chart`
+records to it, and `Finding` records for the verdict at the head of the report. The options
+each reads from ``ReportSection.options`` (all optional unless said):
 
 - ``outcomes``: ``value_label`` (the first column's title), ``charted`` (the cell labels drawn in
   the game-length and win-turn charts, default all), ``reference`` (the cell the sentence
-  describes, default the first);
+  describes, default the first). Also the outcome split: each cell's end reasons side by side;
 - ``paired``: ``reference`` (required), ``worth`` (True: reference minus cell, what a cell's
   removal costs), ``compare_label``, ``thing`` (what a cell removes, for the sentence),
-  ``chart_title``;
+  ``chart_title``, ``who`` (a name: compare the rate that anyone wins, as one side of that name,
+  instead of each seat's: a cooperative game's side);
 - ``head_to_head``: ``pair`` = (a, b), both cell labels;
-- ``by_value``: ``axis`` (required), ``value_label``, ``x_label``, ``chart_title``, ``unit``;
+- ``by_value``: ``axis`` (required), ``value_label``, ``x_label``, ``chart_title``, ``unit``,
+  ``who`` (as for ``paired``);
 - ``matchups``: ``axes`` = (row axis, column axis), both per-player axes of seats 1 and 2;
   ``order`` (row/column labels), ``names`` (label -> shown name), ``row_label``;
-- ``sensitivity``: ``enable`` (what may be switched on for a parameter to count: `experiments.
-  sensitivity`), ``titles`` (what was switched on -> its title).
+- ``sides``: each side's win rate pooled over the cells (``side``: the results column naming it,
+  such as ``team`` or ``policy``), against the mean win rate, with an equivalence test against
+  ``margin`` (default 0.05: ±5 points); ``what`` names the sides in the verdict ("factions",
+  "ways of playing");
+- ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
+  test and a chi-square test of equal seats;
+- ``sensitivity``: ``enable`` (what may be switched on for a parameter to count:
+  `experiments.sensitivity`), ``titles`` (what was switched on -> its title), ``measure`` (the
+  outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
+  somebody almost always wins needs one of the last two).
 
 Every analysis may use ``titles`` (cell label -> shown title).
+
+**Words.** Rates under 10% or over 90% get one decimal (1.4%), others none; a half-width under a
+point gets one decimal; a change is signed in points with its 95% interval and, where a rate is
+small, also as a relative change (-84%). A headline names a result that survives Holm's
+correction, or says that none does.
 """
 
 from __future__ import annotations
@@ -26,11 +41,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 
 from experiments import charts
-from experiments.compare import paired_table, per_game, win_turn_curves
+from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
+from experiments.stats import wilson_interval
+from experiments.sweep import summarise_cells
+
+MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
 
 
 @dataclass
@@ -47,6 +68,15 @@ class Table:
     """A table of the report (already formatted as text) and its one-line explanation."""
 
     frame: pd.DataFrame
+    sentence: str
+
+
+@dataclass
+class Finding:
+    """One line of the verdict: are the ``what`` (factions, seats, ways of playing) fair?"""
+
+    what: str
+    fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
     sentence: str
 
 
@@ -71,6 +101,8 @@ class Played:
     result: object = None  # the SweepResult
     tables: list[Table] = field(default_factory=list)
     figures: list[Chart] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)  # variance ratios of the paired comparisons made
 
     @property
     def options(self) -> dict:
@@ -92,16 +124,35 @@ class Played:
 # ---------------------------------------------------------------------------- words
 
 
-def pct(rate: float) -> str:
-    return f"{rate:.0%}"
+def rate_text(rate: float) -> str:
+    """1.4% for a small or large rate, 34% otherwise."""
+    return f"{rate:.1%}" if rate < 0.1 or rate > 0.9 else f"{rate:.0%}"
+
+
+def points_text(halfwidth: float) -> str:
+    """±0.3 under a point, ±2 above."""
+    size = halfwidth * 100
+    return f"±{size:.1f}" if size < 1 else f"±{size:.0f}"
+
+
+def change_text(before: float, after: float, low: float, high: float) -> str:
+    """'from 1.4% to 0.2% (-1.2 points, 95% CI -1.6 to -0.8; -84%)'."""
+    diff = after - before
+    relative = f"; {diff / before:+.0%}" if before > 0 and min(before, after) < 0.1 else ""
+    return (f"from {rate_text(before)} to {rate_text(after)} ({diff * 100:+.1f} points, 95% CI {low * 100:+.1f} "
+            f"to {high * 100:+.1f}{relative})")
 
 
 def points(diff: float, halfwidth: float, more: str = "more often", less: str = "less often") -> str:
-    """'9 points less often (±3)': a difference of rates in percentage points, in words."""
+    """'9 points less often (±3)', '0.3 points more often (±0.2)': a difference of rates in words."""
     size = abs(diff) * 100
-    if size < 0.5:
-        return f"about as often (±{halfwidth * 100:.0f})"
-    return f"{size:.0f} point{'s' if round(size) != 1 else ''} {more if diff > 0 else less} (±{halfwidth * 100:.0f})"
+    amount = f"{size:.1f}" if size < 1 else f"{size:.0f}"
+    plural = "" if amount in ("1", "1.0") else "s"
+    return f"{amount} point{plural} {more if diff >= 0 else less} ({points_text(halfwidth)})"
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _pc(value: float) -> str:
@@ -119,41 +170,54 @@ def rates_table(summary: pd.DataFrame, by: str, label: str, view: View) -> pd.Da
     return shown.drop(columns=["ci_low", "ci_high"]).rename(columns={by: label, "name": "player", "rate": view.rate})
 
 
-def diff_table(table: pd.DataFrame, label: str) -> pd.DataFrame:
+def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str = "change") -> pd.DataFrame:
     """One row per label, per player the rate and the paired change with its 95% interval
-    (points; * = flagged after Holm's correction)."""
+    (points; * = flagged after Holm's correction; a cell that played the reference's games
+    exactly: "no effect on play")."""
     wide = pd.DataFrame({label: pd.unique(table.label)})
     for name, rows in table.groupby("name", sort=False):
         rows = rows.set_index("label").reindex(wide[label])
-        wide[f"{name} rate"] = rows.rate.map(_pc).to_numpy()
-        wide[f"{name} change"] = [f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
-                                  for d, lo, hi, f in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged)]
+        wide[f"{name} {rate}"] = rows.rate.map(_pc).to_numpy()
+        wide[f"{name} {change}"] = ["no effect on play" if same else
+                                  f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
+                                  for d, lo, hi, f, same in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged,
+                                                                rows.no_effect)]
     return wide
 
 
-# ---------------------------------------------------------------------------- analyses
+# ---------------------------------------------------------------------------- outcomes
+
+
+def outcome_split(games: pd.DataFrame) -> pd.DataFrame:
+    """Share of each cell's games per end reason (columns in order of frequency overall)."""
+    split = pd.crosstab(games.label, games.reason, normalize="index")
+    order = games.reason.value_counts().index
+    return split[order].reindex(pd.unique(games.label))
 
 
 def outcomes(s: Played) -> None:
-    """Each cell's win rate per player, how games end, their length and the turn of the win."""
+    """Each cell's win rate per player, how its games end, their length and the turn of the win."""
     res, summary, options, word = s.result.results, s.result.summary, s.options, s.view.win_word
     axis = s.axis
     reference = options.get("reference", str(summary[axis].iloc[0]))
     ref = summary[summary[axis].astype(str) == reference]
     games = per_game(res, axis)
-    ref_games = games[games.label.astype(str) == reference]
-    who = " and ".join(f"the {r.name} {word} in {pct(r.rate)} (±{r.halfwidth * 100:.0f})" for r in ref.itertuples())
-    ends = ", ".join(f"{share:.0%} {reason}" for reason, share in ref_games.reason.value_counts(normalize=True).items())
+    games["label"] = games.label.astype(str)
+    ref_games = games[games.label == reference]
+    who = " and ".join(f"the {r.name} {word} in {rate_text(r.rate)} ({points_text(r.halfwidth)})"
+                       for r in ref.itertuples())
     where = s.words(reference)
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", axis[5:]), s.view),
-                          f"In {where} {who} of games; games end: {ends} (over "
-                          f"{int(ref_games.turns.max())} turns at most)."))
-    charted = options.get("charted") or list(pd.unique(games.label.astype(str)))
-    shown = games[games.label.astype(str).isin(charted)]
+                          f"In {where} {who} of games."))
+    split = outcome_split(games)
+    shown = split.map(_pc).rename(index=s.title).reset_index(names=options.get("value_label", axis[5:]))
+    s.tables.append(Table(shown, _split_sentence(split, s)))
+    charted = options.get("charted") or list(pd.unique(games.label))
+    chart_games = games[games.label.isin(charted)]
     top = int(games.turns.max())
-    others = "; ".join(f"under {s.title(str(label))} {rows.turns.mean():.1f}"
-                       for label, rows in shown.groupby("label", sort=False) if str(label) != reference)
-    s.figures.append(Chart(f"{s.spec.key}_game_length", charts.game_length(shown, "Game length"),
+    others = "; ".join(f"under {s.title(label)} {rows.turns.mean():.1f}"
+                       for label, rows in list(chart_games.groupby("label", sort=False))[:5] if label != reference)
+    s.figures.append(Chart(f"{s.spec.key}_game_length", charts.game_length(chart_games, "Game length"),
                            f"Games of {where} last {ref_games.turns.mean():.1f} turns on average (median "
                            f"{ref_games.turns.median():.0f}){'; ' + others if others else ''}."))
     curves = win_turn_curves(res[res[axis].astype(str).isin(charted)], axis, top)
@@ -165,29 +229,73 @@ def outcomes(s: Played) -> None:
                            f"{when}."))
 
 
+def _split_sentence(split: pd.DataFrame, s: Played) -> str:
+    """The most striking end of games: the largest share of a reason that is not the usual win."""
+    usual = split.columns[0]
+    others = split.drop(columns=[usual]) if split.shape[1] > 1 else split
+    label, reason = others.stack().idxmax()
+    return (f"How games end, cell by cell: games of {s.words(label)} end in {reason} {_pc(split.loc[label, reason])} "
+            f"of the time (the most of any end but the usual {usual}).")
+
+
+# ---------------------------------------------------------------------------- paired comparisons
+
+
+def _headline(table: pd.DataFrame, worth: bool, s: Played) -> str:
+    """The largest significant change, or a sentence saying that none is significant."""
+    word = s.view.win_word
+    tested = table[~table.no_effect]
+    if tested.empty:
+        return "No cell changes a single game."
+    key = tested["diff"] if worth else tested["diff"].abs()
+    significant = tested[tested.flagged]
+    if significant.empty:
+        big = tested.loc[key.idxmax()]
+        return (f"No change is significant after Holm's correction; the largest estimate is {big.label} for the "
+                f"{big['name']} ({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to "
+                f"{_signed(big.ci_high)}).")
+    big = significant.loc[key[significant.index].idxmax()]
+    if worth:
+        return (f"The {s.options.get('thing', 'cell')} worth most is {big.label} for the {big['name']}: with it they "
+                f"{word} in {rate_text(big.reference_rate)} of games, without it in {rate_text(big.rate)} "
+                f"({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to {_signed(big.ci_high)}).")
+    change = change_text(big.reference_rate, big.rate, big.ci_low, big.ci_high)
+    return f"Under {big.label} the {big['name']} {word} {change}."
+
+
+def _results(s: Played) -> pd.DataFrame:
+    """The section's rows: per seat, or one side that wins when anyone does (option ``who``)."""
+    who = s.options.get("who")
+    return anyone(s.result.results, who) if who else s.result.results
+
+
 def paired(s: Played) -> None:
     """Each cell minus the reference cell on the same games, per player (Holm-corrected)."""
-    options, res, word = s.options, s.result.results, s.view.win_word
+    options, res = s.options, _results(s)
     axis, reference = s.axis, options["reference"]
     labels = [v for v in pd.unique(res[axis].astype(str)) if v != reference]
     table = paired_table(res, axis, reference, labels)
+    s.ratios += table.variance_ratio[~table.no_effect].dropna().tolist()
     table["label"] = table.label.map(s.title)
     worth = options.get("worth", False)
     shown = table.assign(diff=-table["diff"], ci_low=-table.ci_high, ci_high=-table.ci_low) if worth else table
-    big = shown.loc[(shown["diff"] if worth else shown["diff"].abs()).idxmax()]
-    size = points(big["diff"], (big.ci_high - big.ci_low) / 2)
-    if worth:
-        sentence = (f"The {options.get('thing', 'cell')} worth most is {big.label} for the {big['name']}: with it "
-                    f"they {word} {size} than without it.")
+    same = sorted(set(table.label[table.no_effect]))
+    note = (f" {', '.join(same)}: no effect on play (every game as in {s.words(reference)}; left out of Holm's "
+            "family).") if same else ""
+    label = options.get("compare_label", axis[5:])
+    if worth:  # one sign convention, the chart's: the rate with it minus the rate without it
+        frame = diff_table(shown, label, f"{s.view.win_word} rate without it", "worth")
+        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games; * = "
+               f"significant after Holm.){note}")
     else:
-        sentence = f"Under {big.label} the {big['name']} {word} {size} (the largest change)."
-    s.tables.append(Table(diff_table(table, options.get("compare_label", axis[5:])),
-                          sentence + f" (Changes are in points against {s.words(reference)} on the same games, * = "
-                          "significant after Holm.)"))
+        frame = diff_table(table, label)
+        how = (f" (Changes are in points against {s.words(reference)} on the same games, * = significant after "
+               f"Holm.){note}")
+    s.tables.append(Table(frame, _headline(shown, worth, s) + how))
     title = options.get("chart_title", f"Against {s.words(reference)}")
     xlabel = (f"{s.view.rate} with it minus without it (points)" if worth
               else f"change in {s.view.rate} (points)")
-    s.figures.append(Chart(f"{s.spec.key}_forest", charts.forest(shown, title, xlabel),
+    s.figures.append(Chart(f"{s.spec.key}_forest", charts.forest(shown[~shown.no_effect], title, xlabel),
                            f"Each bar is a cell's change in {s.view.rate} against {s.words(reference)} on the same "
                            "games, with its 95% interval; a filled dot survives Holm's correction."
                            if not worth else f"Each bar is what a {options.get('thing', 'cell')} is worth: the "
@@ -202,20 +310,25 @@ def head_to_head(s: Played) -> None:
         return
     table = paired_table(s.result.results, s.axis, b, [a])
     word, ta, tb = s.view.win_word, s.title(a), s.title(b)
-    words = " ".join(f"Against {tb}, {ta} lets the {r['name']} {word} {points(r['diff'], (r.ci_high - r.ci_low) / 2)}."
-                     for _, r in table.iterrows())
+    words = " ".join(f"Against {tb}, {ta} takes the {possessive(r['name'])} {word} rate "
+                     f"{change_text(r.reference_rate, r.rate, r.ci_low, r.ci_high)}"
+                     f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows())
     s.tables.append(Table(diff_table(table.assign(label=f"{ta} vs {tb}"), "head to head"), words))
+
+
+# ---------------------------------------------------------------------------- values and sides
 
 
 def by_value(s: Played) -> None:
     """Win rate against a numeric axis."""
     options = s.options
     axis = f"axis_{options['axis']}"
-    summary = s.result.summary.assign(value=pd.to_numeric(s.result.summary[axis]))
+    summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
+    summary = summary.assign(value=pd.to_numeric(summary[axis]))
     lo, hi = summary.value.min(), summary.value.max()
-    moves = "; ".join(f"the {name} from {pct(rows.rate.iloc[0])} to {pct(rows.rate.iloc[-1])}"
+    moves = "; ".join(f"the {name} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
                       for name, rows in summary.sort_values("value").groupby("name", sort=False))
-    unit = options.get("unit", f" {options.get('x_label', options['axis'])}").replace("points budget", "points")
+    unit = options.get("unit", f" {options.get('x_label', options['axis'])}")
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", options["axis"]), s.view),
                           f"Going from {lo:g} to {hi:g}{unit} moves {moves}."))
     s.figures.append(Chart(s.spec.key, charts.rate_vs_value(summary, "value", options.get(
@@ -223,62 +336,163 @@ def by_value(s: Played) -> None:
         s.view.rate), f"Each line is a side's {s.view.rate} at each value; the band is its 95% Wilson interval."))
 
 
-def seat_balanced_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, order, names) -> pd.DataFrame:
-    """Win rate of side A against side B: the mean of A in seat 1 (vs B) and A in seat 2 (vs B)."""
+def equivalence(rates: pd.Series, wins: pd.Series, games: pd.Series, margin: float) -> pd.DataFrame:
+    """Each side's rate against the mean of the sides, with two one-sided tests against ``margin``:
+    ``equivalent`` when its 90% interval of the deviation lies inside ±margin (TOST at 5%),
+    ``outside`` when its 95% interval lies wholly beyond it. The mean is taken as known (it pools
+    every side)."""
+    mean = float(rates.mean())
+    low90, high90 = wilson_interval(wins, games, confidence=0.90)
+    low95, high95 = wilson_interval(wins, games)
+    out = pd.DataFrame({"rate": rates, "deviation": rates - mean, "low95": low95, "high95": high95,
+                        "equivalent": (low90 - mean > -margin) & (high90 - mean < margin),
+                        "outside": (low95 - mean > margin) | (high95 - mean < -margin)})
+    out.attrs["mean"] = mean
+    return out
+
+
+def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Finding:
+    mean = eq.attrs["mean"]
+    worst = eq.deviation.abs().idxmax()
+    row = eq.loc[worst]
+    limits = f"±{margin * 100:.0f} points of the mean {word} rate ({rate_text(mean)})"
+    if bool(eq.outside.any()):
+        out = eq[eq.outside]
+        side = out.deviation.abs().idxmax()
+        r = out.loc[side]
+        return Finding(what, False, f"{what.capitalize()}: not fair. {side} {word}s in {rate_text(r.rate)} of games "
+                       f"({_pc(r.low95)}-{_pc(r.high95)}), outside {limits}.")
+    if bool(eq.equivalent.all()):
+        return Finding(what, True, f"{what.capitalize()}: fair within {limits}: every one is shown within it "
+                       f"(two one-sided tests at 5%; the farthest, {worst}, {_signed(row.deviation)} points).")
+    unsure = eq[~eq.equivalent].deviation.abs().idxmax()
+    return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {unsure}'s interval "
+                   f"({_pc(eq.loc[unsure].low95)}-{_pc(eq.loc[unsure].high95)}) reaches past it; more games would "
+                   "tell.")
+
+
+def sides(s: Played) -> None:
+    """Each side's win rate over every cell and seat, against the mean, with an equivalence test."""
+    res, options, word = s.result.results, s.options, s.view.win_word
+    margin = options.get("margin", MARGIN)
+    grouped = res.assign(side=res[options.get("side", "team")].astype(str).map(s.title)).groupby("side") \
+        .won.agg(["sum", "size"])
+    rates = grouped["sum"] / grouped["size"]
+    eq = equivalence(rates, grouped["sum"], grouped["size"], margin).sort_values("rate", ascending=False)
+    what = options.get("what", "sides")
+    shown = pd.DataFrame({"side": eq.index, "games": grouped["size"].reindex(eq.index).to_numpy(),
+                          s.view.rate: eq.rate.map(_pc).to_numpy(),
+                          "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
+                          "vs mean (points)": eq.deviation.map(_signed).to_numpy(),
+                          f"within ±{margin * 100:.0f}": np.where(eq.equivalent, "yes",
+                                                                np.where(eq.outside, "no", "not shown")).tolist()})
+    finding = _verdict_of(eq, what, margin, word)
+    s.findings.append(finding)
+    s.tables.append(Table(shown, finding.sentence))
+
+
+def seats(s: Played) -> None:
+    """Each seat's win rate over every cell (a seat is a player's place in the config's order)."""
+    res, options, word = s.result.results, s.options, s.view.win_word
+    margin = options.get("margin", MARGIN)
+    grouped = res.groupby("player").won.agg(["sum", "size"])
+    rates = grouped["sum"] / grouped["size"]
+    eq = equivalence(rates, grouped["sum"], grouped["size"], margin)
+    eq.index = [f"seat {p + 1}" for p in eq.index]
+    chi = stats.chi2_contingency(np.c_[grouped["sum"], grouped["size"] - grouped["sum"]])
+    shown = pd.DataFrame({"seat": eq.index, s.view.rate: eq.rate.map(_pc).to_numpy(),
+                          "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
+                          "vs mean (points)": eq.deviation.map(_signed).to_numpy()})
+    finding = _verdict_of(eq, "seats", margin, word)
+    s.findings.append(finding)
+    gap = eq.rate.max() - eq.rate.min()
+    s.tables.append(Table(shown, f"Seat advantage: the best seat {word}s {gap * 100:.1f} points more often than the "
+                          f"worst (a chi-square test of equal seats: p = {chi.pvalue:.2g}). {finding.sentence}"))
+
+
+def seat_balanced_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, order, names,
+                         value: str = "rate") -> pd.DataFrame:
+    """Side A against side B: the mean of A in seat 1 (vs B) and A in seat 2 (vs B)."""
     one, two = f"axis_{row_axis}", f"axis_{col_axis}"
-    seat1 = summary[summary.player == 0].pivot(index=one, columns=two, values="rate")
-    seat2 = summary[summary.player == 1].pivot(index=two, columns=one, values="rate")
+    seat1 = summary[summary.player == 0].pivot(index=one, columns=two, values=value)
+    seat2 = summary[summary.player == 1].pivot(index=two, columns=one, values=value)
     order = [f for f in (order or seat1.index) if f in seat1.index]
     matrix = (seat1.loc[order, order] + seat2.loc[order, order]) / 2
     return matrix.rename(index=names or {}, columns=names or {})
 
 
 def matchups(s: Played) -> None:
-    """The row side's win rate against the column side, averaged over both seats."""
+    """The row side's win rate against the column side, averaged over both seats, with intervals,
+    and the share of decisive games (games anyone won) of each pairing."""
     options, word = s.options, s.view.win_word
     row_axis, col_axis = options["axes"]
-    matrix = seat_balanced_matrix(s.result.summary, row_axis, col_axis, options.get("order"), options.get("names"))
+    summary = s.result.summary.assign(hw2=s.result.summary.halfwidth ** 2)
+    args = (row_axis, col_axis, options.get("order"), options.get("names"))
+    matrix = seat_balanced_matrix(summary, *args)
+    halfwidth = np.sqrt(seat_balanced_matrix(summary, *args, value="hw2") * 2) / 2  # of a mean of two rates
+    decided = s.result.results.groupby("cell").won.sum() / s.result.results.groupby("cell").game.nunique()
+    summary["decisive"] = summary.cell.map(decided)
+    decisive = seat_balanced_matrix(summary, *args, value="decisive")
     overall = matrix.mean(axis=1).sort_values(ascending=False)
-    s.tables.append(Table(matrix.map(_pc).reset_index(names=options.get("row_label", "team (rows) vs opponent")),
-                          f"The {overall.index[0]} {word} most often ({pct(overall.iloc[0])} averaged over "
-                          f"opponents and seats), the {overall.index[-1]} least ({pct(overall.iloc[-1])})."))
+    cells = matrix.map(_pc) + " (" + halfwidth.map(points_text) + ")"
+    s.tables.append(Table(cells.reset_index(names=options.get("row_label", "team (rows) vs opponent")),
+                          f"The {overall.index[0]} {word} most often ({rate_text(overall.iloc[0])} averaged over "
+                          f"opponents and seats), the {overall.index[-1]} least ({rate_text(overall.iloc[-1])}); "
+                          "each cell with its 95% half-width in points."))
+    s.tables.append(Table(decisive.map(_pc).reset_index(names="share of decisive games"),
+                          f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "
+                          f"to {rate_text(float(decisive.max().max()))}; the rest end without a winner."))
     s.figures.append(Chart(s.spec.key, charts.heatmap(matrix, f"{s.view.rate.capitalize()} of the row side",
                                                        "opponent", "side"),
                            f"Each square is how often the row side {word}s against the column side, averaged "
                            "over both seats."))
 
 
+# ---------------------------------------------------------------------------- sensitivity
+
+
 def sensitivity(s: Played) -> None:
-    """Every chosen number at its low and high value, ranked by the change in "anyone wins"."""
-    table = sensitivity_table(s.result.results, s.experiment)
+    """Every chosen number at its low, default and high value, ranked by the largest change from
+    the default over its plausible range."""
+    measure = s.options.get("measure", "anyone")
+    table = sensitivity_table(s.result.results, s.experiment, measure=measure)
     if table.empty:
         return
+    s.ratios += table.variance_ratio.dropna().tolist()
     titles, word = s.options.get("titles", {}), s.view.win_word
+    what = outcome_words(measure, word)
     top = table.iloc[0]
 
     def under(m: str) -> str:
         return " + ".join(titles.get(x, x) for x in m.split("+")) if m else "base"
 
-    shown = pd.DataFrame({"parameter": table.param, "under": table["mod"].map(under),
-                          "default": table.default.astype(str), "low": table.low.astype(str),
-                          "high": table.high.astype(str), "rate at low": table.rate_low.map(_pc),
-                          "rate at high": table.rate_high.map(_pc), "high - low (points)": table["diff"].map(_signed),
-                          "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.ci_low, table.ci_high)],
-                          "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
+    shown = pd.DataFrame({
+        "rank": [f"{r} ({lo}-{hi})" for r, lo, hi in zip(table["rank"], table.rank_low, table.rank_high)],
+        "parameter": table.param, "under": table["mod"].map(under), "default": table.default.astype(str),
+        "low": table.low.astype(str), "high": table.high.astype(str), "rate at low": table.rate_low.map(_pc),
+        "rate at default": table.rate_default.map(_pc), "rate at high": table.rate_high.map(_pc),
+        "effect (points)": table.effect.map(_signed),
+        "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
+        "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
-    s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} moves the chance that anyone "
-                                 f"{word}s most: {pct(top.rate_low)} at {top.low} against {pct(top.rate_high)} "
-                                 f"at {top.high} (±{(top.ci_high - top.ci_low) * 50:.0f} points)."))
-    forest = table.assign(label=[f"{p} {lo}→{hi}" + (f" ({under(m)})" if m else "")
-                                 for p, lo, hi, m in zip(table.param, table.low, table.high, table["mod"])],
-                          name=f"anyone {word}s", flagged=table.p_holm < 0.05)
+    s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that {what} "
+                                 f"goes from {rate_text(top.rate_default)} at its default {top.default} to "
+                                 f"{rate_text(top.rate_at_extreme)} at {top.extreme} ({_signed(top.effect)} points, "
+                                 f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
+                                 "by the largest change from the default across their plausible range; the rank's 95% "
+                                 "interval is in brackets (a bootstrap over games)."))
+    forest = table.assign(label=[f"{p} {d}→{x}" + (f" ({under(m)})" if m else "")
+                                 for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
+                          name=what, flagged=table.p_holm < 0.05, diff=table.effect,
+                          ci_low=table.effect_low, ci_high=table.effect_high)
     s.figures.append(Chart(s.spec.key, charts.forest(forest, "Sensitivity of the chosen numbers",
-                                                      "rate at high minus rate at low (points)"),
-                           f"Each bar is how much the chance that anyone {word}s changes between a number's low "
-                           "and high plausible value; the longest bars are the numbers worth pinning down."))
+                                                      "largest change from the default (points)"),
+                           f"Each bar is how much the chance that {what} moves when a number goes from its "
+                           "default to the farther end of its plausible range; the longest bars are the numbers worth "
+                           "pinning down."))
 
 
 ANALYSES: dict[str, Callable[[Played], None]] = {
     "outcomes": outcomes, "paired": paired, "head_to_head": head_to_head, "by_value": by_value,
-    "matchups": matchups, "sensitivity": sensitivity,
+    "matchups": matchups, "sides": sides, "seats": seats, "sensitivity": sensitivity,
 }

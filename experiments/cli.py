@@ -164,9 +164,9 @@ def play(
             writable(f"--out {out}", out.parent, out)
         _playable(cfg, seed, batch_size)
         df = run_play(cfg, games, seed, show_progress=not as_json, batch_size=batch_size)
-        summary = summarise(cfg, df)
+        summary = summarise(cfg, df, str(config))
         if out is not None:
-            write_atomic(df, out)
+            write_atomic(df, out, summary["played"])
     if as_json:
         typer.echo(summary_json(summary))
     else:
@@ -237,6 +237,7 @@ def solve(
     hi: Annotated[float | None, typer.Option(help="High end of the search.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per value in the first round.")] = 400,
     seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
+    mod: ModOption = None,
 ) -> None:
     """Find the parameter value that gives a target win rate (stochastic root-finding on CRN)."""
     from experiments.solve import render_solution
@@ -245,7 +246,7 @@ def solve(
     with user_errors():
         if games < 10:
             raise ValueError(f"--games {games}; allowed: 10 or more")
-        solution = solve_param(_config(config), param, target, player, lo, hi, games, seed)
+        solution = solve_param(_config(config, mod), param, target, player, lo, hi, games, seed)
     render_solution(solution, Console())
 
 
@@ -257,13 +258,14 @@ def sensitivity(
     seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
     dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
+    mod: ModOption = None,
 ) -> None:
     """Rank the chosen ([C]) numbers by how much each moves the win rate across its plausible range."""
     from experiments.sensitivity import render_sensitivity, run_sensitivity
 
     console = Console()
     with user_errors(), _interruptible(out):
-        cfg = _config(config)
+        cfg = _config(config, mod)
         table = run_sensitivity(cfg, out, games, seed, fresh, dask, console)
     render_sensitivity(table, console, get(cfg.ruleset).win_word)
 

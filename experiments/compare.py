@@ -27,11 +27,29 @@ def player_names(results: pd.DataFrame) -> dict[int, str]:
     return dict(results.groupby("player").name.first())
 
 
+def _games_of(results: pd.DataFrame, axis: str, label: str, n: int) -> pd.DataFrame:
+    """The (game, player) rows of a cell's first ``n`` games, without the cell's own columns."""
+    rows = results[results[axis].astype(str) == str(label)]
+    rows = rows[rows.game < rows.game.min() + n] if len(rows) else rows
+    keep = [c for c in rows.columns if c != "cell" and not c.startswith("axis_")]
+    return rows.sort_values(["game", "player"])[keep].reset_index(drop=True)
+
+
+def plays_the_same_games(results: pd.DataFrame, axis: str, label: str, reference: str, n: int) -> bool:
+    """True when every one of the first ``n`` games of the cell is the reference cell's game to the
+    last column (the cell's change has no effect on play, like a team check that every team passes)."""
+    return _games_of(results, axis, label, n).equals(_games_of(results, axis, reference, n))
+
+
 def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) -> pd.DataFrame:
     """Each cell of ``axis`` minus the ``reference`` cell, per player, on the same games.
 
-    Returns one row per (label, player): rate, reference rate, diff, 95% interval, McNemar p,
-    Holm-adjusted p over the whole table, and ``flagged`` (adjusted p < ALPHA).
+    Every number of a row is computed on one set of games: the games the two cells have in common
+    (the first ``n`` of each; with sequential sampling cells may have played more). Returns one row
+    per (label, player): games, rate, reference rate, diff, 95% score interval, p (score test),
+    p_exact (McNemar), the variance ratio of the pairing, ``no_effect`` (the cell played the
+    reference's games exactly), the Holm-adjusted p over the rows with an effect, and ``flagged``
+    (adjusted p < ALPHA).
     """
     labels = [v for v in pd.unique(results[axis].astype(str)) if v != str(reference)] if labels is None else labels
     ref = wins_by_game(results, axis, reference)
@@ -40,15 +58,20 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     for label in labels:
         cell = wins_by_game(results, axis, label)
         n = min(len(cell), len(ref))
-        for p in ref.columns:
-            d = paired_difference(cell[p].to_numpy()[:n], ref[p].to_numpy()[:n])
-            rows.append({"label": label, "player": p, "name": names[p], "rate": cell[p].mean(),
-                         "reference_rate": ref[p].mean(), "diff": d.diff, "ci_low": d.low, "ci_high": d.high,
-                         "p_value": d.p_value, "games": d.games})
+        same = plays_the_same_games(results, axis, label, reference, n)
+        for p in ref.columns.intersection(cell.columns):  # a cell with fewer seats compares the seats both have
+            a, b = cell[p].to_numpy()[:n], ref[p].to_numpy()[:n]
+            d = paired_difference(a, b)
+            rows.append({"label": label, "player": p, "name": names[p], "games": n, "rate": a.mean(),
+                         "reference_rate": b.mean(), "diff": d.diff, "ci_low": d.low, "ci_high": d.high,
+                         "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio,
+                         "no_effect": same})
     table = pd.DataFrame(rows)
     if not table.empty:
-        table["p_holm"] = holm(table.p_value)
-        table["flagged"] = table.p_holm < ALPHA
+        tested = ~table.no_effect
+        table["p_holm"] = np.nan
+        table.loc[tested, "p_holm"] = holm(table.p_value[tested])
+        table["flagged"] = tested & (table.p_holm < ALPHA)
     return table
 
 
@@ -57,6 +80,38 @@ def win_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:
     if player is None:
         return df.groupby("game", sort=True).won.any().to_numpy()
     return df[df.player == player].sort_values("game").won.to_numpy()
+
+
+def anyone(results: pd.DataFrame, name: str = "anyone") -> pd.DataFrame:
+    """One row per (cell, game) as if one player, ``name``, won whenever anyone did: for a
+    cooperative game, the side's rate (the posse holds the town) rather than each seat's."""
+    keys = [c for c in results.columns if c == "cell" or c.startswith("axis_")] + ["game"]
+    first = results.groupby(keys, sort=False).agg(won=("won", "any"), turns=("turns", "first"),
+                                                  reason=("reason", "first")).reset_index()
+    return first.assign(player=0, name=name)
+
+
+def game_outcomes(df: pd.DataFrame, outcome: str = "anyone") -> np.ndarray:
+    """Per game, a yes/no outcome named by ``outcome``: ``"anyone"`` (somebody won), ``"player=K"``
+    (seat K won, 0-based) or ``"reason=R"`` (the game ended by reason R)."""
+    kind, _, value = outcome.partition("=")
+    if kind == "anyone":
+        return win_outcomes(df, None)
+    if kind == "player":
+        return win_outcomes(df, int(value))
+    if kind == "reason":
+        return (df.groupby("game", sort=True).reason.first() == value).to_numpy()
+    raise ValueError(f"outcome {outcome!r}; allowed: anyone, player=K, reason=R")
+
+
+def outcome_words(outcome: str, word: str) -> str:
+    """'anyone escapes', 'seat 1 wins', 'a game ends in helipad'."""
+    kind, _, value = outcome.partition("=")
+    if kind == "player":
+        return f"seat {int(value) + 1} {word}s"
+    if kind == "reason":
+        return f"a game ends in {value}"
+    return f"anyone {word}s"
 
 
 def per_game(results: pd.DataFrame, axis: str) -> pd.DataFrame:

@@ -65,6 +65,15 @@ class Axis:
         if len(set(self.labels)) != len(self.labels):
             raise ExperimentError(f"axes.{self.name}: a value is listed twice")
 
+    def column_value(self, label: str) -> Any:
+        """The value of the results' ``axis_<name>`` column for a label: a number on an axis of
+        numbers (budget, a numeric parameter), else the label."""
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in self.values)
+        if not numbers:
+            return label
+        value = self.values[self.labels.index(label)]
+        return int(value) if all(isinstance(v, int) for v in self.values) else float(value)
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -158,12 +167,11 @@ def _plain(value: Any) -> Any:
 
 
 def cell_key(coords, config: Any, seed: int, games: int, target: float | None = None) -> str:
-    """``<label>-<hash>``: the label is readable (``axis=value`` for one axis, the values joined by
-    commas for several; file-name safe, at most 60 characters), the
-    hash covers the config, seed and games, so the key names exactly one set of results."""
-    label = ",".join(f"{a}={v}" for a, v in coords) if len(coords) == 1 else ",".join(v for _, v in coords)
-    label = label or "base"
-    label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:60]
+    """``<label>-<hash>``: the label is readable (``axis=value`` for each axis, joined by commas:
+    ``budget=50,policy.Marines=dash``; file-name safe, at most 80 characters), the hash covers
+    the config, seed and games, so the key names exactly one set of results."""
+    label = ",".join(f"{a}={v}" for a, v in coords) or "base"
+    label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:80]
     digest = hashlib.blake2b(f"{_canonical(config)}|{seed}|{games}|{target}".encode(), digest_size=5).hexdigest()
     return f"{label}-{digest}"
 
@@ -248,7 +256,7 @@ def parse_axis(name: str, values: Any, base: Any, base_dir: Path, target: str | 
     except ValueError as err:
         raise ExperimentError(f"{where}: {err}") from None
     labels = tuple(kind.label(v) if kind is not None else str(v) for v in values)
-    axis_name = name if target is None else f"{name}[{base.players[p].name}]"
+    axis_name = name if target is None else f"{name}.{base.players[p].name}"  # the file's key: axes.policy.Marines
     return Axis(axis_name, name if kind is not None else "param", tuple(parsed), labels, p)
 
 

@@ -35,7 +35,8 @@ def _help_text(row: dict) -> str:
     if row["choices"]:
         parts.append("choices: " + ", ".join(row["choices"]))
     if row["needs"]:
-        parts.append("only with " + ", ".join(f"{k} {'+'.join(v)}" for k, v in row["needs"].items()))
+        parts.append("only with " + ", ".join(f"{k} {'+'.join(v)}" if all(isinstance(x, str) for x in v)
+                                              else f"{k} > 0" for k, v in row["needs"].items()))
     return "; ".join(t for t in parts if t)
 
 
@@ -47,15 +48,33 @@ def render_params(rs: Ruleset, console: Console) -> None:
     for row in param_rows(rs):
         table.add_row(row["name"], default_text(row["default"]), row["tag"], row["spec"], _help_text(row))
     console.print(table, markup=False)
-    used = sorted({p.tag for p in rs.parameters()})
-    console.print("tags: " + "; ".join(f"{tag_text(t)} {TAGS.get(t, _tag_word(t))}" for t in used), markup=False)
+    console.print(tag_legend(rs), markup=False)
+
+
+def tag_legend(rs: Ruleset) -> str:
+    """What each tag of the table means, tags of the same kind together ('A2, A14: an
+    ambiguity...'), in the order V, I, C, then the rest."""
+    words: dict[str, list[str]] = {}
+    for tag in sorted({p.tag for p in rs.parameters()}, key=_tag_order):
+        words.setdefault(TAGS.get(tag) or _tag_word(tag), []).append(tag_text(tag))
+    return "tags:\n" + "\n".join(f"  {', '.join(tags)}: {word}" for word, tags in words.items())
+
+
+def _tag_order(tag: str) -> tuple:
+    known = list(TAGS)
+    if tag in known:
+        return (0, known.index(tag), 0)
+    number = tag[1:]
+    return (1, tag[:1], int(number)) if tag[:1].isalpha() and number.isdigit() else (2, tag, 0)
 
 
 def _tag_word(tag: str) -> str:
-    if tag[:1] == "A" and tag[1:].isdigit():
-        return "an ambiguity of the spec, read as its default"
+    if tag[:1].isalpha() and tag[1:].isdigit():
+        return "an ambiguity the spec lists (by its number), read as the spec's default; the other reading is a choice"
     return {"mods": "set by a mod (or by hand)", "policy": "player behaviour", "data": "data files",
-            "ablation": "for ablation studies"}.get(tag, "")
+            "ablation": "for ablation studies: switch a rule off to measure it", "scenario": "the scenario played",
+            "option": "an optional rule of the game", "mode": "which game is played",
+            "sim": "a simulator setting, not a rule"}.get(tag, "")
 
 
 # ---------------------------------------------------------------------------- policies

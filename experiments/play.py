@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -13,9 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from experiments.stats import wilson_interval
-from sim.play import games, play, warm_up
+from sim.files import atomic_path
+from sim.play import games, play, recorded_compile, warm_up
 from sim.ruleset import get as ruleset_of_id
-from sim.ruleset import ruleset_of
+from sim.ruleset import played, played_line, ruleset_of
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
@@ -26,10 +26,12 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def summarise(config, df: pd.DataFrame) -> dict:
-    """Per player: wins, win rate with its 95% Wilson interval and the means per game of the
-    ruleset's ``play_columns``; per run: game length, end reasons and dice per game. The keys of
-    the rates are those of a sweep's ``summary.csv`` (wins, rate, ci_low, ci_high)."""
+def summarise(config, df: pd.DataFrame, source: str | None = None) -> dict:
+    """What was played (``sim.ruleset.played``: ruleset, config file, players, mods, changed
+    parameters, games, seed, version); per player: policy, wins, win rate with its 95% Wilson
+    interval and the means per game of the ruleset's ``play_columns``; per run: game length, end
+    reasons and dice per game. The keys are those of a sweep's ``summary.csv`` (player: the seat,
+    name, team, wins, rate, ci_low, ci_high; docs/results.md)."""
     rs = ruleset_of(config)
     per_game = games(df)
     n = len(per_game)
@@ -38,28 +40,47 @@ def summarise(config, df: pd.DataFrame) -> dict:
         rows = df[df.player == p]
         wins = int(rows.won.sum())
         low, high = wilson(wins, n)
-        row = {"player": player.name, **({"team": rows.team.iloc[0]} if "team" in df and n else {}),
+        row = {"player": p, "name": player.name, **({"team": rows.team.iloc[0]} if "team" in df and n else {}),
+               **({"policy": rows.policy.iloc[0]} if "policy" in df and n else {}),
                "wins": wins, "rate": wins / n if n else 0.0, "ci_low": low, "ci_high": high}
         for column in rs.play_columns:
             row[f"{column}_per_game"] = float(rows[column].mean()) if n else 0.0
         players.append(row)
     reasons = per_game.reason.value_counts().to_dict()
     return {
-        "ruleset": rs.id, "games": n, "seed": df.attrs.get("seed"), "players": players,
+        "ruleset": rs.id, "games": n, "seed": df.attrs.get("seed"),
+        "played": played(config, n, df.attrs.get("seed"), source), "players": players,
         "mean_turns": float(per_game.turns.mean()) if n else 0.0,
         "reasons": {k: int(v) for k, v in reasons.items()},
         "mean_dice_per_game": float(per_game.dice.mean()) if n else 0.0,
     }
 
 
-def load_game_kernels(config, console: Console | None = None) -> dict:
-    """Compile the game kernels, or load them from numba's disk cache, under a status line on
-    stderr (the first run on a machine compiles them for a few minutes); a compile is announced
-    when it ends. Returns `sim.play.warm_up`'s dict."""
+def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0) -> dict:
+    """Compile the game kernels, or load them from numba's disk cache. A load from the cache takes
+    a fraction of a second and says nothing; a status line on stderr appears only when loading
+    lasts longer than ``quiet_for`` seconds (a compile), and a compile is announced when it ends.
+    Returns `sim.play.warm_up`'s dict."""
     console = console or Console(stderr=True)
-    with console.status("loading the game kernels (the first run on a machine compiles them: "
-                        "about 4 minutes on 2 cores, then they are cached)"):
+    last = recorded_compile(config)
+    took = f"the last compile here took {last['seconds']:.0f} s" if last else "about a minute on 2 cores"
+    status = console.status(f"compiling the game kernels (once per machine, then they load from the cache; {took})")
+    done, lock = [False], threading.Lock()
+
+    def show() -> None:
+        with lock:
+            if not done[0]:
+                status.start()
+
+    timer = threading.Timer(quiet_for, show)
+    timer.start()
+    try:
         loaded = warm_up(config)
+    finally:
+        with lock:
+            done[0] = True
+            timer.cancel()
+            status.stop()
     if loaded["source"] == "compiled":
         console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
     return loaded
@@ -79,16 +100,21 @@ def run_play(config, n_games: int, seed: int, show_progress: bool = True,
 
 
 def render_summary(summary: dict, console: Console) -> None:
+    """The players' table under a title that says what was played; nothing a user needs is cut
+    (long names fold onto a second line)."""
     rs = ruleset_of_id(summary["ruleset"])
-    table = Table(title=f"{summary['games']} games, seed {summary['seed']}")
-    extra = [k for k in summary["players"][0] if k.endswith("_per_game")] if summary["players"] else []
-    teams = ["team"] if summary["players"] and "team" in summary["players"][0] else []
+    rows = summary["players"]
+    table = Table(title=played_line(summary["played"]), title_justify="left")
+    same_team = all(p.get("team") in (None, p["name"]) for p in rows)
+    extra = [k for k in rows[0] if k.endswith("_per_game")] if rows else []
     per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
-    columns = ["player", *teams, rs.win_word + " rate", "95% CI", *per_game]
+    columns = ["player", *([] if same_team else ["team"]), *(["policy"] if rows and "policy" in rows[0] else []),
+               rs.win_word + " rate", "95% CI", *per_game]
     for col in columns:
-        table.add_column(col, justify="left" if col in ("player", "team") else "right")
-    for p in summary["players"]:
-        table.add_row(p["player"], *([p["team"]] if "team" in p else []), f"{p['rate']:.1%}",
+        table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold")
+    for p in rows:
+        table.add_row(p["name"], *([] if same_team else [p.get("team", "")]),
+                      *([p["policy"]] if "policy" in p else []), f"{p['rate']:.1%}",
                       f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra))
     console.print(table)
     reasons = ", ".join(f"{k} {v / summary['games']:.1%}" for k, v in summary["reasons"].items())
@@ -96,26 +122,30 @@ def render_summary(summary: dict, console: Console) -> None:
                   f"{summary['mean_dice_per_game']:.0f} dice per game")
 
 
-def write_atomic(df: pd.DataFrame, path: Path) -> None:
-    """Write parquet or CSV (by suffix) to a temp file in the same folder, then rename."""
+def write_atomic(df: pd.DataFrame, path: Path, info: dict | None = None) -> None:
+    """Write parquet or CSV (by suffix) to a temp file in the same folder, then rename. ``info``
+    (what was played) goes into the parquet file's metadata (key ``shamble``), or for a CSV file
+    into ``<file>.meta.json`` beside it."""
     path = Path(path)
     if path.suffix not in (".parquet", ".csv"):
         raise ValueError(f"--out {path}: allowed suffixes: .parquet, .csv")
     if not path.parent.exists():
         raise ValueError(f"--out {path}: folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        frame = df.copy()
-        frame.attrs = {}
+    frame = df.copy()
+    frame.attrs = {}
+    with atomic_path(path) as tmp:
         if path.suffix == ".parquet":
-            frame.to_parquet(tmp, index=False)
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            meta = dict(table.schema.metadata or {}) | ({b"shamble": json.dumps(info).encode()} if info else {})
+            pq.write_table(table.replace_schema_metadata(meta), tmp)
         else:
             frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    if info and path.suffix == ".csv":
+        with atomic_path(path.with_name(path.name + ".meta.json")) as tmp:
+            tmp.write_text(json.dumps(info, indent=2) + "\n")
 
 
 def summary_json(summary: dict) -> str:

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rich.console import Console
@@ -35,10 +36,45 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 @dataclass
 class Part:
-    """One ruleset's part of the report: its sections, played and analysed."""
+    """One ruleset's part of the report: its sections, played and analysed, its verdict and the
+    notes on how far its comparisons can be trusted."""
 
     ruleset: Ruleset
     sections: list[Played] = field(default_factory=list)
+    findings: list = field(default_factory=list)  # analyses.Finding, from every section
+    notes: list[str] = field(default_factory=list)  # the method notes: pairing gain, shared games
+
+
+def shared_games(part: Part) -> list[str]:
+    """Cells of different sections that play the very same games (the same config and seed): their
+    agreement is one measurement shown twice, not a replication."""
+    from experiments.experiment import config_fingerprint
+
+    seen: dict[tuple, list[str]] = {}
+    for s in part.sections:
+        for cell in s.experiment.cells():
+            where = f"{s.spec.key} ({cell.label})"
+            seen.setdefault((config_fingerprint(cell.config), s.experiment.seed), []).append(where)
+    return [", ".join(cells) for cells in seen.values() if len({c.split(" ")[0] for c in cells}) > 1]
+
+
+def method_notes(part: Part) -> list[str]:
+    """What the reader needs to weigh the comparisons: how much the pairing gained, which cells
+    are the same games."""
+    notes = []
+    ratios = np.array([r for s in part.sections for r in s.ratios])
+    if ratios.size:
+        notes.append(f"Paired comparisons play both cells on the same games (common random numbers). How much that "
+                     f"gains is the variance ratio var(a - b) / (var(a) + var(b)) of each comparison (1 = no gain over "
+                     f"two independent samples, 0 = the shared games decide everything): median "
+                     f"{np.median(ratios):.2f}, from {ratios.min():.2f} to {ratios.max():.2f} over {ratios.size} "
+                     "comparisons.")
+    groups = shared_games(part)
+    if groups:
+        notes.append("Some cells of different sections play the very same games (the same config and seed): "
+                     + "; ".join(f"[{g}]" for g in groups) + ". Where their figures agree, that is one measurement "
+                     "shown twice, not a replication.")
+    return notes
 
 
 def experiment_of(spec: ReportSection) -> Experiment:
@@ -117,6 +153,8 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
             s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
                              console=console)
             analyse(s)
+        part.findings = [f for s in part.sections for f in s.findings]
+        part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
     write_pages(folder, parts, _report_meta(meta, parts, scale, rates, elapsed))
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")

@@ -1,14 +1,20 @@
 """Sensitivity of the chosen numbers: which [C] parameter moves the win rate most?
 
 Every parameter tagged "C" (a number the spec had to choose) with a plausible range (its
-ruleset's ``Parameter.plausible``; ``shamble params``) is played at its low and its high value, one
-at a time, everything else as in the base config, on common random numbers (the same games in
-every cell). The table ranks the parameters by ``|rate(high) - rate(low)|`` of the rate that
-*anyone* wins, with a paired 95% interval and a Holm-adjusted exact McNemar p-value.
+ruleset's ``Parameter.plausible``; ``shamble params``) is played at its low and its high value,
+one at a time, everything else as in the base config, on common random numbers (the same games in
+every cell); the base cell plays every default.
+
+**The measure.** A number's *effect* is the largest change, from its default, of the rate that
+*anyone* wins anywhere across its plausible range: ``rate(v) - rate(default)`` for whichever end
+``v`` moves it more (an end equal to the default moves it by 0). The effect has a paired 95%
+score interval and a score-test p-value, Holm-adjusted over the numbers; the numbers are ranked by
+``|effect|``, and each rank has a 95% interval from a bootstrap over games (the same resampled
+games in every cell, keeping the pairing), so two numbers whose ranks overlap are not told apart.
 
 A parameter that needs something switched on (``Parameter.enable``: Zombie 40,000's T-Virus
 numbers need the T-Virus mod) counts only when that is on in the config, or asked for with
-``enable`` (then its cells play with it switched on).
+``enable``; then its cells, and a default cell of their own, play with it switched on.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from experiments.compare import win_outcomes
+from experiments.compare import game_outcomes
 from experiments.experiment import Axis, Experiment
 from experiments.stats import holm, paired_difference
 from sim.ruleset import Parameter, ruleset_of
@@ -26,15 +33,23 @@ from sim.ruleset import Parameter, ruleset_of
 
 def _switched(config, parameter: Parameter, enable: Mapping[str, tuple]) -> dict | None:
     """What must be added to the config for ``parameter`` to matter: ``{}`` (nothing), a dict
-    of the fields to set, or None when it stays off."""
+    of the fields to set, or None when it stays off. A set field (mods) is on when it holds the
+    names; a number (terrain_density) when it is not 0."""
     extra = {}
     for key, names in parameter.enable.items():
-        have = frozenset(getattr(config, key, ()))
-        if set(names) <= have:
+        have = getattr(config, key, ())
+        if not isinstance(have, frozenset | set | tuple | list):
+            if have:
+                continue
+            if key not in enable:
+                return None
+            extra[key] = enable[key][0]
+            continue
+        if set(names) <= set(have):
             continue
         if not set(names) <= set(enable.get(key, ())):
             return None
-        extra[key] = have | frozenset(names)
+        extra[key] = frozenset(have) | frozenset(names)
     return extra
 
 
@@ -53,10 +68,14 @@ def chosen_parameters(config, enable: Mapping[str, tuple] | None = None) -> list
 
 def sensitivity_experiment(config, games: int, seed: int, name: str = "sensitivity",
                            enable: Mapping[str, tuple] | None = None) -> Experiment:
-    """One cell for the base and two (low, high) per chosen parameter, all on the same games."""
+    """The base cell, a default cell for each set of switched-on extras, and two cells (low, high)
+    per chosen parameter, all on the same games."""
     values, labels = [{}], ["base"]
     for parameter, extra in chosen_parameters(config, enable):
-        prefix = "+".join(n for names in extra.values() for n in sorted(set(names) - _have(config, extra)))
+        prefix = _prefix(config, extra)
+        if extra and f"{prefix}:default" not in labels:
+            values.append(dict(extra))
+            labels.append(f"{prefix}:default")
         for value in parameter.plausible:
             values.append(extra | {parameter.name: value})
             labels.append(f"{prefix + ':' if prefix else ''}{parameter.name}={value}")
@@ -64,34 +83,79 @@ def sensitivity_experiment(config, games: int, seed: int, name: str = "sensitivi
     return Experiment(name, config, games, seed, (axis,), "one [C] number at a time at its low and high value")
 
 
-def _have(config, extra: dict) -> frozenset:
-    return frozenset(n for key in extra for n in getattr(config, key, ()))
+def _prefix(config, extra: dict) -> str:
+    """'t_virus' for a mod switched on, 'terrain_density=0.25' for a number."""
+    parts = []
+    for key, value in extra.items():
+        if isinstance(value, frozenset):
+            parts += sorted(value - frozenset(getattr(config, key, ())))
+        else:
+            parts.append(f"{key}={value}")
+    return "+".join(parts)
 
 
-def _varied(params: dict) -> tuple[str, object]:
-    return next(iter(params.items())) if len(params) == 1 else list(params.items())[-1]
+BOOTSTRAP = 200
 
 
-def sensitivity_table(results: pd.DataFrame, exp: Experiment) -> pd.DataFrame:
-    """Rank the parameters by |rate(high) - rate(low)| of "anyone wins" (paired, Holm)."""
+def _cells(exp: Experiment) -> list[tuple[str, object, str, str, str]]:
+    """(name, default value, prefix, low label, high label) per varied parameter, in axis order:
+    the experiment lists each parameter's low and high cells one after the other."""
     axis = exp.axes[0]
-    outcome = {label: win_outcomes(results[results.axis_params == label], None) for label in axis.labels}
-    rows = []
-    for k in range(1, len(axis.values), 2):
-        (name, low), (_, high) = _varied(axis.values[k]), _varied(axis.values[k + 1])
-        lo_out, hi_out = outcome[axis.labels[k]], outcome[axis.labels[k + 1]]
-        d = paired_difference(hi_out, lo_out)
-        switched = sorted(n for key, v in axis.values[k].items() if key != name
-                          for n in set(v) - set(getattr(exp.base, key, ())))
-        rows.append({"param": name, "mod": "+".join(switched), "default": getattr(exp.base, name), "low": low,
-                     "high": high, "rate_low": lo_out.mean(), "rate_high": hi_out.mean(), "diff": d.diff,
-                     "ci_low": d.low, "ci_high": d.high, "p_value": d.p_value, "games": d.games})
+    varied = [label for label in axis.labels if label != "base" and not label.endswith(":default")]
+    out = []
+    for low, high in zip(varied[::2], varied[1::2]):
+        prefix, _, rest = low.rpartition(":")
+        name = rest.split("=")[0]
+        out.append((name, getattr(exp.base, name), prefix, low, high))
+    return out
+
+
+def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, measure: str = "anyone") -> pd.DataFrame:
+    """Rank the parameters by the largest change from the default (module docstring) of the yes/no
+    outcome ``measure`` (``experiments.compare.game_outcomes``: anyone wins by default)."""
+    axis = exp.axes[0]
+    value_of = dict(zip(axis.labels, axis.values))
+    outcome = {label: game_outcomes(results[results.axis_params == label], measure) for label in axis.labels}
+    rows, effects = [], []
+    for name, default, prefix, low_label, high_label in _cells(exp):
+        base = outcome[f"{prefix}:default" if prefix else "base"]
+        lo_out, hi_out = outcome[low_label], outcome[high_label]
+        n = min(len(base), len(lo_out), len(hi_out))
+        base, lo_out, hi_out = base[:n], lo_out[:n], hi_out[:n]
+        far_high = abs(hi_out.mean() - base.mean()) >= abs(lo_out.mean() - base.mean())
+        far = hi_out if far_high else lo_out
+        d = paired_difference(far, base)
+        rows.append({"param": name, "mod": prefix, "default": default, "low": value_of[low_label][name],
+                     "high": value_of[high_label][name], "rate_low": lo_out.mean(), "rate_default": base.mean(),
+                     "rate_high": hi_out.mean(), "extreme": value_of[high_label if far_high else low_label][name],
+                     "rate_at_extreme": far.mean(), "effect": d.diff, "effect_low": d.low, "effect_high": d.high,
+                     "p_value": d.p_value, "variance_ratio": d.variance_ratio, "games": n})
+        effects.append((base, lo_out, hi_out))
     table = pd.DataFrame(rows)
     if table.empty:
         return table
     table["p_holm"] = holm(table.p_value)
-    table["base_rate"] = outcome["base"].mean()  # (rows with a mod compare its low and high under that mod)
-    return table.reindex(np.argsort(-table["diff"].abs().to_numpy(), kind="stable")).reset_index(drop=True)
+    table["base_rate"] = outcome["base"].mean()
+    order = np.argsort(-table.effect.abs().to_numpy(), kind="stable")
+    table = table.iloc[order].reset_index(drop=True)
+    ranks = _bootstrap_ranks([effects[k] for k in order], seed)
+    table["rank"] = np.arange(1, len(table) + 1)
+    table["rank_low"], table["rank_high"] = ranks
+    return table
+
+
+def _bootstrap_ranks(effects: list, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """95% intervals of each parameter's rank by |effect| over games resampled (the same games in
+    every cell)."""
+    n = min(len(e[0]) for e in effects)
+    rng = np.random.default_rng(seed)
+    ranks = np.empty((BOOTSTRAP, len(effects)), int)
+    for b in range(BOOTSTRAP):
+        idx = rng.integers(0, n, n)
+        size = [max(abs(hi[idx].mean() - base[idx].mean()), abs(lo[idx].mean() - base[idx].mean()))
+                for base, lo, hi in effects]
+        ranks[b] = stats.rankdata(-np.asarray(size), method="min")
+    return np.percentile(ranks, 2.5, axis=0).astype(int), np.percentile(ranks, 97.5, axis=0).astype(int)
 
 
 def run_sensitivity(config, out, games: int = 1000, seed: int = 1, fresh: bool = False,
@@ -111,11 +175,14 @@ def run_sensitivity(config, out, games: int = 1000, seed: int = 1, fresh: bool =
 def render_sensitivity(table: pd.DataFrame, console, word: str = "win") -> None:
     from rich.table import Table
 
-    shown = Table(title=f"[C] numbers ranked by how much they move the rate that anyone {word}s "
-                        f"(base {table.base_rate.iloc[0]:.1%}, {int(table.games.iloc[0])} games per value)")
-    for col in ("parameter", "low", "high", "rate low", "rate high", "high - low", "95% CI", "Holm p"):
+    shown = Table(title=f"[C] numbers ranked by the largest change from the default of the rate that anyone "
+                        f"{word}s (base {table.base_rate.iloc[0]:.1%}, {int(table.games.iloc[0])} games per value)")
+    for col in ("rank", "parameter", "low", "default", "high", "rate low", "rate default", "rate high", "effect",
+                "95% CI", "Holm p"):
         shown.add_column(col, justify="left" if col == "parameter" else "right")
     for r in table.itertuples():
-        shown.add_row(r.param, str(r.low), str(r.high), f"{r.rate_low:.1%}", f"{r.rate_high:.1%}",
-                      f"{r.diff:+.1%}", f"{r.ci_low:+.1%} to {r.ci_high:+.1%}", f"{r.p_holm:.3g}")
+        shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", r.param + (f" ({r.mod})" if r.mod else ""),
+                      str(r.low), str(r.default), str(r.high), f"{r.rate_low:.1%}", f"{r.rate_default:.1%}",
+                      f"{r.rate_high:.1%}", f"{r.effect:+.1%}", f"{r.effect_low:+.1%} to {r.effect_high:+.1%}",
+                      f"{r.p_holm:.3g}")
     console.print(shown)

@@ -10,7 +10,8 @@ Stochastic root-finding on common random numbers:
    ``x* = (logit(target) - a) / b``. A target the fitted curve does not reach inside ``[lo, hi]``
    is an error, not an extrapolation.
 3. **Refine.** A second round zooms the grid onto the first answer's interval and plays twice
-   the games.
+   the games. Where the first fit was rough and the zoomed grid's crossing falls outside it, the
+   window grows by its width toward the crossing (within ``[lo, hi]``) and the round is replayed.
 4. **Interval.** A paired bootstrap over games: the same resampled game indices are used at every
    grid point (keeping the CRN pairing), the curve is refitted and ``x*`` recomputed; the 2.5% and
    97.5% percentiles of ``x*`` are the 95% interval.
@@ -22,13 +23,14 @@ the parameter's plausible range (``shamble params``: x0.5 to x1.5 of its value, 
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
 from experiments.compare import win_outcomes
 from experiments.stats import wilson_interval
@@ -37,6 +39,7 @@ from sim.ruleset import AxisKind, Parameter, ruleset_of, with_params
 
 BOOTSTRAP = 400
 GRID = 7
+MISFIT_P = 1e-3  # a logistic curve whose deviance has a smaller p-value does not describe the grid
 
 Evaluate = Callable[[float, int], np.ndarray]  # (value, games) -> bool[games], the same games every call
 
@@ -56,6 +59,8 @@ class Solution:
     lo: float  # the search range
     hi: float
     word: str = "win"  # the ruleset's word for a win ("escape")
+    note: str = ""  # how to read the answer when the curve is not smooth
+    steps: pd.DataFrame | None = None  # integer and step parameters: the distinct values around the answer
 
     @property
     def nearest(self) -> pd.DataFrame:
@@ -124,18 +129,30 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         raise ValueError(f"--target {target}; allowed: a rate strictly between 0 and 1")
     if not lo < hi:
         raise ValueError(f"--lo {lo} --hi {hi}; allowed: lo < hi")
-    window = (lo, hi)
-    for r in range(rounds):
+    window, r = (lo, hi), 0
+    while r < rounds:
         x = _grid(*window, points, integer)
         outcomes = np.array([evaluate(v, games * 2**r) for v in x])
         if progress is not None:
             progress(len(x))
         wins, n = outcomes.sum(axis=1), outcomes.shape[1]
+        _check_monotone(param, target, x, wins, n)
         a, b = fit_logistic(x, wins, np.full(len(x), n))
         value = crossing(a, b, target)
-        if not lo <= value <= hi:
-            raise ValueError(_not_bracketed(param, target, x, wins / n))
-        boot = _bootstrap(x, outcomes, target, lo, hi, seed + r)
+        if not x[0] <= value <= x[-1]:  # the grid this round played, never an extrapolation beyond it
+            wider = _widened(window, value, lo, hi) if r > 0 else None
+            if wider is None:
+                raise ValueError(_not_bracketed(param, target, x, wins / n))
+            window = wider  # the zoom missed the crossing (the first fit was rough): replay the round wider
+            continue
+        r += 1
+        if logistic_misfit(x, wins, n, a, b) < MISFIT_P:
+            found = _bracketed(param, target, x, wins, n, b, integer, lo, hi)
+            window = (found.low, found.high)  # the next round looks between the two grid values
+            if r == rounds or (integer and found.high - found.low <= 1):
+                return found
+            continue
+        boot = _bootstrap(x, outcomes, target, x[0], x[-1], seed + r - 1)
         low, high = np.percentile(boot, [2.5, 97.5])
         step = (window[1] - window[0]) / (points - 1)
         window = (max(lo, low - step), min(hi, high + step))
@@ -144,14 +161,72 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
     return Solution(param, target, value, float(low), float(high), _points_table(x, wins, n), b, integer, lo, hi)
 
 
+def _widened(window: tuple, value: float, lo: float, hi: float) -> tuple | None:
+    """The zoomed window grown by its width toward a crossing that fell outside it, within the
+    search range; None when it already reaches that end."""
+    width = window[1] - window[0]
+    if value < window[0] and window[0] > lo:
+        return max(lo, window[0] - width), window[1]
+    if value > window[1] and window[1] < hi:
+        return window[0], min(hi, window[1] + width)
+    return None
+
+
+def logistic_misfit(x, wins, n: int, a: float, b: float) -> float:
+    """p-value of the logistic curve's deviance against the grid's binomial counts (chi-square with
+    points - 2 degrees of freedom): small when the curve does not describe the rates."""
+    fitted = n * special.expit(a + b * np.asarray(x, float))
+    wins = np.asarray(wins, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(wins > 0, wins * np.log(wins / fitted), 0.0) + \
+            np.where(n - wins > 0, (n - wins) * np.log((n - wins) / (n - fitted)), 0.0)
+    return float(stats.chi2.sf(2 * terms.sum(), max(1, len(x) - 2)))
+
+
+def _bracketed(param, target, x, wins, n, slope, integer, lo, hi) -> Solution:
+    """The crossing between the two grid values around the target, when no logistic curve fits."""
+    rates = np.asarray(wins) / n
+    k = int(np.argmax((rates[:-1] - target) * (rates[1:] - target) <= 0))
+    x0, x1, r0, r1 = float(x[k]), float(x[k + 1]), rates[k], rates[k + 1]
+    value = x0 + (target - r0) / (r1 - r0) * (x1 - x0) if r1 != r0 else (x0 + x1) / 2
+    note = (f"the rates do not follow a logistic curve (a step between {x0:g} and {x1:g}?): the answer lies between "
+            f"those two values, where the rate goes from {r0:.1%} to {r1:.1%}")
+    return Solution(param, target, value, x0, x1, _points_table(x, wins, n), slope, integer, lo, hi, note=note)
+
+
 def _points_table(x, wins, n) -> pd.DataFrame:
     low, high = wilson_interval(wins, n)
     return pd.DataFrame({"value": x, "games": n, "wins": wins, "rate": wins / n, "ci_low": low, "ci_high": high})
 
 
+def _grid_text(param: str, x, rates) -> str:
+    return f"{param} " + ", ".join(f"{v:g}: {r:.1%}" for v, r in zip(x, rates))
+
+
 def _not_bracketed(param: str, target: float, x, rates) -> str:
-    return (f"the win rate goes from {rates[0]:.1%} at {param} = {x[0]:g} to {rates[-1]:.1%} at {x[-1]:g}: "
-            f"the target {target:.0%} is not crossed in between; widen --lo/--hi")
+    return (f"the fitted win rate does not cross {target:.0%} between {param} = {x[0]:g} and {x[-1]:g} "
+            f"(grid {_grid_text(param, x, rates)}); widen --lo/--hi")
+
+
+def crossings(x, wins, n: int, target: float) -> list[tuple[float, float, str]]:
+    """Where the rate crosses ``target`` on a grid: (last value on one side, first on the other,
+    "up" or "down"). A point is on a side when its 95% Wilson interval lies wholly above or below
+    the target; points whose interval holds the target are skipped, so noise near it does not
+    count as crossings."""
+    low, high = wilson_interval(wins, n)
+    sides = [(v, 1 if lo_ > target else -1) for v, lo_, hi_ in zip(x, low, high) if lo_ > target or hi_ < target]
+    return [(a, b, "up" if sb > sa else "down") for (a, sa), (b, sb) in zip(sides, sides[1:]) if sa != sb]
+
+
+def _check_monotone(param: str, target: float, x, wins, n: int) -> None:
+    """Refuse a grid whose rate crosses the target both ways: the response is not monotone, and a
+    monotone fit would report one crossing of several."""
+    found = crossings(x, wins, n, target)
+    if len({d for _, _, d in found}) > 1:
+        where = "; ".join(f"{d} between {a:g} and {b:g}" for a, b, d in found)
+        raise ValueError(f"the win rate is not monotone in {param}: it crosses {target:.0%} {len(found)} times "
+                         f"({where}; grid {_grid_text(param, x, np.asarray(wins) / n)}); narrow --lo/--hi to one "
+                         "crossing")
 
 
 # ---------------------------------------------------------------------------- real games
@@ -183,8 +258,15 @@ def with_param(config, name: str, value: float):
     """The config with one numeric parameter (or numeric axis) set."""
     axis = _numeric_axis(config, name)
     if axis is not None:
+        if not float(value).is_integer():
+            raise ValueError(f"--param {name} = {value}: a whole-number axis; allowed: an integer")
         return axis.apply(config, axis.parse(int(value), config, None, -1), -1)
-    value = int(value) if is_integer_param(config, name) else float(value)
+    if is_integer_param(config, name):
+        if not float(value).is_integer():
+            raise ValueError(f"--param {name} = {value}: a whole-number parameter; allowed: an integer")
+        value = int(value)
+    else:
+        value = float(value)
     return with_params(config, {name: value}, "--param")
 
 
@@ -229,7 +311,40 @@ def solve(config, param: str, target: float = 0.5, player: str | None = None,
         return win_outcomes(run_cell(with_param(config, param, value), n, seed), p)
 
     found = solve_curve(evaluate, lo, hi, target, games, integer, rounds, seed=seed, param=param, progress=progress)
-    return replace(found, word=ruleset_of(config).win_word)
+    steps = distinct_steps(config, param, found, evaluate) if integer else None
+    return replace(found, word=ruleset_of(config).win_word, steps=steps)
+
+
+def tables_fingerprint(config) -> str:
+    """A hash of the tables the kernels read: two configs with equal tables play the same games."""
+    digest = hashlib.blake2b(digest_size=12)
+    for array in ruleset_of(config).compile(config):
+        digest.update(str(array.dtype).encode() + str(array.shape).encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+def distinct_steps(config, param: str, found: Solution, evaluate: Evaluate) -> pd.DataFrame:
+    """For an integer parameter: the runs of values that play the same game (a budget changes a
+    team only at some values) around the answer, and the rates of the two runs either side of it,
+    on the last round's games."""
+    first, last = max(int(np.floor(found.low)) - 1, int(found.lo)), min(int(np.ceil(found.high)) + 1, int(found.hi))
+    runs: list[list[int]] = []
+    previous = None
+    for v in range(first, last + 1):
+        key = tables_fingerprint(with_param(config, param, v))
+        if key != previous:
+            runs.append([v, v])
+            previous = key
+        else:
+            runs[-1][1] = v
+    k = max([i for i, (a, _) in enumerate(runs) if a <= found.value] or [0])  # the run the answer falls in
+    chosen = runs[k:k + 2] if k + 1 < len(runs) else runs[max(0, k - 1):k + 1]
+    n = int(found.points.games.iloc[0])
+    wins = np.array([evaluate(a, n).sum() for a, _ in chosen])
+    low, high = wilson_interval(wins, n)
+    return pd.DataFrame({"from": [a for a, _ in chosen], "to": [b for _, b in chosen], "games": n, "wins": wins,
+                         "rate": wins / n, "ci_low": low, "ci_high": high})
 
 
 def render_solution(s: Solution, console) -> None:
@@ -239,8 +354,14 @@ def render_solution(s: Solution, console) -> None:
     shown = f"{s.value:.1f}" if s.integer else f"{s.value:.3g}"
     clipped = " (the interval reaches the end of the search range: widen --lo/--hi)" \
         if s.low <= s.lo or s.high >= s.hi else ""
-    console.print(f"{s.param} = {shown} gives a {s.target:.0%} {s.word} rate "
-                  f"(95% interval {s.low:.3g} - {s.high:.3g}; paired bootstrap over {BOOTSTRAP} resamples){clipped}")
+    how = s.note or f"95% interval {s.low:.3g} - {s.high:.3g}; paired bootstrap over {BOOTSTRAP} resamples"
+    console.print(f"{s.param} = {shown} gives a {s.target:.0%} {s.word} rate ({how}){clipped}")
+    if s.steps is not None and len(s.steps):
+        runs = "; ".join(f"{r['from']}-{r['to']} play the same game: {r['rate']:.1%} ({r['ci_low']:.1%} - "
+                         f"{r['ci_high']:.1%})" if r['from'] != r['to'] else
+                         f"{r['from']}: {r['rate']:.1%} ({r['ci_low']:.1%} - {r['ci_high']:.1%})"
+                         for r in s.steps.to_dict("records"))
+        console.print(f"{s.param} is a whole number: the values around the answer that are really different: {runs}")
     table = Table(title=f"last round: {int(s.points.games.iloc[0])} games per value, the same games at every value")
     for col in (s.param, f"{s.word} rate", "95% CI"):
         table.add_column(col, justify="right")

@@ -31,7 +31,6 @@ import platform
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +47,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
 from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
+from sim.files import atomic_path
 from sim.play import play
 from sim.ruleset import ruleset_of
 
@@ -112,17 +112,7 @@ def _checksum(df: pd.DataFrame) -> str:
     return hashlib.blake2b(hashed.tobytes(), digest_size=12).hexdigest()
 
 
-@contextlib.contextmanager
-def _atomic(path: Path) -> Iterator[Path]:
-    """A temp path beside ``path``, renamed onto it when the block succeeds (removed otherwise)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+_atomic = atomic_path  # a temp path beside the target, renamed onto it (sim.files)
 
 
 def write_checkpoint(df: pd.DataFrame, path: Path, stamp: dict) -> None:
@@ -286,11 +276,16 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
     return SweepResult(out, results, summary, meta, len(pending), len(cells) - len(pending), exp.base)
 
 
+def _float_text(x: float) -> str:
+    """Six significant digits that read back as a float: 0.0, not 0 (docs/results.md types)."""
+    return repr(float(f"{x:.6g}"))
+
+
 def write_table(df: pd.DataFrame, path: Path) -> None:
-    """Parquet or CSV by suffix, atomically."""
+    """Parquet or CSV by suffix, atomically; a CSV's float columns read back as floats."""
     with _atomic(path) as tmp:
         if path.suffix == ".csv":
-            df.to_csv(tmp, index=False, float_format="%.6g")
+            df.to_csv(tmp, index=False, float_format=_float_text)
         else:
             df.to_parquet(tmp, index=False)
 
@@ -365,10 +360,10 @@ def dask_client(address: str):
 
 def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every cell's rows in cell order, with ``cell`` and one column per axis in front."""
-    parts = []
+    parts, axes = [], {a.name: a for a in exp.axes}
     for cell in cells:
         df = frames[cell.key].copy()
-        front = {"cell": cell.key} | {f"axis_{a}": v for a, v in cell.coords}
+        front = {"cell": cell.key} | {f"axis_{a}": axes[a].column_value(v) for a, v in cell.coords}
         for k, (name, value) in enumerate(front.items()):
             df.insert(k, name, value)
         parts.append(df)
@@ -377,7 +372,10 @@ def combine(exp: Experiment, cells: list[Cell], frames: dict[str, pd.DataFrame])
 
 def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.DataFrame:
     """One row per cell x player: games, wins, rate, 95% Wilson interval and half-width, mean
-    game length (and the player's team, where the ruleset has teams)."""
+    game length (and the player's team, where the ruleset has teams); and, for every cell after
+    the first, the paired comparison with the first cell on their common games: the difference
+    ``vs_first`` with its 95% score interval, its score-test p-value and the variance ratio of
+    the pairing (1 = the shared games gain nothing over independent samples)."""
     axes = [c for c in results.columns if c.startswith("axis_")]
     keys = ["cell", *axes, "player", "name", *(["team"] if "team" in results.columns else [])]
     grouped = results.groupby(keys, sort=False, dropna=False)
@@ -387,7 +385,22 @@ def summarise_cells(results: pd.DataFrame, exp: Experiment | None = None) -> pd.
     low, high = wilson_interval(table.wins, table.games)
     table["ci_low"], table["ci_high"] = low, high
     table["halfwidth"] = (high - low) / 2
-    return table
+    return table.merge(_versus_first(results), on=["cell", "player"], how="left")
+
+
+def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
+    from experiments.compare import paired_table
+
+    cells = list(pd.unique(results.cell))
+    columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
+    seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r["player"], r["name"])))),
+                                                      include_groups=False)
+    same = [c for c in cells[1:] if seats[c] == seats[cells[0]]]  # the same seats: a seat-by-seat pairing
+    if not same:
+        return pd.DataFrame(columns=columns)
+    paired = paired_table(results, "cell", cells[0], same)
+    return paired.rename(columns={"label": "cell", "diff": "vs_first", "ci_low": "vs_first_low",
+                                  "ci_high": "vs_first_high", "p_value": "vs_first_p"})[columns]
 
 
 # ---------------------------------------------------------------------------- command line
@@ -414,14 +427,26 @@ def render_sweep(result: SweepResult, console: Console) -> None:
     """The summary table: one row per cell x player."""
     from rich.table import Table
 
-    table = Table(title=f"{len(result.summary.cell.unique())} cells ({result.played} played now, "
+    summary = result.summary
+    same_games = summary.games.nunique() == 1
+    one_player = summary.player.nunique() == 1
+    per_cell = f", {int(summary.games.iloc[0])} games each" if same_games and len(summary) else ""
+    table = Table(title=f"{len(summary.cell.unique())} cells{per_cell} ({result.played} played now, "
                         f"{result.reused} resumed from checkpoints)")
-    axes = [c for c in result.summary.columns if c.startswith("axis_")]
+    axes = [c for c in summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    for col in (*[a[5:] for a in axes], "player", "games", rate, "95% CI"):
-        table.add_column(col, justify="right" if col in ("games", rate, "95% CI") else "left")
-    for row in result.summary.to_dict("records"):
-        table.add_row(*[str(row[a]) for a in axes], row["name"], str(row["games"]), f"{row['rate']:.1%}",
-                      f"{row['ci_low']:.1%} - {row['ci_high']:.1%}")
+    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing")
+    for col in (*[a[5:] for a in axes], *(() if one_player else ("player",)), *numbers):
+        table.add_column(col, justify="right" if col in numbers else "left", overflow="fold")
+    for row in summary.to_dict("records"):
+        versus = "" if pd.isna(row["vs_first"]) else \
+            f"{row['vs_first'] * 100:+.1f} ({row['vs_first_low'] * 100:+.1f}, {row['vs_first_high'] * 100:+.1f})"
+        pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
+        table.add_row(*[str(row[a]) for a in axes], *(() if one_player else (row["name"],)),
+                      *(() if same_games else (str(row["games"]),)), f"{row['rate']:.1%}",
+                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing)
     console.print(table)
+    console.print("vs first: the paired difference from the first cell on the same games, in points, with its "
+                  "95% interval; pairing: the variance ratio var(a - b) / (var(a) + var(b)) "
+                  "(1 = the shared games gain nothing)")
     console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")

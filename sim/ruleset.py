@@ -90,9 +90,11 @@ class Parameter:
     ``tag`` is the spec's confidence tag: "V" verified, "I" inferred, "C" chosen (a number the
     spec had to choose; ``sensitivity`` varies these), or the kind of a simulator setting
     ("policy", "mods", "data", "ablation", an ambiguity "A12"). ``range`` is (lowest, highest)
-    for numbers, ``choices`` the allowed words. ``plausible`` is the (low, high) pair
+    for numbers, ``choices`` the allowed words (strings). ``plausible`` is the (low, high) pair
     ``sensitivity`` plays (None: the default x0.5 and x1.5 within ``range``). ``enable`` names
-    what must be switched on for the parameter to matter (a mod: ``{"mods": ("t_virus",)}``).
+    what must be switched on for the parameter to matter: names in a set field (a mod:
+    ``{"mods": ("t_virus",)}``), or a value of a number that is off at 0 (``{"terrain_density":
+    (0.25,)}``).
     """
 
     name: str
@@ -177,7 +179,7 @@ class Ruleset(Protocol):
     win_word: str
     end_reasons: tuple[str, ...]
     play_columns: tuple[str, ...]  # its own columns `shamble play` shows per player, as means per game
-    kernels_package: str  # "kernels.<id>": where its compiled code lives (its cache folder)
+    kernels_package: str  # its folder under kernels/ ("zombie40k"): the cache folder of its compiled code
 
     # parameters and configs
     def parameters(self) -> list[Parameter]: ...
@@ -290,6 +292,51 @@ def load_config(path: str | Path) -> Any:
     return get(ruleset_id, f"{path}: ruleset").config_from_dict(data, str(path), path.parent)
 
 
+def changed_parameters(config: Any) -> dict[str, Any]:
+    """The parameters a config sets away from their defaults (mods listed apart), JSON-able."""
+    out = {}
+    for p in ruleset_of(config).parameters():
+        value = getattr(config, p.name, p.default)
+        if p.name != "mods" and value != p.default:
+            out[p.name] = plain(value)
+    return out
+
+
+def played(config: Any, n_games: int, seed: int, source: str | None = None) -> dict:
+    """What a run played, for every table and file it writes: the ruleset, the config file, its
+    players, mods and changed parameters, the games, the seed and the package version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        shamble = version("shamble")
+    except PackageNotFoundError:
+        shamble = "unknown"
+    players = []
+    for p in config.players:
+        row = {"name": p.name, "policy": _policy_words(config, p.policy)}
+        if hasattr(p, "team"):
+            row["team"] = getattr(p.team, "name", str(p.team))
+        players.append(row)
+    return {"ruleset": ruleset_of(config).id, "config": source, "players": players,
+            "mods": sorted(getattr(config, "mods", ()) or ()), "changed": changed_parameters(config),
+            "games": n_games, "seed": seed, "shamble": shamble}
+
+
+def _policy_words(config: Any, policy: Any) -> str:
+    presets = ruleset_of(config).policy_presets()
+    return next((name for name, preset in presets.items() if preset == policy), "custom")
+
+
+def played_line(info: dict) -> str:
+    """`played` on one line: 'zombie40k x.toml, mods t_virus, horde_size=3; 2000 games, seed 1; shamble 0.1.0'."""
+    parts = [f"{info['ruleset']} {info['config'] or ''}".strip()]
+    if info["mods"]:
+        parts.append("mods " + "+".join(info["mods"]))
+    if info["changed"]:
+        parts.append(", ".join(f"{k}={default_text(v)}" for k, v in info["changed"].items()))
+    return f"{', '.join(parts)}; {info['games']} games, seed {info['seed']}; shamble {info['shamble']}"
+
+
 def head_of(state: tuple, count: int, per_game: Iterable[str]) -> tuple:
     """The first ``count`` games of a batch state (a NamedTuple): views of its ``per_game``
     fields, the other fields (per-thread scratch) as they are."""
@@ -313,7 +360,7 @@ def common_frame(ruleset_id: str, names: Iterable[str], first_game: int, n_games
         "won": np.asarray(won, bool).reshape(n_games * n_p),
         "game_winner": np.repeat(np.asarray(winner_names, dtype=object), n_p),
         "reason": np.repeat(np.asarray(reasons, dtype=object), n_p),
-        "turns": np.repeat(np.asarray(turns), n_p),
+        "turns": np.repeat(np.asarray(turns, np.int64), n_p),
         "dice": np.repeat(np.asarray(dice, np.int64), n_p),
     }
 

@@ -46,6 +46,28 @@ def test_play_writes_parquet_atomically(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["results.parquet"]
 
 
+def test_results_files_say_what_was_played(tmp_path):
+    parquet, csv = tmp_path / "r.parquet", tmp_path / "r.csv"
+    for out in (parquet, csv):
+        result = shamble("play", str(TWO), "--games", "4", "--seed", "9", "--out", str(out), "--json")
+        assert result.returncode == 0, result.stderr
+    import pyarrow.parquet as pq
+
+    info = json.loads(pq.read_schema(parquet).metadata[b"shamble"])
+    assert info == json.loads((tmp_path / "r.csv.meta.json").read_text())
+    assert info == json.loads(result.stdout)["played"]
+    assert (info["ruleset"], info["games"], info["seed"], info["config"]) == ("zombie40k", 4, 9, str(TWO))
+    assert [p["name"] for p in info["players"]] and all(p["policy"] for p in info["players"])
+
+
+def test_the_table_title_names_the_run_and_the_players_policies():
+    result = shamble("play", str(TWO), "--games", "3", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    title = result.stdout.splitlines()[0] + result.stdout.splitlines()[1]
+    assert "zombie40k" in title and "3 games, seed 4" in result.stdout
+    assert "policy" in result.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -86,3 +108,24 @@ def test_a_compile_is_announced_and_a_cache_load_is_quiet(monkeypatch, source, s
     out = io.StringIO()
     assert play_cli.load_game_kernels(load_config(TWO), Console(file=out))["source"] == source
     assert out.getvalue().strip().startswith(said) and bool(out.getvalue()) == bool(said)
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [(0.0, False), (0.6, True)])
+def test_the_compile_status_line_shows_only_when_loading_is_slow(monkeypatch, seconds, shown):
+    import io
+    import time
+
+    from rich.console import Console
+
+    import experiments.play as play_cli
+    from sim.rulesets.zombie40k.config import load_config
+
+    def slow_warm_up(config):
+        time.sleep(seconds)
+        return {"seconds": seconds, "source": "disk cache"}
+
+    monkeypatch.setattr(play_cli, "warm_up", slow_warm_up)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True)
+    play_cli.load_game_kernels(load_config(TWO), console, quiet_for=0.2)
+    assert ("compiling the game kernels" in out.getvalue()) == shown

@@ -129,6 +129,8 @@ def test_missing_file():
         ('[[models]]\nunit = "Guards', "not valid TOML"),
         ('[[models]]\nunit = "Guardsman"\ncount = 0\n', "'count' = 0"),
         ('[[models]]\nunit = "Guardsman"\ncolour = "red"\n', "unknown field 'colour'"),
+        ('[[models]]\nunit = "Guardsman"\ncout = 3\n', "unknown field 'cout' (did you mean 'count'?)"),
+        ('usr_modle = 2\n[[models]]\nunit = "Guardsman"\n', "unknown field 'usr_modle' (did you mean 'usr_model'?)"),
         ('usr_model = "first"\n[[models]]\nunit = "Guardsman"\n', "'usr_model'"),
     ],
 )
@@ -147,9 +149,45 @@ def test_roster_report_refuses_a_bad_budget():
 
 
 def test_usr_text_spells_every_usr():
+    """As the zombie40k §9 table writes them."""
     assert usr_text("counter_attack") == "Counter-Attack"
     assert usr_text("feel_no_pain") == "Feel No Pain"
+    assert usr_text("and_they_shall_know_no_fear") == "And They Shall Know No Fear"
+    assert usr_text("slow_and_purposeful") == "Slow and Purposeful" and usr_text("") == ""
     assert all(usr_text(u)[0].isupper() for u in USR_CHOICES)
+
+
+def test_a_misspelt_usr_is_a_broken_rule_in_its_written_name_with_a_hint(tmp_path):
+    out = roster(write(tmp_path, 'usr = "Feel No Paim"\n[[models]]\nunit = "Guardsman"\ncount = 5\n'), code=1)
+    assert "USR 'Feel No Paim' is not in the zombie40k §9 list (did you mean 'Feel No Pain'?)" in out
+    assert "feel_no_pain" not in out
+
+
+# ------------------------------------------------------------------------------ units
+
+
+def test_a_unit_card_lists_leaders_swaps_costs_and_usrs():
+    result = RUNNER.invoke(app, ["units", "Guardsman", "--json"])
+    assert result.exit_code == 0, result.output
+    card = json.loads(result.stdout)
+    assert (card["unit"], card["pts/model"]) == ("Guardsman", "5")
+    sergeant = card["leaders"][0]
+    assert sergeant["leader"] == "Sergeant" and "A2" in sergeant["profile"]
+    assert "Power sword instead of Close combat weapon: +15 pts" in sergeant["options"]
+    assert "Flamer instead of Lasgun: +5 pts" in card["swaps"]
+    assert card["usr"] == [usr_text(u) for u in USR_CHOICES]
+    text = RUNNER.invoke(app, ["units", "guardsman"]).stdout
+    assert "Sergeant (incl.)" in text and "at most 2 models" in text and "Feel No Pain" in text
+
+
+def test_an_unknown_unit_names_the_closest():
+    assert "unknown unit 'Guardsmn'; closest: 'Guardsman'" in refused("units", "Guardsmn")
+
+
+def test_the_unit_list_fits_a_narrow_terminal():
+    result = CliRunner().invoke(app, ["units"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0 and "…" not in result.stdout and "..." not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
 # ------------------------------------------------------------------------------ params, policies
@@ -163,7 +201,8 @@ def test_params_json_lists_every_field():
     assert all(r["tag"] and r["spec"] for r in rows)
     by_name = {r["name"]: r for r in rows}
     keys = ("name", "default", "tag", "spec", "help", "choices", "range")
-    expected = {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2", "help": "", "choices": [],
+    expected = {"name": "team_budget", "default": 75, "tag": "[V]", "spec": "§2",
+                "help": "points each player may spend on a team (Killing Floor plays kf_budget instead)", "choices": [],
                 "range": [1, 10_000]}
     assert {k: by_name["team_budget"][k] for k in keys} == expected
     assert by_name["horde_size"]["plausible"] == [3, 6] and by_name["tvirus_t"]["needs"] == {"mods": ["t_virus"]}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,8 @@ GUARD = load_team(ROOT / "examples" / "teams" / "guard.toml")
 PLAYER = PlayerConfig("Guard", GUARD, POLICY_PRESETS["advance"])
 
 # file -> (players, table width)
-EXAMPLES = {"two_players.toml": (2, 48.0), "four_players.toml": (4, 48.0), "six_players.toml": (6, 60.0)}
+EXAMPLES = {"two_players.toml": (2, 48.0), "four_players.toml": (4, 48.0), "six_players.toml": (6, 60.0),
+            "guard_alone.toml": (1, 48.0)}
 
 # zombie40k §12: key -> (default, tag)
 SPEC_12 = {
@@ -129,8 +130,9 @@ def test_defaults_make_a_valid_config():
 @pytest.mark.parametrize(("n_players", "width"), [(1, 48), (2, 48), (4, 48), (5, 60), (6, 60), (7, 72), (8, 72)])
 def test_table_width_by_player_count(n_players, width):
     # zombie40k §3.1 (A8)
-    assert cfg(*[PLAYER] * n_players).width == width
-    assert cfg(*[PLAYER] * n_players, table_width_in=30).width == 30
+    players = [replace(PLAYER, name=f"Guard {k}") for k in range(n_players)]  # names identify players
+    assert cfg(*players).width == width
+    assert cfg(*players, table_width_in=30).width == 30
 
 
 def test_int_given_for_a_float_parameter_is_a_float():
@@ -162,7 +164,8 @@ def test_policy_presets():
 
 # ------------------------------------------------------------------------------ refused configs
 
-PLAYERS_2 = '[[players]]\nteam = "{team}"\npolicy = "dash"\n\n[[players]]\nteam = "{team}"\n'
+PLAYERS_2 = ('[[players]]\nname = "Ann"\nteam = "{team}"\npolicy = "dash"\n\n'  # names identify players
+             '[[players]]\nname = "Bob"\nteam = "{team}"\n')
 
 
 def write_config(tmp_path: Path, head: str = "", players: str = "", name: str = "game.toml") -> Path:
@@ -206,12 +209,15 @@ def test_written_config_loads(tmp_path):
         ('[params]\nboss_respawns = "yes"\n', ("boss_respawns = 'yes'", "true or false")),
         ('[params]\norder = "random"\n', ("order = 'random'", "rolloff, fixed, rotate")),
         ('[params]\nshamble_dice = "2D7"\n', ("shamble_dice = '2D7'", "'2D6'")),
+        ('[params]\ncentre_scatter_dice = "D3"\n', ("centre_scatter_dice = 'D3'", "'D6' to '8D6'")),
+        ('[params]\ncentre_scatter_dice = "3D6k2"\n', ("centre_scatter_dice = '3D6k2'", "a number of D6")),
         ("[params]\nsurrounded_ratio = 0\n", ("surrounded_ratio = 0.0",)),
         ("[params]\npowerup_values = [1, 2]\n", ("powerup_values", "11 numbers")),
         ('[params]\npowerup_values = ["a"]\n', ("powerup_values",)),
         ("[params]\ngeometry = { blast_small_models = 40 }\n", ("geometry", "blast_small_models = 40")),
         ("[params]\ngeometry = { blast_tiny = 1 }\n", ("geometry",)),
         ('mods = ["zombie_dogs"]\n', ("unknown mod 'zombie_dogs'", "t_virus")),
+        ('mods = ["t_virrus"]\n', ("unknown mod 't_virrus' (did you mean 't_virus'?)",)),
         ('mods = "t_virus"\n', ("'mods' must be a list",)),
         ('params = "horde_size"\n', ("'params' must be a table",)),
         ('colour = "red"\n', ("unknown field 'colour'",)),

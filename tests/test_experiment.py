@@ -58,7 +58,7 @@ def test_mods_powerups_players_teams_policies_and_params():
     assert isinstance(last.surrounded_ratio, float)
     labels = dict(cells[-1].coords)
     assert labels["mods"] == "hardcore+t_virus" and labels["powerups_removed"] == "no_medpack"
-    assert labels["team[Guard]"] == "tau" and labels["policy[Marines]"] == "preset:dash;run:1"
+    assert labels["team.Guard"] == "tau" and labels["policy.Marines"] == "preset:dash;run:1"
 
 
 def test_keys_are_stable_and_name_the_games():
@@ -141,7 +141,7 @@ def test_example_experiments_load():
 def test_parse_axis_names_the_player_it_targets():
     base = load_config(TWO)
     axis = parse_axis("team", ["marines", "tau"], base, Path("."), target="1")
-    assert axis.name == "team[Marines]" and axis.target == 1 and axis.labels == ("marines", "tau")
+    assert axis.name == "team.Marines" and axis.target == 1 and axis.labels == ("marines", "tau")
 
 
 def test_parameter_sets_may_switch_a_mod_on():

@@ -52,12 +52,60 @@ def test_solver_targets_other_rates_and_falling_curves():
 
 
 def test_solver_refuses_a_target_out_of_range():
-    with pytest.raises(ValueError, match="not crossed in between; widen --lo/--hi"):
+    with pytest.raises(ValueError, match="does not cross 50% between x = 0 and 20 .*; widen --lo/--hi"):
         solve_curve(synthetic(100, 3.0), 0, 20, 0.5, 200)
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         solve_curve(synthetic(1, 1.0), 0, 2, 1.0, 10)
     with pytest.raises(ValueError, match="lo < hi"):
         solve_curve(synthetic(1, 1.0), 2, 2, 0.5, 10)
+
+
+def shaped(rate, seed: int = 3):
+    """A synthetic rate of any shape, on common random numbers."""
+    def evaluate(x: float, n: int) -> np.ndarray:
+        return np.random.default_rng(seed).random(n) < rate(x)
+    return evaluate
+
+
+def test_solver_never_answers_outside_the_grid_it_played():
+    """A slowly rising rate with a jump at 130 (issue case): the answer lies between two values the
+    last round played, never beyond them, and the solver says the rates are not a logistic curve."""
+    def jump(x):
+        return 0.2 + 0.1 * (x - 30) / 120 + (0.5 if x >= 130 else 0.0)
+
+    s = solve_curve(shaped(jump), 30, 150, 0.5, 400)
+    assert s.points.value.min() <= s.low <= s.value <= s.high <= s.points.value.max()
+    assert s.low <= 130 <= s.high and s.high - s.low < 10 and "not follow a logistic curve" in s.note
+
+
+def test_solver_refuses_a_hump_and_names_both_crossings():
+    """A hump that crosses 50% near 50 and near 110: refused, with both crossings and the grid."""
+    def hump(x):
+        return 0.8 * np.exp(-((x - 80) / 45) ** 2)
+
+    with pytest.raises(ValueError, match="not monotone in x: it crosses 50% 2 times .*up between .*down between"):
+        solve_curve(shaped(hump), 30, 150, 0.5, 400)
+    with pytest.raises(ValueError, match="does not cross 90%.*grid x 30: "):
+        solve_curve(shaped(hump), 30, 150, 0.9, 400)
+
+
+def test_a_zoom_that_misses_the_crossing_grows_toward_it():
+    """The issue case (a 75-point Guard team alone under T-Virus, budget 75-225 for 10%): the
+    first round's rates are not a logistic curve, so the next round looks between the two grid
+    values around the target, 75 and 100; with twice the games the rate at 100 is 9.5%, the
+    crossing lies above 100, and the zoomed round grows its window instead of refusing. The first
+    round's rates (400 games) and the finer curve (800 games) are those measured."""
+    first = {75: 0.032, 100: 0.108, 125: 0.135, 150: 0.10, 175: 0.135, 200: 0.195, 225: 0.18}
+    finer = {75: 0.032, 83: 0.038, 92: 0.074, 100: 0.095, 108: 0.111, 117: 0.165, 125: 0.162}
+
+    def evaluate(x: float, n: int) -> np.ndarray:
+        table = first if n == 400 else finer  # evenly spread uniforms: the rates exactly, no sampling noise
+        u = (np.random.default_rng(3).permutation(n) + 0.5) / n
+        return u < float(np.interp(x, list(table), list(table.values())))
+
+    s = solve_curve(evaluate, 75, 225, 0.1, 400, integer=True)
+    assert 100 <= s.value <= 108 and s.low <= s.value <= s.high
+    assert s.points.games.eq(800).all() and s.points.value.max() > 100
 
 
 def test_parameter_kinds_and_errors():
@@ -72,6 +120,8 @@ def test_parameter_kinds_and_errors():
         is_integer_param(config, "hord_size")
     with pytest.raises(ValueError, match="not a numeric parameter"):
         is_integer_param(config, "order")
+    with pytest.raises(ValueError, match="horde_size = 5.5: a whole-number parameter"):
+        with_param(config, "horde_size", 5.5)  # never truncated to 5
 
 
 def test_solver_on_real_games(nojit):
@@ -80,6 +130,24 @@ def test_solver_on_real_games(nojit):
     assert 1 <= solution.value <= 12 and 1 <= solution.low <= solution.high <= 12
     assert list(solution.points.columns) == ["value", "games", "wins", "rate", "ci_low", "ci_high"]
     assert solution.word == "escape"
+
+
+def test_an_integer_answer_names_the_values_that_really_differ(nojit):
+    """A budget changes a team only at some values: the answer lists the runs of budgets that
+    compile to the same tables around it, with their rates, never a fractional budget alone."""
+    from experiments.solve import tables_fingerprint
+
+    config = load_config(TWO)
+    solution = solve(config, "budget", target=0.5, player="Marines", lo=40, hi=100, games=6, rounds=1)
+    steps = solution.steps
+    assert steps is not None and 1 <= len(steps) <= 2 and (steps["from"] <= steps["to"]).all()
+    for row in steps.itertuples():
+        same = {tables_fingerprint(with_param(config, "budget", v)) for v in range(row._1, row.to + 1)}
+        assert len(same) == 1  # one run: one game
+    if len(steps) == 2:
+        a, b = steps.itertuples()
+        assert a.to + 1 == b._1 and tables_fingerprint(with_param(config, "budget", a.to)) != \
+            tables_fingerprint(with_param(config, "budget", b._1))
 
 
 def test_plausible_ranges_follow_the_rule():
@@ -103,8 +171,22 @@ def test_sensitivity_table_ranks_by_size(nojit):
     cells = exp.cells()
     results = combine(exp, cells, {c.key: run_cell(c.config, 3, exp.seed) for c in cells})
     table = sensitivity_table(results, exp)
-    assert list(table.param) == sorted(table.param, key=lambda p: -abs(table.set_index("param").loc[p, "diff"]))
+    assert list(table.param) == sorted(table.param, key=lambda p: -abs(table.set_index("param").loc[p, "effect"]))
     assert set(table.param) == {"table_width_in", "ev_width_in"} and (table.p_holm >= table.p_value).all()
+    for row in table.itertuples():  # the effect is the larger move from the default, signed
+        moves = {row.low: row.rate_low - row.rate_default, row.high: row.rate_high - row.rate_default}
+        assert row.effect == pytest.approx(max(moves.values(), key=abs)) and row.extreme in moves
+        assert row.effect_low <= row.effect <= row.effect_high and 1 <= row.rank_low <= row.rank <= len(table)
+
+
+def test_a_number_whose_low_end_is_its_default_is_measured_from_the_default():
+    """chainsaw_hit_on plays 2 (its default) and 3: its effect is rate(3) - rate(default), and a mod's
+    number is measured against a default cell with that mod on, not against the base game."""
+    config = load_config(TWO)
+    exp = sensitivity_experiment(config, 3, 1, enable={"mods": ("t_virus",)})
+    labels = exp.axes[0].labels
+    assert "t_virus:default" in labels and labels.index("t_virus:default") < labels.index("t_virus:tvirus_t=3")
+    assert "chainsaw_hit_on=2" in labels and "chainsaw_hit_on=3" in labels
 
 
 def test_mod_numbers_play_with_their_mod_on():

@@ -33,6 +33,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("SHAMBLE_NB_GAMES", "40")
     monkeypatch.setenv("SHAMBLE_NB_OUT", str(tmp_path))
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    # started from a folder that is neither the checkout nor notebooks/: the paths come from experiments.paths
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors

@@ -18,6 +18,7 @@ from experiments.report import markdown_table, run_report, suite
 
 pytestmark = pytest.mark.slow
 SCALE = 0.004  # at least 10 games per cell
+SECTIONS = ("standard", "playstyles", "mods", "budget", "powerups", "matchups", "sensitivity")
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +31,8 @@ def test_page_is_one_self_contained_file(tiny_report):
     html = (tiny_report / "index.html").read_text()
     assert html.count("data:image/png;base64,") >= 6
     assert not re.search(r'(src|href)="(?!data:)', html)  # nothing loaded from elsewhere
-    for title in ("The base game and the mods", "Points budget", "Power-up ablation", "Faction against faction",
-                  "Sensitivity of the chosen numbers"):
+    for title in ("Verdict", "The standard game: factions and seats", "Ways of playing", "The base game and the mods",
+                  "Points budget", "Power-up ablation", "Faction against faction", "Sensitivity of the chosen numbers"):
         assert title in html
     assert "<table" in html and not re.search(r"\bnan\b", (tiny_report / "README.md").read_text(), re.I)
 
@@ -42,14 +43,13 @@ def test_readme_figures_tables_and_data(tiny_report):
         assert (tiny_report / png).exists() and (tiny_report / png.replace(".png", ".svg")).exists()
     assert len(re.findall(r"^\*\*.+\*\*$", readme, re.M)) >= 5  # a sentence over every table
     assert len(re.findall(r"^\*[^*].+\*$", readme, re.M)) >= 5  # a sentence under every chart
-    for section in ("mods", "budget", "powerups", "factions", "sensitivity"):
+    for section in SECTIONS:
         data = tiny_report / "data" / "zombie40k" / section
         assert (data / "results.parquet").exists() and (data / "summary.csv").exists()
         assert json.loads((data / "meta.json").read_text())["finished"]
     meta = json.loads((tiny_report / "meta.json").read_text())
     assert meta["scale"] == SCALE and meta["calibration_games_per_s"]["zombie40k"] > 0 and meta["versions"]["numba"]
-    keys = ("mods", "budget", "powerups", "factions", "sensitivity")
-    assert set(meta["sections"]) >= {f"zombie40k/{k}" for k in keys}
+    assert set(meta["sections"]) >= {f"zombie40k/{k}" for k in SECTIONS}
 
 
 def test_rerun_resumes_every_section(tiny_report):
@@ -78,13 +78,13 @@ def test_suite_sizes_scale_and_share_one_seed():
     sections = parts["zombie40k"].sections
     assert len({s.experiment.seed for s in sections}) == 1
     assert all(s.experiment.games >= 10 for s in sections)
-    assert {s.spec.key for s in sections} == {"mods", "budget", "powerups", "factions", "sensitivity"}
+    assert {s.spec.key for s in sections} == set(SECTIONS)
 
 
 def test_points_in_words():
     assert points(-0.091, 0.031) == "9 points less often (±3)"
     assert points(0.012, 0.02) == "1 point more often (±2)"
-    assert points(0.001, 0.02) == "about as often (±2)"
+    assert points(0.001, 0.002) == "0.1 points more often (±0.2)"  # a small change is a small number, not "about as"
 
 
 def test_markdown_table():

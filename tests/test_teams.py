@@ -200,6 +200,15 @@ def test_cultists_cost_a_tenth_of_their_block():
     assert team_cost(team(*many(3, "Tactical Marine")), CAT) == 42  # 70 / 5 each
 
 
+def test_every_rule_broken_is_reported_not_only_the_first():
+    """Over budget (16 Guardsmen: 80 points) and an illegal swap: both, the cost as a lower bound
+    since the illegal model cannot be priced."""
+    problems = check_team(team(ModelChoice("Guardsman", swap="Lascannon"), *many(16, "Guardsman")), cat=CAT)
+    assert len(problems) == 2, problems
+    assert "weapon swap 'Lascannon' is not an option" in problems[0]
+    assert problems[1].startswith("costs at least 80 points; the budget is 75")
+
+
 def test_leader_options_and_swaps_are_paid():
     nob = team(ModelChoice("Ork Boy", leader="Boss Nob", options=("Power klaw",)))
     assert team_cost(nob, CAT) == 6 + 10 + 25

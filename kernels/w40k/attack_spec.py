@@ -291,6 +291,33 @@ def hammer_of_wrath_spec(spec, attacker, target_t, wound_chart):
 
 
 @njit
+def auto_hit_spec(spec, strength, ap, target_t, wound_chart):
+    """Automatic hits at a fixed Strength and AP, wounding on the chart, no special rules, no
+    cover (a unit's own mob, Mob Rule; core-7th-edition §12)."""
+    _clear(spec)
+    spec[SP_HIT_MODE] = HM_AUTO
+    spec[SP_AP] = ap
+    spec[SP_AP_ON_6] = ap
+    spec[SP_MELEE] = 1
+    spec[SP_NO_COVER] = 1
+    spec[SP_STRENGTH] = strength
+    spec[SP_WOUND_ON] = max(2, wound_chart[strength, target_t])
+
+
+@njit
+def automatic_wound_spec(spec):
+    """One Wound suffered with no hit or wound roll; armour and invulnerable saves and Feel No
+    Pain as usual, no cover (Mandiblasters; core-7th-edition §12)."""
+    _clear(spec)
+    spec[SP_HIT_MODE] = HM_AUTO
+    spec[SP_AUTO_WOUND] = 1
+    spec[SP_AP] = NONE
+    spec[SP_AP_ON_6] = NONE
+    spec[SP_MELEE] = 1
+    spec[SP_NO_COVER] = 1
+
+
+@njit
 def wound_removing_spec(spec, hit_on, melee, allow_saves, extra_reroll):
     """Attacks that hit on ``hit_on``+ whatever the WS or BS and remove a Wound per hit, with no
     wound roll, no Feel No Pain and no cover; armour and invulnerable saves only with

@@ -53,6 +53,11 @@ MR_PSYKER = 1 << 33
 MR_ZOMBIE = 1 << 34  # a zombie model (for the rules of a zombie game that act on zombies)
 MR_LEADER = 1 << 35  # the squad's sergeant
 MR_DODGE = 1 << 36
+MR_COMBAT_DRUGS = 1 << 37
+MR_POWER_FROM_PAIN = 1 << 38
+MR_MANDIBLASTERS = 1 << 39
+MR_VOTLW = 1 << 40  # Veterans of the Long War: Hatred (Space Marines); its +1 Ld is compiled into the profile
+MR_SPACE_MARINE = 1 << 41  # a model of the Space Marines (Adeptus Astartes): what Hatred (Space Marines) hates
 
 # ---- weapon table: int64[n_weapons, N_WFIELDS] --------------------------------------------
 (W_RANGE, W_SMODE, W_SVAL, W_AP, W_KIND, W_SHOTS, W_SHOTS_STAT, W_BLAST, W_TEMPLATE, W_FLAGS,

@@ -208,19 +208,26 @@ def _blast_marker_hits(rng, g, spec, alive):
 
 @njit
 def _hits_of_die(rng, g, spec, wounds, out):
-    """Hits scored by one attack die, by hit mode; counts natural 1s (Gets Hot, chainsaw fuel)."""
+    """Hits scored by one attack die on the unit whose Wounds are ``wounds``."""
+    return hits_of_die(rng, g, spec, count_alive(wounds), out)
+
+
+@njit
+def hits_of_die(rng, g, spec, models, out):
+    """Hits scored by one attack die, by hit mode, on ``models`` living models (a blast marker or
+    template covers some of them); counts natural 1s (Gets Hot, chainsaw fuel)."""
     mode = spec[SP_HIT_MODE]
     if mode == HM_AUTO:
         return 1
     if mode == HM_TEMPLATE:
-        return min(count_alive(wounds), spec[SP_TEMPLATE_MODELS])
+        return min(models, spec[SP_TEMPLATE_MODELS])
     if mode == HM_D3_HITS:  # a template fired in Overwatch: D3 automatic hits (§7.2)
         return d3(rng, g)
     if mode == HM_BLAST:
         if spec[SP_GETS_HOT] != 0 and d6(rng, g) == 1:  # Blast Gets Hot: roll before firing
             out[OUT_ONES] += 1
             return 0
-        return _blast_marker_hits(rng, g, spec, count_alive(wounds))
+        return _blast_marker_hits(rng, g, spec, models)
     die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], spec[SP_EXTRA_REROLL])
     out[OUT_ONES] += die == 1
     if die < need or need >= NONE:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from kernels.dice import d3
 from kernels.jit import njit
 from kernels.rng import d6
-from kernels.w40k.attack_spec import hammer_of_wrath_spec, melee_spec, wound_removing_spec
+from kernels.w40k.attack_spec import automatic_wound_spec, hammer_of_wrath_spec, melee_spec, wound_removing_spec
 from kernels.w40k.columns import (
     FNP,
     K_MELEE,
@@ -25,10 +25,15 @@ from kernels.w40k.columns import (
     MR_ERE_WE_GO,
     MR_FLEET,
     MR_HAMMER_OF_WRATH,
+    MR_HATRED,
     MR_LEADER,
+    MR_MANDIBLASTERS,
+    MR_MOVE_THROUGH_COVER,
     MR_RAGE,
     MR_RAMPAGE,
     MR_SLOW_AND_PURPOSEFUL,
+    MR_SPACE_MARINE,
+    MR_VOTLW,
     MR_ZOMBIE,
     N_OUT,
     OUT_BLIND_HITS,
@@ -41,6 +46,7 @@ from kernels.w40k.columns import (
     W_FLAGS,
     W_KIND,
     W_SMODE,
+    WR_ASSAULT_GRENADE,
     WR_DEFENSIVE_GRENADE,
     WR_FORCE,
     WR_SPECIALIST,
@@ -53,7 +59,7 @@ from kernels.w40k.columns import (
     W,
 )
 from kernels.w40k.combat import resolve_attacks
-from kernels.zombie40k.casualties import after_attack, wipe
+from kernels.zombie40k.casualties import after_attack, dangerous_terrain, wipe
 from kernels.zombie40k.columns import (
     C_BONUS,
     C_FLAGS,
@@ -77,47 +83,56 @@ from kernels.zombie40k.columns import (
     G_RANGED2,
     MP_CHAINSAW,
     MP_DUCT_ATTACK,
+    MS_CONVERTED,
     P_CHAINSAW_HIT_ON,
     P_CONSOL_N,
     P_DMW,
     P_DMW_FNP,
     P_MUSH_INIT,
     P_MUSH_MOVE,
+    P_SWEEP_HIGHEST,
     PU_BANANA,
     PU_MEDPACKS,
     PU_MUSHROOM_ON,
     R_TURNS,
     US_BLIND_HIT,
-    US_BLINDED,
     US_CHARGED,
+    US_CHARGED_COVER,
     US_CONSOLIDATE,
     US_FALLING_BACK,
     US_FORCE,
     US_NO_CHARGE,
     US_OVERWATCHED,
+    US_PINNED,
     US_RAN,
     US_ROUNDS,
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
-from kernels.zombie40k.morale import blind_tests, fall_back, leadership_test
+from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.shooting import shoot, unit_gap
+from kernels.zombie40k.shooting import headshots, is_blinded, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
+from kernels.zombie40k.terrain import crosses_terrain, has_terrain
 from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
     boss_unit,
+    close_event,
+    combat_members,
     in_combat,
     is_squad,
     lock,
     log_event,
     majority_stat,
     n_players,
+    note_ev_zone,
     on_table,
+    open_event,
     refresh_radius,
+    retell,
     unit_flags,
     unlock_all,
 )
@@ -136,13 +151,13 @@ def can_overwatch(st, g, v):
 
 
 @njit
-def overwatch(st, g, v, u, tb, rng, phase):
+def overwatch(st, g, v, u, tb, rng):
     """Unit v fires Overwatch at charging unit u (Snap Shots; templates D3 hits)."""
     if not can_overwatch(st, g, v):
         return
     st.ustate[g, v, US_OVERWATCHED] = 1
-    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, phase, True, True, -1)
-    log_event(st, g, phase, EK_OVERWATCH, v, u, fired, unsaved, 0)
+    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, True, True, -1)
+    log_event(st, g, EK_OVERWATCH, v, u, fired, unsaved, 0)
 
 
 @njit
@@ -175,9 +190,11 @@ def _charge_bonus(st, g, u, tb):
 
 @njit
 def can_charge(st, g, u):
+    """core §7.1: not after a Run, a weapon that forbids it, while falling back, locked, or
+    Gone to Ground (§9.4)."""
     s = st.ustate[g, u]
     return (on_table(st, g, u) and not in_combat(st, g, u) and s[US_RAN] == 0 and s[US_NO_CHARGE] == 0
-            and s[US_FALLING_BACK] == 0)
+            and s[US_FALLING_BACK] == 0 and s[US_PINNED] == 0)
 
 
 @njit
@@ -198,25 +215,46 @@ def may_charge_target(st, g, u, v, tb):
 
 
 @njit
-def make_charge(st, g, u, v, tb, rng, phase):
+def make_charge(st, g, u, v, tb, rng):
     """Declare and resolve a charge of u at v. Returns True if u ends in base contact."""
+    told = open_event(st, g, EK_CHARGE, u, v)  # declared before the Overwatch it draws
     if is_squad(v, tb):
-        overwatch(st, g, v, u, tb, rng, phase)
+        overwatch(st, g, v, u, tb, rng)
     if not on_table(st, g, u) or not on_table(st, g, v):
+        close_event(st, g, told, 0, 0, 1)  # c = 1: the charge was stopped before its roll
         return False
     distance = unit_gap(st, g, u, v)
-    roll = charge_roll(st, g, u, distance, tb, rng)
+    cover = _charge_crosses_terrain(st, g, u, v, tb)
+    penalty = 2.0 if cover and not any_has(st, g, u, MR_MOVE_THROUGH_COVER) else 0.0
+    roll = charge_roll(st, g, u, distance + penalty, tb, rng) - penalty
     if roll < distance:
-        log_event(st, g, phase, EK_CHARGE_FAIL, u, v, roll, distance, 0)
+        retell(st, g, told, EK_CHARGE_FAIL)
+        close_event(st, g, told, roll, distance, 0)
         return False
-    move_into_contact(st, g, u, v)
+    ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
+    move_into_contact(st, g, u, v, tb)
     st.ustate[g, u, US_CHARGED] = 1
-    log_event(st, g, phase, EK_CHARGE, u, v, roll, distance, 0)
-    return True
+    st.ustate[g, u, US_CHARGED_COVER] = 1 if cover else 0
+    dangerous_terrain(st, g, u, ax, ay, tb, rng)
+    close_event(st, g, told, roll, distance, 0)
+    return on_table(st, g, u)
 
 
 @njit
-def move_into_contact(st, g, u, v):
+def _charge_crosses_terrain(st, g, u, v, tb):
+    """Does u's charge path into contact with v enter, leave or cross difficult terrain (core
+    §7.1)? (The Shamble is never slowed: zombies ignore difficult terrain, A22.)"""
+    if not has_terrain(tb):
+        return False
+    dx, dy = st.pos[g, u, 0] - st.pos[g, v, 0], st.pos[g, u, 1] - st.pos[g, v, 1]
+    length = max(1e-9, norm(dx, dy))
+    reach = st.radius[g, u] + st.radius[g, v]
+    bx, by = st.pos[g, v, 0] + dx / length * reach, st.pos[g, v, 1] + dy / length * reach
+    return crosses_terrain(st, g, st.pos[g, u, 0], st.pos[g, u, 1], bx, by, st.radius[g, u], tb, False)
+
+
+@njit
+def move_into_contact(st, g, u, v, tb):
     """Place u in base contact with v on the line between their centres, and lock them."""
     dx, dy = st.pos[g, u, 0] - st.pos[g, v, 0], st.pos[g, u, 1] - st.pos[g, v, 1]
     length = max(1e-9, norm(dx, dy))
@@ -224,27 +262,10 @@ def move_into_contact(st, g, u, v):
     st.pos[g, u, 0] = st.pos[g, v, 0] + dx / length * reach
     st.pos[g, u, 1] = st.pos[g, v, 1] + dy / length * reach
     lock(st, g, u, v)
+    note_ev_zone(st, g, u, tb)
 
 
 # ------------------------------------------------------------------------- the fight
-
-
-@njit
-def combat_members(st, g, seed, member):
-    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
-    n = st.locked.shape[1]
-    for u in range(n):
-        member[u] = False
-    member[seed] = True
-    changed = True
-    while changed:
-        changed = False
-        for u in range(n):
-            if member[u]:
-                for v in range(n):
-                    if st.locked[g, u, v] and not member[v]:
-                        member[v] = True
-                        changed = True
 
 
 @njit
@@ -323,12 +344,22 @@ def _has_defensive_grenades(st, g, v, tb):
 def _base_initiative(st, g, u, m, weapon, tb):
     """Initiative step of model m before any Concussive hit (which makes it 1): Unwieldy strikes
     at 1, else I (+1 with the Speed Pack, zombie40k §8), within 1..10."""
-    if weapon[W_FLAGS] & WR_UNWIELDY:
+    if weapon[W_FLAGS] & WR_UNWIELDY or _slowed_by_cover(st, g, u, m, tb):
         return 1
     init = st.stats[g, u, m, I]
     if is_squad(u, tb) and st.pu[g, u, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
         init += int(tb.prm[P_MUSH_INIT])
     return min(10, max(1, init))
+
+
+@njit
+def _slowed_by_cover(st, g, u, m, tb):
+    """A model that charged through difficult terrain this turn without assault grenades
+    fights at Initiative 1 (core §7.1 step 6)."""
+    if st.ustate[g, u, US_CHARGED_COVER] == 0 or st.ustate[g, u, US_CHARGED] == 0:
+        return False
+    w = st.gear[g, u, m, G_GRENADE]
+    return w < 0 or (tb.weapons[w, W_FLAGS] & WR_ASSAULT_GRENADE) == 0
 
 
 @njit
@@ -357,12 +388,13 @@ def _side_models(st, g, u, member, tb, friendly):
 
 
 @njit
-def fight(st, g, seed, tb, rng, phase):
+def fight(st, g, seed, tb, rng):
     """Fight one round of seed's combat. Leaves the members in ``st.w_member`` and the unsaved
     wounds each unit inflicted and suffered in ``st.w_inflicted`` / ``st.w_suffered`` (for combat
     resolution)."""
     member, inflicted, suffered, target, rampage = st.w_member, st.w_inflicted, st.w_suffered, st.w_target, \
         st.w_rampage
+    told = open_event(st, g, EK_FIGHT, seed, -1)  # told before the deaths it causes
     combat_members(st, g, seed, member)
     n = member.shape[0]
     for u in range(n):
@@ -372,7 +404,8 @@ def fight(st, g, seed, tb, rng, phase):
             if any_has(st, g, u, MR_RAMPAGE) and _side_models(st, g, u, member, tb, False) > \
                     _side_models(st, g, u, member, tb, True):
                 rampage[u] = d3(rng, g)
-    _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
+    _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng)
+    _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng)
     fuel_out, choice = st.w_fuel_out, st.w_choice
     fuel_out[:] = False
     for u in range(n):  # only the members' kept choices are read
@@ -380,7 +413,7 @@ def fight(st, g, seed, tb, rng, phase):
             choice[u] = -1
     step = _next_step(st, g, 11, member, target, tb, choice)
     while step > 0:  # Initiative 10 down to 1 (core §7.3)
-        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
                          choice, st.w_dice, st.w_weapon, st.w_spec[W_FIGHT], st.w_out[W_FIGHT])
         step = _next_step(st, g, step, member, target, tb, choice)
     _discard_empty_chainsaws(st, g, fuel_out)
@@ -388,11 +421,11 @@ def fight(st, g, seed, tb, rng, phase):
     for u in range(n):
         if member[u]:
             st.ustate[g, u, US_ROUNDS] += 1
-    log_event(st, g, phase, EK_FIGHT, seed, -1, inflicted[seed], suffered[seed], 0)
+    close_event(st, g, told, inflicted[seed], suffered[seed], 0)
 
 
 @njit
-def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase):
+def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng):
     """Each model with Hammer of Wrath that charged makes one hit at I10 (core §12)."""
     spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
     for u in range(member.shape[0]):
@@ -402,11 +435,27 @@ def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0 and unit_flags(st, g, u, m) & MR_HAMMER_OF_WRATH and on_table(st, g, v):
                 hammer_of_wrath_spec(spec, st.stats[g, u, m], majority_stat(st, g, v, T), tb.wound_chart)
-                _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, phase, out)
+                _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, out)
 
 
 @njit
-def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
+def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng):
+    """At the start of Initiative 10 each model with Mandiblasters rolls a D6; on 4+ the enemy
+    unit it fights suffers one Wound, saves and Feel No Pain allowed (core §12)."""
+    spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
+    for u in range(member.shape[0]):
+        v = target[u]
+        if not member[u] or v < 0:
+            continue
+        for m in range(st.wounds.shape[2]):
+            if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & MR_MANDIBLASTERS and on_table(st, g, v):
+                if d6(rng, g) >= 4:
+                    automatic_wound_spec(spec)
+                    _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, out)
+
+
+@njit
+def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
     for k in range(N_OUT):
         out[k] = 0
     before = alive(st, g, v)
@@ -421,12 +470,12 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
                     7, defender_chuck, medpacks, out)
     for m in range(was.shape[0]):
         if was[m] > 0 and st.wounds[g, v, m] == 0:
-            join_horde(st, g, v, m, u, tb, phase)
+            join_horde(st, g, v, m, u, tb)
     inflicted[u] += out[OUT_UNSAVED]
     suffered[v] += out[OUT_UNSAVED]
     if out[OUT_BLIND_HITS] > 0:
         st.ustate[g, v, US_BLIND_HIT] = 1
-    after_attack(st, g, v, u, before, tb, rng, phase)
+    after_attack(st, g, v, u, before, tb, rng)
 
 
 @njit
@@ -482,7 +531,7 @@ def _next_step(st, g, below, member, target, tb, choice):
 
 
 @njit
-def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
                      choice, dice, weapon, spec, out):
     """Models striking at Initiative ``step`` are all counted first, then resolved."""
     n, mm = member.shape[0], st.wounds.shape[2]
@@ -507,13 +556,13 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
         for m in range(mm):
             if dice[u, m] > 0 and v >= 0 and on_table(st, g, v):
                 _model_spec(st, g, u, m, v, weapon[u, m], tb, spec)
-                _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, phase, out)
+                _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, out)
                 if weapon[u, m] == -2 and out[OUT_ONES] > 0:
                     fuel_out[u, m] = True  # a natural 1: the chainsaw runs dry (zombie40k §8)
 
 
 @njit
-def join_horde(st, g, p, m, h, tb, phase):
+def join_horde(st, g, p, m, h, tb):
     """Dead Men Walking (zombie40k §10.3, A36): a survivor slain in close combat by a horde
     rises at once as a model of that horde, with its profile (full Wounds), wargear and rules,
     Feel No Pain (5+) at worst, and no power-ups. No free slot: it stays dead."""
@@ -528,8 +577,9 @@ def join_horde(st, g, p, m, h, tb, phase):
             for s in range(st.gear.shape[3]):
                 st.gear[g, h, k, s] = st.gear[g, p, m, s]
             st.wounds[g, h, k] = st.stats[g, h, k, W]
+            st.mstatus[g, p, m] |= MS_CONVERTED  # it is a zombie now, not a dead model of the squad
             refresh_radius(st, g, h, tb)
-            log_event(st, g, phase, EK_CONVERT, p, h, m, k, 0)
+            log_event(st, g, EK_CONVERT, p, h, m, k, 0)
             return
 
 
@@ -550,14 +600,18 @@ def _model_spec(st, g, u, m, v, w, tb, spec):
     attacker = st.w_attacker
     for c in range(attacker.shape[0]):
         attacker[c] = st.stats[g, u, m, c]
-    if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
+    if is_blinded(st, g, u):
         attacker[WS] = 1
     charged = st.ustate[g, u, US_CHARGED] != 0 and st.ustate[g, u, US_ROUNDS] == 0
-    melee_spec(spec, tb.weapons[w], attacker, unit_flags(st, g, u, m), majority_stat(st, g, v, WS),
+    flags = unit_flags(st, g, u, m)
+    if flags & MR_VOTLW and any_has(st, g, v, MR_SPACE_MARINE):
+        flags |= MR_HATRED  # Veterans of the Long War: Hatred (Space Marines) (core §12)
+    melee_spec(spec, tb.weapons[w], attacker, flags, majority_stat(st, g, v, WS),
                majority_stat(st, g, v, T), majority_stat(st, g, v, SV), charged, st.ustate[g, u, US_ROUNDS] == 0,
                chuck, tb.ws_chart, tb.wound_chart)
     if tb.weapons[w, W_FLAGS] & WR_FORCE and _force_active(st, g, u):
         spec[SP_INSTANT_DEATH] = 1  # a manifested Force weapon (core §12, §13)
+    headshots(st, g, u, v, tb, spec)
 
 
 @njit
@@ -579,29 +633,27 @@ def _discard_empty_chainsaws(st, g, fuel_out):
 
 
 @njit
-def resolve_combat(st, g, member, inflicted, suffered, tb, rng, phase):
+def resolve_combat(st, g, member, inflicted, suffered, tb, rng):
     """core §7.4-§7.5 for every squad of the combat: the loser tests Morale at Ld minus the
     difference; a fail falls back, unless caught by a Sweeping Advance."""
     for p in range(n_players(tb)):
         if not member[p] or not on_table(st, g, p) or suffered[p] <= inflicted[p]:
             continue
         diff = suffered[p] - inflicted[p]
-        passed = leadership_test(st, g, p, -diff, tb, rng)
-        log_event(st, g, phase, EK_MORALE, p, -1, diff, passed, 0)
+        passed = morale_check(st, g, p, -diff, tb, rng)
+        log_event(st, g, EK_MORALE, p, -1, diff, passed, 0)
         if not passed:
-            _break(st, g, p, tb, rng, phase)
+            _break(st, g, p, tb, rng)
     _mark_consolidation(st, g, member)
 
 
 @njit
 def _sweeper(st, g, p, tb):
-    """The enemy locked with p that makes the Sweeping Advance (highest Initiative); zombies
-    always try (zombie40k §6.4); squads that are Slow and Purposeful cannot."""
+    """The other reading (``sweep_rule = "highest_initiative"``): the enemy locked with p with
+    the highest Initiative sweeps, even one still locked with another unit."""
     best, best_i = -1, -1
     for v in range(st.locked.shape[1]):
-        if st.locked[g, p, v] and on_table(st, g, v):
-            if is_squad(v, tb) and any_has(st, g, v, MR_SLOW_AND_PURPOSEFUL):
-                continue
+        if _may_sweep(st, g, p, v, tb, False):
             i = majority_stat(st, g, v, I)
             if i > best_i:
                 best, best_i = v, i
@@ -609,41 +661,95 @@ def _sweeper(st, g, p, tb):
 
 
 @njit
-def _break(st, g, p, tb, rng, phase):
-    v = _sweeper(st, g, p, tb)
+def _may_sweep(st, g, p, v, tb, free_only):
+    """v, locked with p, may make a Sweeping Advance: zombies always may (zombie40k §6.4), a
+    Slow and Purposeful squad may not; with ``free_only``, not a unit still locked with another
+    enemy unit (core §7.5)."""
+    if not st.locked[g, p, v] or not on_table(st, g, v):
+        return False
+    if is_squad(v, tb) and any_has(st, g, v, MR_SLOW_AND_PURPOSEFUL):
+        return False
+    if free_only:
+        for w in range(st.locked.shape[1]):
+            if w != p and st.locked[g, v, w]:
+                return False
+    return True
+
+
+@njit
+def sweep_initiative(st, g, u, tb):
+    """A unit's Initiative in the Sweeping Advance roll: its majority Initiative, +1 for a squad
+    whose Speed Pack is on (zombie40k §8 result 9)."""
+    i = majority_stat(st, g, u, I)
+    if is_squad(u, tb) and st.pu[g, u, PU_MUSHROOM_ON] == st.res[g, R_TURNS]:
+        i += int(tb.prm[P_MUSH_INIT])
+    return i
+
+
+@njit
+def _sweeping_advance(st, g, p, tb, rng):
+    """core §7.5: the loser rolls D6 + Initiative once; each winning unit not still locked with
+    another enemy rolls D6 + Initiative (+D3 Crusader); the first to equal or beat the loser
+    catches it. Returns that unit, or -1."""
+    if tb.prm[P_SWEEP_HIGHEST] != 0:
+        v = _sweeper(st, g, p, tb)
+        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng) else -1
+    mine = -1
+    for v in range(st.locked.shape[1]):
+        if _may_sweep(st, g, p, v, tb, True):
+            if mine < 0:
+                mine = d6(rng, g) + sweep_initiative(st, g, p, tb)
+            if _sweep_roll(st, g, v, p, mine, tb, rng):
+                return v
+    return -1
+
+
+@njit
+def _sweep_roll(st, g, v, p, mine, tb, rng):
+    theirs = d6(rng, g) + sweep_initiative(st, g, v, tb) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
+    log_event(st, g, EK_SWEEP, v, p, theirs, mine, 0)
+    return theirs >= mine
+
+
+@njit
+def _break(st, g, p, tb, rng):
+    """A squad that failed its Morale check: caught by a Sweeping Advance it is destroyed (with
+    And They Shall Know No Fear it stays locked), else it falls back (core §7.5)."""
+    v = _sweeping_advance(st, g, p, tb, rng)
     if v >= 0:
-        mine = d6(rng, g) + majority_stat(st, g, p, I)
-        theirs = d6(rng, g) + majority_stat(st, g, v, I) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
-        log_event(st, g, phase, EK_SWEEP, v, p, theirs, mine, 0)
-        if theirs >= mine:
-            if any_has(st, g, p, MR_ATSKNF):
-                return  # caught, but And They Shall Know No Fear: stays locked
-            wipe(st, g, p, v, tb, rng, phase)
-            return
+        if any_has(st, g, p, MR_ATSKNF):
+            return  # caught, but And They Shall Know No Fear: stays locked
+        wipe(st, g, p, v, tb, rng)
+        return
     for w in range(st.locked.shape[1]):
         if st.locked[g, p, w]:
             st.ustate[g, w, US_CONSOLIDATE] = 1
     unlock_all(st, g, p)
-    fall_back(st, g, p, tb, rng, phase)
+    fall_back(st, g, p, tb, rng)
 
 
 @njit
 def _mark_consolidation(st, g, member):
-    """Units whose enemies are all gone (destroyed or fled) may consolidate."""
+    """Units whose enemies are all gone (destroyed or falling back) may consolidate; a unit
+    that falls back does not (core §7.5)."""
     for u in range(member.shape[0]):
-        if member[u] and on_table(st, g, u) and not in_combat(st, g, u):
+        if member[u] and on_table(st, g, u) and not in_combat(st, g, u) and \
+                st.ustate[g, u, US_FALLING_BACK] == 0:
             st.ustate[g, u, US_CONSOLIDATE] = 1
 
 
 @njit
-def consolidate(st, g, u, gx, gy, tb, rng, phase):
+def consolidate(st, g, u, gx, gy, tb, rng):
     """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away)."""
     st.ustate[g, u, US_CONSOLIDATE] = 0
     if not on_table(st, g, u) or in_combat(st, g, u):
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
+    ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm)
-    log_event(st, g, phase, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
+    note_ev_zone(st, g, u, tb)
+    dangerous_terrain(st, g, u, ax, ay, tb, rng)
+    log_event(st, g, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
 
 
 @njit

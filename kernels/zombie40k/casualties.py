@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from kernels.jit import njit
+from kernels.rng import d6
+from kernels.w40k.attack_spec import automatic_wound_spec
+from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, SP_AP
+from kernels.w40k.combat import resolve_attacks
 from kernels.zombie40k.columns import (
     EK_WIPE,
     P_BOSS_KILL_POWERUP,
@@ -18,17 +22,20 @@ from kernels.zombie40k.columns import (
     PR_RIVALS_KILLED,
     PR_WIPES,
     PR_ZOMBIES_KILLED,
+    US_BLINDED,
     US_KF_POINTS,
     US_OUT,
     US_WIPED_BY,
 )
 from kernels.zombie40k.geometry import ev_distance
 from kernels.zombie40k.powerups import lose_powerups, roll_powerup
-from kernels.zombie40k.units import alive, boss_unit, is_squad, log_event, refresh_radius, remove_unit
+from kernels.zombie40k.state import W_DANGER
+from kernels.zombie40k.terrain import crosses_terrain, has_terrain
+from kernels.zombie40k.units import alive, any_has, boss_unit, is_squad, log_event, refresh_radius, remove_unit
 
 
 @njit
-def after_attack(st, g, v, u, alive_before, tb, rng, phase):
+def after_attack(st, g, v, u, alive_before, tb, rng):
     """Book the models unit u's attack removed from unit v; handle v being wiped out."""
     now = alive(st, g, v)
     lost = alive_before - now
@@ -45,16 +52,17 @@ def after_attack(st, g, v, u, alive_before, tb, rng, phase):
             if tb.prm[P_KF] != 0:
                 st.ustate[g, u, US_KF_POINTS] += int(lost * tb.prm[P_KF_PER_KILL])
     if now == 0:
-        wipe(st, g, v, u, tb, rng, phase)
+        wipe(st, g, v, u, tb, rng)
 
 
 @njit
-def wipe(st, g, v, killer, tb, rng, phase):
+def wipe(st, g, v, killer, tb, rng):
     """Unit v is wiped out; a horde's destroyer rolls for a power-up (zombie40k §8)."""
     x, y, r = st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v]
-    log_event(st, g, phase, EK_WIPE, v, killer, x, y, 0)
+    log_event(st, g, EK_WIPE, v, killer, x, y, 0)
     remove_unit(st, g, v)
     st.ustate[g, v, US_WIPED_BY] = killer + 1
+    st.ustate[g, v, US_BLINDED] = 0  # the unit that comes back is not blind
     if is_squad(v, tb):
         _squad_wiped(st, g, v, x, y, r, tb)
         return
@@ -63,11 +71,11 @@ def wipe(st, g, v, killer, tb, rng, phase):
         if killer >= 0 and is_squad(killer, tb):
             st.pres[g, killer, PR_BOSS_KILLED] += 1
             if tb.prm[P_BOSS_KILL_POWERUP] != 0:
-                roll_powerup(st, g, killer, tb, rng, phase)
+                roll_powerup(st, g, killer, tb, rng)
         return
     if killer >= 0 and is_squad(killer, tb):
         st.pres[g, killer, PR_HORDES_KILLED] += 1
-        roll_powerup(st, g, killer, tb, rng, phase)
+        roll_powerup(st, g, killer, tb, rng)
 
 
 @njit
@@ -80,3 +88,29 @@ def _squad_wiped(st, g, p, x, y, r, tb):
             st.grudge[g, q, p] = 0
     if tb.prm[P_COOP] != 0 and ev_distance(x, y, r, tb.prm) <= tb.prm[P_COOP_NO_RESPAWN_RADIUS]:
         st.ustate[g, p, US_OUT] = 1  # Coop Mode: wiped out near the EV, out for good (§10.1)
+
+
+@njit
+def dangerous_terrain(st, g, u, ax, ay, tb, rng):
+    """Unit u has moved from (ax, ay) to where it stands: if the move entered, left or crossed
+    dangerous terrain each model tests, a 1 is a Wound with no armour or cover save
+    (invulnerable saves and Feel No Pain allowed; Move Through Cover passes; core §5; zombies
+    test too, A22). The Wounds go to the closest models (docs/space.md)."""
+    if not has_terrain(tb) or any_has(st, g, u, MR_MOVE_THROUGH_COVER):
+        return
+    if not crosses_terrain(st, g, ax, ay, st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u], tb, True):
+        return
+    ones = 0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0 and d6(rng, g) == 1:
+            ones += 1
+    if ones == 0:
+        return
+    spec, out = st.w_spec[W_DANGER], st.w_out[W_DANGER]
+    automatic_wound_spec(spec)
+    spec[SP_AP] = 1  # no armour save
+    out[:] = 0
+    before = alive(st, g, u)
+    resolve_attacks(rng, g, ones, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], 7, 0,
+                    st.pu[g, 0, 0:0], out)
+    after_attack(st, g, u, -1, before, tb, rng)

@@ -19,11 +19,11 @@ from __future__ import annotations
  US_RESPAWNS,  # times the unit has come back
  US_OUT,  # 1 when the unit may never come back (mods; Boss by default)
  US_OVERWATCHED,  # 1 once it has fired Overwatch this phase
- US_BLINDED,  # game turn until which it is WS1/BS1 (Blind), 0 = not
+ US_BLINDED,  # Blind: 1 = WS1/BS1 and its next turn has not begun, 2 = that turn is under way, 0 = not
  US_PINNED,  # 1: Gone to Ground until the end of its next turn (Pinning)
  US_EMBARKED,  # 1 when embarked on the Escape Vehicle
  US_START_MODELS,  # models at full strength (Morale, Rampage)
- US_PHASE_MODELS,  # models at the start of the current phase (25% casualties)
+ US_PHASE_MODELS,  # models at the start of the current Shooting phase (25% casualties, core §6.1)
  US_DK_LEVEL,  # Death Korps escalation steps taken (zombie40k §10.4)
  US_WIPED_BY,  # unit whose attack removed its last model + 1 (0 = not wiped)
  US_CONSOLIDATE,  # 1 if its combat ended this phase: it may consolidate
@@ -32,8 +32,14 @@ from __future__ import annotations
  US_BLIND_HIT,  # 1 if hit by a Blind attack this phase: tests Initiative at its end
  US_FORCE,  # game turn in which its Force weapons have Instant Death (psychic phase, A17)
  US_EMFH_LOST,  # game turn in which it lost its actions to Every Man For Himself (scope "all", A38)
- ) = range(24)
-N_US = 24
+ US_REGROUPED,  # 1 in the turn it regrouped: it counts as having moved, may not Run or charge (core §9.2)
+ US_PIN_HIT,  # 1 if a Pinning weapon caused it unsaved wounds this Shooting phase (core §9.4)
+ US_REACHED_ZONE,  # 1 once the squad has come within pvp_zone_in (18") of the EV (Coop Mode's trigger, §10.1)
+ US_FIRED_HEAVY,  # 1 if it fired a Heavy weapon this turn (Battle Focus then forbids the Run, core §12)
+ US_DRUGS,  # Combat Drugs result 1-6 rolled before the game (core §12); 0 = none
+ US_CHARGED_COVER,  # 1 if it charged through difficult terrain without assault grenades: I1 this fight (core §7.1)
+ ) = range(30)
+N_US = 30
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
@@ -45,6 +51,10 @@ N_GEAR = 6
 # Ork Boy) is chosen for afresh
 C_WEAPON, C_BONUS, C_STEP, C_FLAGS, C_GEAR0, C_INIT = 0, 1, 2, 3, 4, 10
 N_CHOICE = 11
+
+# ---- model status: GameState.mstatus bits beside kernels.w40k.columns.ST_CONCUSSED --------------
+MS_CONCUSSION_ENDING = 2  # concussed before this Assault phase began: Initiative 1 ends with it (core §12)
+MS_CONVERTED = 4  # a dead squad model that rose with a horde (Dead Men Walking): never revived (§10.3)
 
 # ---- model power-ups: int8 bits ---------------------------------------------------------
 MP_DUCT_ATTACK = 1  # Duct Tape +1 Attack
@@ -78,9 +88,24 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_MAX_RESPAWNS, P_POWERUPS, P_PVP, P_DMW, P_DK, P_DK_START_T, P_DK_START_FNP, P_DK_MAX_T, P_DK_MAX_FNP,
  P_DK_GLOBAL, P_EMFH, P_EMFH_RADIUS, P_EMFH_FAIL_ON, P_EMFH_ALL, P_COOP, P_COOP_NO_RESPAWN_RADIUS,
  P_KF, P_KF_PER_KILL, P_BOSS_BLOCKS_EV, P_EV_EDGE_ARRIVALS, P_PSYCHIC, P_DMW_FNP, P_SURROUNDED_GEOMETRIC,
- P_BILE_CORRIDOR, P_PU_REMOVED,
- ) = range(67)
-N_PRM = 67  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+ P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES, P_TERRAIN_N, P_TERRAIN_R, P_TERRAIN_COVER,
+ P_TERRAIN_DANGEROUS, P_SWEEP_HIGHEST, P_GRUDGE_RANDOM, P_DEFIB_AS_FALLEN, P_EMFH_STOPS_FALL_BACK,
+ P_PUSH_THROUGH, P_DK_FAILED_ARRIVALS, P_PLANNER_STRAIGHT, P_FRIENDLY_GAP, P_FIRST_ZOMBIE,
+ ) = range(81)
+N_PRM = 81
+# readings of the questionable rules (issue 13 items 16-20; docs/readings.md):
+# P_SWEEP_HIGHEST 1 = the highest-Initiative enemy sweeps, locked or not (core §7.5);
+# P_GRUDGE_RANDOM 1 (default) = random hits into a combat set the grudge of the squad they land on (A19);
+# P_DEFIB_AS_FALLEN 1 = a revived model keeps what it carried when it fell (§8 result 10);
+# P_EMFH_STOPS_FALL_BACK 1 = Every Man For Himself skips the fall-back and Regroup (§10.5);
+# P_PUSH_THROUGH 1 = the push-back ignores other units (A28); P_DK_FAILED_ARRIVALS 1 = a horde
+# that finds no room escalates again when it retries (§10.4); P_PLANNER_STRAIGHT 1 = moves only
+# on headings that gain ground, within 60 degrees (docs/space.md); P_FRIENDLY_GAP: inches zombie
+# units keep from each other (core §3: the 1" rule is for enemies); P_FIRST_ZOMBIE: unit index
+# of the first horde (= players)  # P_PU_REMOVED: bit r set = Power-Up result r is off the table (ablation)
+# P_RENDING_VS_ZOMBIES: 1 = survivors' attacks on zombies have Rending (A4 rending_owner = "survivors")
+# P_TERRAIN_N pieces of area terrain of radius P_TERRAIN_R, cover P_TERRAIN_COVER+, a share
+# P_TERRAIN_DANGEROUS of them dangerous (zombie40k §3.1; kernels.zombie40k.terrain)
 
 # ---- player policies: float64[P, N_POL] (docs/policies.md) -------------------------------
 (POL_HUNT_RADIUS,  # chase a horde within this many inches for its power-up (0 = never)
@@ -110,11 +135,14 @@ PR_POWERUP0 = 10  # + result 2..12 -> columns 12..22
 N_PRES = 23
 
 # ---- trace events: float32[n, E, N_EV] ---------------------------------------------------
-EV_TURN, EV_PHASE, EV_KIND, EV_UNIT, EV_OTHER, EV_A, EV_B, EV_C = range(8)
-N_EV = 8
+EV_TURN, EV_PHASE, EV_KIND, EV_UNIT, EV_OTHER, EV_A, EV_B, EV_C, EV_MODELS, EV_OTHER_MODELS = range(10)
+N_EV = 10  # EV_MODELS / EV_OTHER_MODELS: models the unit / the other unit has after the event (-1: not a unit)
+NOW_PHASE, NOW_UNIT = 0, 1  # GameState.w_now: the phase being played and whose it is (-1 everyone's)
+N_NOW = 2
 (PH_SETUP, PH_ROLLOFF, PH_RESPAWN, PH_MOVEMENT, PH_PSYCHIC, PH_SHOOTING, PH_ASSAULT,
  PH_Z_RESPAWN, PH_SHAMBLE, PH_Z_SHOOTING, PH_Z_ASSAULT, PH_END) = range(12)
 (EK_DEPLOY, EK_ORDER, EK_RESPAWN, EK_MOVE, EK_RUN, EK_EMBARK, EK_SHOOT, EK_KILL, EK_WIPE, EK_CHARGE,
  EK_CHARGE_FAIL, EK_FIGHT, EK_OVERWATCH, EK_MORALE, EK_FALL_BACK, EK_SWEEP, EK_POWERUP, EK_ZOMBIE_ARRIVE,
  EK_SHAMBLE, EK_CONSOLIDATE, EK_REGROUP, EK_PUSHBACK, EK_SNAPSHOT, EK_GETS_HOT, EK_PSYCHIC, EK_MEDPACK,
- EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP) = range(30)
+ EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP, EK_MOB_RULE, EK_TERRAIN) = range(32)
+EK_NONE = -1  # an opened event that did not happen (units.cancel_event)

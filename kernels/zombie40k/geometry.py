@@ -15,10 +15,24 @@ from __future__ import annotations
 import math
 
 from kernels.jit import njit
-from kernels.zombie40k.columns import P_BASE_R, P_EV_D, P_EV_W, P_SPACING, P_TABLE_L, P_TABLE_W, US_ON_TABLE
+from kernels.zombie40k.columns import (
+    P_BASE_R,
+    P_EV_D,
+    P_EV_W,
+    P_FIRST_ZOMBIE,
+    P_FRIENDLY_GAP,
+    P_PLANNER_STRAIGHT,
+    P_SPACING,
+    P_TABLE_L,
+    P_TABLE_W,
+    US_ON_TABLE,
+)
 
 INF = 1e18
-HEADINGS = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)  # radians off the straight line
+HEADINGS = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)  # radians off the straight line (move_planner "straight")
+DETOUR_STEP = 0.5  # inches of each step around what is in the way (move_planner "detour")
+DETOUR_TURN = math.pi / 6.0  # the steps' headings: 30, 60 .. 180 degrees off the line to the goal
+DETOUR_STEPS = 48
 
 
 @njit
@@ -117,9 +131,22 @@ def ray_box_entry(px, py, dx, dy, x0, x1, y0, y1):
 
 
 @njit
+def keep_away(u, v, target, prm):
+    """The gap unit u keeps from unit v when it moves: none from the unit it charges, the 1"
+    rule from enemies (core §3), ``P_FRIENDLY_GAP`` between zombie units (friends)."""
+    if v == target:
+        return 0.0
+    first = prm[P_FIRST_ZOMBIE]
+    if u >= first and v >= first:
+        return prm[P_FRIENDLY_GAP]
+    return 1.0
+
+
+@njit
 def free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
-    """How far unit u may travel from (px, py) along (dx, dy): not within 1" of other units
-    (base contact allowed with ``target``), not into the Escape Vehicle, not off the table."""
+    """How far unit u may travel from (px, py) along (dx, dy): not within 1" of enemy units
+    (``keep_away``; base contact allowed with ``target``), not into the Escape Vehicle, not off
+    the table."""
     ru = radii[u]
     t = ray_box_exit(px, py, dx, dy, ru, prm[P_TABLE_W] - ru, ru, prm[P_TABLE_L] - ru)
     x0, x1, y0, y1 = ev_rect(prm)
@@ -127,7 +154,7 @@ def free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
     for v in range(radii.shape[0]):
         if v == u or ustate[g, v, US_ON_TABLE] == 0:
             continue
-        gap = 0.0 if v == target else 1.0
+        gap = keep_away(u, v, target, prm)
         t = min(t, ray_circle(px, py, dx, dy, pos[g, v, 0], pos[g, v, 1], ru + radii[v] + gap))
     return t
 
@@ -135,7 +162,16 @@ def free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
 @njit
 def move_towards(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
     """Move unit u up to ``budget`` inches towards the goal point (gx, gy), stopping when its
-    centre is ``stop_at`` inches from the goal. Returns the distance moved."""
+    centre is ``stop_at`` inches from the goal. Returns the distance from where it stood."""
+    if prm[P_PLANNER_STRAIGHT] != 0:
+        return _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
+    return _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
+
+
+@njit
+def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
+    """The other reading (``move_planner = "straight"``): one straight move, on the heading up
+    to 60 degrees off the line to the goal that ends closest to it, if any gains ground."""
     px, py = pos[g, u, 0], pos[g, u, 1]
     dist = norm(gx - px, gy - py)
     if dist <= stop_at + 1e-9 or budget <= 0.0:
@@ -156,6 +192,64 @@ def move_towards(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
         k += 1
     pos[g, u, 0], pos[g, u, 1] = best_x, best_y
     return norm(best_x - px, best_y - py)
+
+
+@njit
+def _blocker(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
+    """The unit whose keep-away circle stops a move from (px, py) along (dx, dy) at once; -1 if
+    none does (a wall or the Escape Vehicle, or nothing)."""
+    best, best_t = -1, 1e-6
+    for v in range(radii.shape[0]):
+        if v == u or ustate[g, v, US_ON_TABLE] == 0:
+            continue
+        t = ray_circle(px, py, dx, dy, pos[g, v, 0], pos[g, v, 1], radii[u] + radii[v] + keep_away(u, v, target, prm))
+        if t <= best_t:
+            best, best_t = v, t
+    return best
+
+
+@njit
+def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
+    """Straight at the goal while the way is free; where a unit's keep-away circle (or a wall)
+    stops it, it steps ``DETOUR_STEP`` inches in the free direction closest to the goal's, always
+    turning to the same side, and tries straight again: it goes around what is in the way
+    (docs/space.md). The move is made only if it ends closer to the goal."""
+    x0, y0 = pos[g, u, 0], pos[g, u, 1]
+    px, py, left, side = x0, y0, budget, 0.0
+    for _ in range(DETOUR_STEPS):
+        dist = norm(gx - px, gy - py)
+        if dist <= stop_at + 1e-9 or left <= 1e-9:
+            break
+        dx, dy = (gx - px) / dist, (gy - py) / dist
+        want = min(left, dist - stop_at)
+        t = min(want, free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm))
+        if t > 1e-9:
+            px, py, left = px + t * dx, py + t * dy, left - t
+            if t >= want - 1e-9:
+                break
+            continue
+        v = _blocker(pos, radii, ustate, g, u, px, py, dx, dy, target, prm)
+        if v < 0 or norm(pos[g, v, 0] - gx, pos[g, v, 1] - gy) < 1e-6:
+            break  # a wall, the Escape Vehicle, or the unit it goes for: as close as it may come
+        base = math.atan2(dy, dx)
+        moved = False
+        for k in range(1, 7):  # 30 .. 180 degrees off the line to the goal
+            for sign in (1.0, -1.0):
+                if side != 0.0 and sign != side:
+                    continue
+                ax, ay = math.cos(base + sign * k * DETOUR_TURN), math.sin(base + sign * k * DETOUR_TURN)
+                s = min(DETOUR_STEP, left, free_travel(pos, radii, ustate, g, u, px, py, ax, ay, target, prm))
+                if s > 0.25 * DETOUR_STEP or (s > 1e-9 and s >= left - 1e-9):
+                    px, py, left, side, moved = px + s * ax, py + s * ay, left - s, sign, True
+                    break
+            if moved:
+                break
+        if not moved:
+            break
+    if norm(gx - px, gy - py) >= norm(gx - x0, gy - y0) - 1e-9:
+        return 0.0  # no way round that gains ground this time: it stays
+    pos[g, u, 0], pos[g, u, 1] = px, py
+    return norm(px - x0, py - y0)
 
 
 @njit

@@ -22,6 +22,7 @@ from kernels.w40k.columns import (
     MR_SLOW_AND_PURPOSEFUL,
 )
 from kernels.zombie40k.assault import overwatch
+from kernels.zombie40k.casualties import dangerous_terrain
 from kernels.zombie40k.columns import (
     EK_EMBARK,
     EK_MOVE,
@@ -39,9 +40,6 @@ from kernels.zombie40k.columns import (
     P_SHAMBLE_PREFERS_UNENGAGED,
     P_SURROUNDED_GEOMETRIC,
     P_SURROUNDED_RATIO,
-    PH_MOVEMENT,
-    PH_SHAMBLE,
-    PH_SHOOTING,
     POL_HUNT_RADIUS,
     PU_BANANA,
     PU_BILE,
@@ -53,9 +51,11 @@ from kernels.zombie40k.columns import (
     US_EMBARKED,
     US_FALLING_BACK,
     US_MOVED,
+    US_NO_CHARGE,
     US_ON_TABLE,
     US_PINNED,
     US_RAN,
+    US_REGROUPED,
 )
 from kernels.zombie40k.geometry import (
     edge_distance,
@@ -69,16 +69,20 @@ from kernels.zombie40k.geometry import (
 from kernels.zombie40k.morale import fall_back, leadership_test
 from kernels.zombie40k.powerups import chuck_active
 from kernels.zombie40k.spawning import roll_expr_prm
+from kernels.zombie40k.terrain import crosses_terrain, has_terrain
 from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
     boss_unit,
+    close_event,
     in_combat,
     lock,
     log_event,
     n_players,
+    note_ev_zone,
     on_table,
+    open_event,
     unlock_all,
 )
 
@@ -108,10 +112,11 @@ def can_embark(st, g, p, allowance, tb):
 
 
 @njit
-def embark(st, g, p, tb, phase):
+def embark(st, g, p, tb):
     """The squad boards the Escape Vehicle: it leaves the table with its models, which stand
     at the vehicle's access point (Coop Mode squads keep shooting from there, zombie40k §10.1)."""
-    log_event(st, g, phase, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
+    note_ev_zone(st, g, p, tb)
+    log_event(st, g, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
     st.ustate[g, p, US_EMBARKED] = 1
     st.ustate[g, p, US_ON_TABLE] = 0
     st.ustate[g, p, US_FALLING_BACK] = 0
@@ -129,12 +134,25 @@ def move_allowance(st, g, p, tb, rng):
     Through Cover, never above 6"); +3" with the Speed Pack (zombie40k §8; core §5)."""
     turn = st.res[g, R_TURNS]
     allowance = MOVE_IN
-    if st.pu[g, p, PU_BANANA] == turn:
+    bonus = tb.prm[P_MUSH_MOVE] if st.pu[g, p, PU_MUSHROOM_ON] == turn else 0.0
+    if st.pu[g, p, PU_BANANA] == turn or _move_crosses_terrain(st, g, p, MOVE_IN + bonus, tb):
         dice = 3 if any_has(st, g, p, MR_MOVE_THROUGH_COVER) else 2
         allowance = min(MOVE_IN, float(highest_d6(rng, g, dice)))
-    if st.pu[g, p, PU_MUSHROOM_ON] == turn:
-        allowance += tb.prm[P_MUSH_MOVE]
-    return allowance
+    return allowance + bonus
+
+
+@njit
+def _move_crosses_terrain(st, g, p, reach, tb):
+    """Would the squad's straight move of up to ``reach`` towards its goal enter, leave or cross
+    difficult terrain (zombie40k §3.1, core §5)?"""
+    if not has_terrain(tb):
+        return False
+    gx, gy, target = movement_goal(st, g, p, tb)
+    x, y = st.pos[g, p, 0], st.pos[g, p, 1]
+    dist = norm(gx - x, gy - y)
+    stop = st.radius[g, p] + st.radius[g, target] + 1.0 if target >= 0 else 0.0
+    t = max(0.0, min(reach, dist - stop)) / max(dist, 1e-9)
+    return crosses_terrain(st, g, x, y, x + t * (gx - x), y + t * (gy - y), st.radius[g, p], tb, False)
 
 
 @njit
@@ -156,16 +174,19 @@ def movement_goal(st, g, p, tb):
 
 
 @njit
-def advance(st, g, p, allowance, tb, phase, kind):
+def advance(st, g, p, allowance, tb, rng, kind):
     """Move squad p towards its goal; a hunted horde is approached to 1" (no contact)."""
     gx, gy, target = movement_goal(st, g, p, tb)
     stop = 0.0
     if target >= 0:
         stop = st.radius[g, p] + st.radius[g, target] + 1.0
+    ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, p, gx, gy, allowance, -1, stop, tb.prm)
     if moved > 0.0:
         st.ustate[g, p, US_MOVED] = 1
-    log_event(st, g, phase, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
+    note_ev_zone(st, g, p, tb)
+    dangerous_terrain(st, g, p, ax, ay, tb, rng)
+    log_event(st, g, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
     return moved
 
 
@@ -180,23 +201,40 @@ def squad_movement(st, g, p, tb, rng):
             return False
         if not any_has(st, g, p, MR_ATSKNF):
             allowance = REGROUP_IN
-            st.ustate[g, p, US_RAN] = 1  # a regrouped unit may not Run or charge (check)
+            _mark_regrouped(st, g, p)
     if can_embark(st, g, p, allowance, tb):
-        embark(st, g, p, tb, PH_MOVEMENT)
+        embark(st, g, p, tb)
         return True
-    advance(st, g, p, allowance, tb, PH_MOVEMENT, EK_MOVE)
+    advance(st, g, p, allowance, tb, rng, EK_MOVE)
     return False
+
+
+@njit
+def compulsory_moves(st, g, p, tb, rng):
+    """What a squad that may not move this turn still does in its Movement phase: a falling-back
+    squad takes its Regroup test and, if it fails, falls back again (core §9.2, §9.3)."""
+    if on_table(st, g, p) and not in_combat(st, g, p) and st.ustate[g, p, US_FALLING_BACK] != 0:
+        _regroup(st, g, p, tb, rng)
+
+
+@njit
+def _mark_regrouped(st, g, p):
+    """core §9.2: a unit that regroups counts as having moved and may not Run or charge this
+    turn; it may shoot."""
+    st.ustate[g, p, US_REGROUPED] = 1
+    st.ustate[g, p, US_MOVED] = 1
+    st.ustate[g, p, US_NO_CHARGE] = 1
 
 
 @njit
 def _regroup(st, g, p, tb, rng):
     """Regroup test at full Leadership even below 25% (zombie40k §5.2); a fail falls back."""
     passed = any_has(st, g, p, MR_ATSKNF) or leadership_test(st, g, p, 0, tb, rng)
-    log_event(st, g, PH_MOVEMENT, EK_REGROUP, p, -1, passed, 0, 0)
+    log_event(st, g, EK_REGROUP, p, -1, passed, 0, 0)
     if passed:
         st.ustate[g, p, US_FALLING_BACK] = 0
         return True
-    fall_back(st, g, p, tb, rng, PH_MOVEMENT)
+    fall_back(st, g, p, tb, rng)
     return False
 
 
@@ -222,6 +260,7 @@ def run_distance(st, g, p, tb, rng):
 def may_run(st, g, p):
     return (on_table(st, g, p) and not in_combat(st, g, p) and st.ustate[g, p, US_FALLING_BACK] == 0
             and st.ustate[g, p, US_RAN] == 0 and st.ustate[g, p, US_PINNED] == 0
+            and st.ustate[g, p, US_REGROUPED] == 0
             and not any_has(st, g, p, MR_SLOW_AND_PURPOSEFUL))
 
 
@@ -231,9 +270,9 @@ def squad_run(st, g, p, tb, rng, embark_on_run):
     distance = run_distance(st, g, p, tb, rng)
     st.ustate[g, p, US_RAN] = 1
     if embark_on_run and can_embark(st, g, p, distance, tb):
-        embark(st, g, p, tb, PH_SHOOTING)
+        embark(st, g, p, tb)
         return True
-    advance(st, g, p, distance, tb, PH_SHOOTING, EK_RUN)
+    advance(st, g, p, distance, tb, rng, EK_RUN)
     return False
 
 
@@ -385,17 +424,24 @@ def _shamble_unit(st, g, z, p, roll, tb, rng):
         st.ustate[g, z, US_ARRIVED_EDGE] = 0
         if tb.prm[P_EDGE_ARRIVAL] != 0:  # A23: moving on from the edge, not placed on the table
             roll = max(0.0, roll - 2.0 * st.radius[g, z])
+    told = open_event(st, g, EK_SHAMBLE, z, p)  # told before the Overwatch it draws
     if _gap(st, g, z, p) <= roll:
-        overwatch(st, g, p, z, tb, rng, PH_SHAMBLE)  # once per phase per squad (§6.2 step 4)
+        overwatch(st, g, p, z, tb, rng)  # once per phase per squad (§6.2 step 4)
         if not on_table(st, g, z) or not on_table(st, g, p):
+            close_event(st, g, told, 0.0, 0, roll)
             return
+    ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, z, st.pos[g, p, 0], st.pos[g, p, 1], roll, p, 0.0,
                          tb.prm)
+    dangerous_terrain(st, g, z, ax, ay, tb, rng)  # zombies ignore difficult terrain, not dangerous (A22)
+    if not on_table(st, g, z):
+        close_event(st, g, told, moved, 0, roll)
+        return
     contact = _gap(st, g, z, p) <= 1e-6
     if contact:
         lock(st, g, z, p)
         st.ustate[g, z, US_CHARGED] = 1
-    log_event(st, g, PH_SHAMBLE, EK_SHAMBLE, z, p, moved, contact, roll)
+    close_event(st, g, told, moved, contact, roll)
 
 
 @njit

@@ -33,6 +33,7 @@ from kernels.zombie40k.columns import (
     P_POWERUPS,
     P_PU_REMOVED,
     P_PUSH_N,
+    P_PUSH_THROUGH,
     P_PVP_ZONE,
     P_TABLE_L,
     P_TABLE_W,
@@ -50,10 +51,10 @@ from kernels.zombie40k.columns import (
     SHADES,
     SHOTGUN,
 )
-from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm
+from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm, ray_box_exit, ray_circle
 from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
 from kernels.zombie40k.state import X_ORK_BOY
-from kernels.zombie40k.units import log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius
 
 
 @njit
@@ -77,7 +78,7 @@ def is_furthest(st, g, p, tb):
 
 
 @njit
-def roll_powerup(st, g, p, tb, rng, phase):
+def roll_powerup(st, g, p, tb, rng):
     """Squad p rolls on the Power-Up table (or takes the catch-up alternative)."""
     if tb.prm[P_POWERUPS] == 0 or not on_table(st, g, p):
         return
@@ -86,28 +87,53 @@ def roll_powerup(st, g, p, tb, rng, phase):
         policy = int(tb.prm[P_CATCHUP])
         push = policy == 2 or (policy == 0 and leader_d <= tb.prm[P_PVP_ZONE])
         if push and leader >= 0 and leader != p:
-            push_back(st, g, leader, roll_expr_prm(rng, g, tb.prm, P_PUSH_N), tb, phase)
+            push_back(st, g, leader, roll_expr_prm(rng, g, tb.prm, P_PUSH_N), tb)
             return
         first, second = sum_d6(rng, g, 2), sum_d6(rng, g, 2)
-        apply_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb, phase)
+        apply_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb)
         return
-    apply_powerup(st, g, p, sum_d6(rng, g, 2), tb, phase)
+    apply_powerup(st, g, p, sum_d6(rng, g, 2), tb)
 
 
 @njit
-def push_back(st, g, q, inches, tb, phase):
+def push_back(st, g, q, inches, tb):
     """Move squad q (and the zombies locked with it) straight away from the EV (A28)."""
+    note_ev_zone(st, g, q, tb)  # where it had come to counts for Coop Mode's trigger (§10.1)
     ex, ey = ev_nearest_point(st.pos[g, q, 0], st.pos[g, q, 1], tb.prm)
     dx, dy = st.pos[g, q, 0] - ex, st.pos[g, q, 1] - ey
     length = norm(dx, dy)
     if length < 1e-9:
         dx, dy, length = 0.0, -1.0, 1.0
-    dx, dy = dx / length * inches, dy / length * inches
+    ux, uy = dx / length, dy / length
+    if tb.prm[P_PUSH_THROUGH] == 0:
+        inches = min(float(inches), _group_travel(st, g, q, ux, uy, tb))
+    dx, dy = ux * inches, uy * inches
     _shift(st, g, q, dx, dy, tb)
     for v in range(st.pos.shape[1]):
         if st.locked[g, q, v]:
             _shift(st, g, v, dx, dy, tb)
-    log_event(st, g, phase, EK_PUSHBACK, q, -1, inches, st.pos[g, q, 0], st.pos[g, q, 1])
+    log_event(st, g, EK_PUSHBACK, q, -1, inches, st.pos[g, q, 0], st.pos[g, q, 1])
+
+
+@njit
+def _in_group(st, g, q, v):
+    return v == q or st.locked[g, q, v] != 0
+
+
+@njit
+def _group_travel(st, g, q, ux, uy, tb):
+    """How far squad q and the units locked with it may move together along (ux, uy): stopping
+    1" short of every other unit (A28), on the table, off the Escape Vehicle."""
+    t = 1e18
+    for u in range(st.pos.shape[1]):
+        if not _in_group(st, g, q, u) or not on_table(st, g, u):
+            continue
+        px, py, ru = st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u]
+        t = min(t, ray_box_exit(px, py, ux, uy, ru, tb.prm[P_TABLE_W] - ru, ru, tb.prm[P_TABLE_L] - ru))
+        for v in range(st.pos.shape[1]):
+            if not _in_group(st, g, q, v) and on_table(st, g, v):
+                t = min(t, ray_circle(px, py, ux, uy, st.pos[g, v, 0], st.pos[g, v, 1], ru + st.radius[g, v] + 1.0))
+    return max(0.0, t)
 
 
 @njit
@@ -118,13 +144,13 @@ def _shift(st, g, u, dx, dy, tb):
 
 
 @njit
-def apply_powerup(st, g, p, result, tb, phase):
+def apply_powerup(st, g, p, result, tb):
     """The effect of Power-Up table result 2-12 on squad p (zombie40k §8); a result taken off
     the table (ablation, ``powerups_removed``) gives nothing."""
     if (int(tb.prm[P_PU_REMOVED]) >> result) & 1:
         return
     st.pres[g, p, PR_POWERUP0 + result] += 1
-    log_event(st, g, phase, EK_POWERUP, p, -1, result, 0, 0)
+    log_event(st, g, EK_POWERUP, p, -1, result, 0, 0)
     turn = st.res[g, R_TURNS]
     pu = st.pu[g, p]
     if result == BILE:

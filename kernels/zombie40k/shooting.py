@@ -32,13 +32,13 @@ from kernels.w40k.columns import (
     OUT_ONES,
     OUT_UNSAVED,
     SP_AP,
+    SP_AP_ON_6,
+    SP_AUTO_WOUND_6,
     SP_EXTRA_REROLL,
     SP_GETS_HOT,
     SP_HIT_MODE,
     SP_HIT_ON,
     SP_HIT_ON2,
-    SP_HIT_REROLL,
-    SP_TESLA,
     SP_WOUND_ON,
     SV,
     W_BLAST,
@@ -54,7 +54,7 @@ from kernels.w40k.columns import (
     A,
     T,
 )
-from kernels.w40k.combat import first_alive, resolve_attacks, roll_pass, roll_to_hit
+from kernels.w40k.combat import first_alive, hits_of_die, resolve_attacks, roll_pass
 from kernels.zombie40k.casualties import after_attack
 from kernels.zombie40k.columns import (
     EK_GETS_HOT,
@@ -66,37 +66,51 @@ from kernels.zombie40k.columns import (
     MP_DUCT_SHOT,
     MP_SHOTGUN,
     P_FREE_FIRE,
+    P_GRUDGE_RANDOM,
     P_PVP,
     P_PVP_ZONE,
+    P_RENDING_VS_ZOMBIES,
     P_SHOTGUN_HIT_ON,
     P_SHOTGUN_RANGE,
     P_SHOTGUN_SHOTS,
     PU_MEDPACKS,
-    R_TURNS,
     US_BLIND_HIT,
     US_BLINDED,
+    US_FIRED_HEAVY,
     US_MOVED,
     US_NO_CHARGE,
-    US_PHASE_MODELS,
+    US_PIN_HIT,
+    US_PINNED,
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import edge_distance, ev_distance
 from kernels.zombie40k.morale import blind_tests
 from kernels.zombie40k.powerups import chuck_active
-from kernels.zombie40k.state import W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.state import ID_SHOTGUN, W_INTO_COMBAT, W_SHOOT, W_SPLIT
+from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
     alive,
     any_has,
+    cancel_event,
+    close_event,
+    combat_members,
     in_combat,
     is_squad,
     log_event,
     majority_stat,
     n_players,
     on_table,
+    open_event,
     unit_flags,
 )
 
 TEMPLATE_RANGE = 8.0
+
+
+@njit
+def is_blinded(st, g, u):
+    """Blind (core §12): WS 1 and BS 1 until the end of the unit's next turn."""
+    return st.ustate[g, u, US_BLINDED] != 0
 
 
 @njit
@@ -203,37 +217,49 @@ def best_weapon(st, g, u, m, v, tb, spec, moved_override):
         value = _expected_given(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec, flags, toughness, save)
         if value > best_value:
             best, best_dice, best_snap, best_value = w, dice, snap, value
+    if st.mpow[g, u, m] & MP_SHOTGUN and not _is_zombie_unit(st, g, v):
+        w = tb.ids[ID_SHOTGUN]  # the Shotgun power-up against a player: the appendix Shotgun (§8 result 8)
+        dice, snap = shots_of(tb.weapons[w], distance, moved, relentless, st.stats[g, u, m, A])
+        dice += 1 if dice > 0 and st.mpow[g, u, m] & MP_DUCT_SHOT else 0
+        value = _expected(st, g, u, m, v, tb.weapons[w], dice, snap, tb, spec)
+        if value > best_value:
+            best, best_dice, best_snap, best_value = w, dice, snap, value
     return best, best_dice, best_snap, best_value
 
 
 @njit
-def _cover_of(st, g, v):
-    """Cover save of unit v in the open: Stealth 6+, Shrouded 5+, both 4+ (core §6.7)."""
+def _cover_of(st, g, v, tb):
+    """Cover save of unit v: a ruin's 4+ (terrain) or none in the open, improved by Stealth +1,
+    Shrouded +2, Gone to Ground +1 (so 6+, 5+... even in the open), 2+ at best (core §6.7, §9.4)."""
+    base = terrain_cover(st, g, v, tb, NONE)
     bonus = 1 if any_has(st, g, v, MR_STEALTH) else 0
     bonus += 2 if any_has(st, g, v, MR_SHROUDED) else 0
-    return NONE - bonus if bonus > 0 else NONE
+    bonus += 1 if st.ustate[g, v, US_PINNED] != 0 else 0
+    return max(2, base - bonus) if bonus > 0 else base
 
 
 # ---------------------------------------------------------------------- firing
 
 
 @njit
-def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec, out):
+def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, spec, out):
     """Model m of unit u fires ``dice`` shots of a weapon at unit v (hits randomised if v is
     locked with another squad). Returns unsaved wounds."""
     chuck = 1 if is_squad(u, tb) and chuck_active(st, g, u) else 0
     shooting_spec(spec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, v, T),
                   majority_stat(st, g, v, SV), snap, overwatch, chuck, tb.wound_chart, tb.geom)
-    if st.ustate[g, u, US_BLINDED] >= st.res[g, R_TURNS]:
+    if is_blinded(st, g, u):
         spec[SP_HIT_ON], spec[SP_HIT_ON2] = 6, 0  # Blind: BS 1
     for k in range(N_OUT):
         out[k] = 0
+    pinning = (row[W_FLAGS] & WR_PINNING) != 0
     if _locked_with_other_squad(st, g, v, u, tb):
-        _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out)
+        _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning)
     else:
-        _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out)
+        headshots(st, g, u, v, tb, spec)
+        _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning)
     if spec[SP_GETS_HOT] != 0:
-        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
+        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng)
     if out[OUT_BLIND_HITS] > 0:
         st.ustate[g, v, US_BLIND_HIT] = 1
     if is_squad(v, tb) and is_squad(u, tb):
@@ -242,14 +268,18 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
 
 
 @njit
-def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out):
-    before = alive(st, g, v)
+def _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning):
+    """Resolve ``dice`` of a group on unit v; a Pinning weapon's unsaved wounds mark v for its
+    Pinning test at the end of the phase (core §9.4)."""
+    before, unsaved = alive(st, g, v), out[OUT_UNSAVED]
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
-                    _cover_of(st, g, v), defender_chuck, medpacks, out)
-    after_attack(st, g, v, u, before, tb, rng, phase)
+                    _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
+    if pinning and out[OUT_UNSAVED] > unsaved:
+        st.ustate[g, v, US_PIN_HIT] = 1
+    after_attack(st, g, v, u, before, tb, rng)
 
 
 @njit
@@ -261,48 +291,67 @@ def _locked_with_other_squad(st, g, v, u, tb):
 
 
 @njit
-def _fire_into_combat(st, g, u, v, dice, spec, row, tb, rng, phase, out):
-    """zombie40k §5.4: each hit goes to a random model among all models in v's combat."""
-    hits = 0
-    for _ in range(dice):
-        if spec[SP_HIT_MODE] != 0:
-            hits += min(alive(st, g, v), tb.geom[G_BLAST_SMALL_MODELS])
-            continue
-        die, need = roll_to_hit(rng, g, spec[SP_HIT_ON], spec[SP_HIT_ON2], spec[SP_HIT_REROLL], 0)
-        out[OUT_ONES] += die == 1
-        if die >= need and need < NONE:
-            hits += 1 + spec[SP_TESLA] * (die == 6)
-    tspec = st.w_spec[W_INTO_COMBAT]
-    for _ in range(hits):
-        w = _random_combat_unit(st, g, v, rng)
-        if w < 0:
-            return
-        shooting_spec(tspec, row, st.stats[g, u, 0], unit_flags(st, g, u, 0), majority_stat(st, g, w, T),
-                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
-        tspec[SP_HIT_MODE] = HM_AUTO
-        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out)
+def _combat_models(st, g, v):
+    """Fill ``st.w_combat`` with v's combat (the connected set of locked units) and return its
+    living models."""
+    combat_members(st, g, v, st.w_combat)
+    n = 0
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
+            n += alive(st, g, w)
+    return n
 
 
 @njit
-def _random_combat_unit(st, g, v, rng):
-    """A unit of v's combat, chosen with probability proportional to its living models."""
-    total = alive(st, g, v)
-    for w in range(st.locked.shape[1]):
-        if st.locked[g, v, w]:
+def _random_hit_grudge(st, g, u, w, tb):
+    """A19: a random hit of squad u's shot into a combat that lands on squad w gives w its
+    grudge: w may now shoot u (with ``grudge_from_random_hits``)."""
+    if tb.prm[P_GRUDGE_RANDOM] != 0 and is_squad(u, tb) and is_squad(w, tb) and w != u:
+        st.grudge[g, w, u] = 1
+
+
+@njit
+def _random_combat_unit(st, g, rng):
+    """The unit of a random living model of the combat in ``st.w_combat`` (one model per hit)."""
+    total = 0
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
             total += alive(st, g, w)
     if total == 0:
         return -1
     pick = int(total * uniform(rng, g))
-    for w in range(st.locked.shape[1]):
-        if w == v or st.locked[g, v, w]:
+    for w in range(st.w_combat.shape[0]):
+        if st.w_combat[w]:
             pick -= alive(st, g, w)
             if pick < 0:
                 return w
-    return v
+    return -1
 
 
 @njit
-def _gets_hot(st, g, u, m, ones, tb, rng, phase):
+def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning):
+    """zombie40k §5.4: shots into v's combat roll to hit as any shot (a blast marker scatters and
+    covers, a template covers, the models of the whole combat); each hit goes to a random model
+    of the combat and wounds with the firing model's profile (docs/space.md)."""
+    models = _combat_models(st, g, v)
+    hits = 0
+    for _ in range(dice):
+        hits += hits_of_die(rng, g, spec, models, out)
+    tspec = st.w_spec[W_INTO_COMBAT]
+    for _ in range(hits):
+        w = _random_combat_unit(st, g, rng)
+        if w < 0:
+            return
+        shooting_spec(tspec, row, st.stats[g, u, m], unit_flags(st, g, u, m), majority_stat(st, g, w, T),
+                      majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
+        tspec[SP_HIT_MODE] = HM_AUTO
+        headshots(st, g, u, w, tb, tspec)
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, out, pinning)
+        _random_hit_grudge(st, g, u, w, tb)
+
+
+@njit
+def _gets_hot(st, g, u, m, ones, tb, rng):
     """Gets Hot: each natural 1 to hit wounds the firer; armour or invulnerable save (core §6.9)."""
     for _ in range(ones):
         if st.wounds[g, u, m] <= 0:
@@ -313,37 +362,84 @@ def _gets_hot(st, g, u, m, ones, tb, rng, phase):
             continue
         before = alive(st, g, u)
         st.wounds[g, u, m] -= 1
-        log_event(st, g, phase, EK_GETS_HOT, u, m, 0, 0, 0)
-        after_attack(st, g, u, -1, before, tb, rng, phase)
+        log_event(st, g, EK_GETS_HOT, u, m, 0, 0, 0)
+        after_attack(st, g, u, -1, before, tb, rng)
 
 
 @njit
-def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
+def _fire_shotgun(st, g, u, m, v, tb, rng, spec, out):
     """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
-    and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34)."""
+    and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34). Fired at
+    zombies locked with another squad, each hit goes to a random model of the combat (§5.4)."""
     chuck = 1 if chuck_active(st, g, u) else 0
-    wound_removing_spec(spec, int(tb.prm[P_SHOTGUN_HIT_ON]), 0, True, chuck)
-    spec[SP_AP] = NONE
+    _shotgun_spec(spec, tb, chuck)
     for k in range(N_OUT):
         out[k] = 0
-    _resolve_on(st, g, u, v, int(tb.prm[P_SHOTGUN_SHOTS]), spec, tb, rng, phase, out)
+    shots = int(tb.prm[P_SHOTGUN_SHOTS])
+    if _locked_with_other_squad(st, g, v, u, tb):
+        _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out)
+    else:
+        _resolve_on(st, g, u, v, shots, spec, tb, rng, out, False)
     return out[OUT_UNSAVED]
 
 
 @njit
-def _uses_shotgun(st, g, u, m, v, tb):
-    return (st.mpow[g, u, m] & MP_SHOTGUN) != 0 and (st.mflags[g, v, first_alive(st.wounds[g, v], 0)] & MR_ZOMBIE) \
-        != 0 and unit_gap(st, g, u, v) <= tb.prm[P_SHOTGUN_RANGE]
+def _shotgun_spec(spec, tb, chuck):
+    wound_removing_spec(spec, int(tb.prm[P_SHOTGUN_HIT_ON]), 0, True, chuck)
+    spec[SP_AP] = NONE
 
 
 @njit
-def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out):
+    """Each hit on a random model of the combat: a zombie loses a Wound, a survivor takes a hit
+    of the appendix Shotgun (S3 AP-) from the firer (zombie40k §5.4, §8 result 8)."""
+    models = _combat_models(st, g, v)
+    hits = 0
+    for _ in range(shots):
+        hits += hits_of_die(rng, g, spec, models, out)
+    tspec = st.w_spec[W_INTO_COMBAT]
+    for _ in range(hits):
+        w = _random_combat_unit(st, g, rng)
+        if w < 0:
+            return
+        if _is_zombie_unit(st, g, w):
+            _shotgun_spec(tspec, tb, chuck)
+        else:
+            shooting_spec(tspec, tb.weapons[tb.ids[ID_SHOTGUN]], st.stats[g, u, m], unit_flags(st, g, u, m),
+                          majority_stat(st, g, w, T), majority_stat(st, g, w, SV), False, False, chuck,
+                          tb.wound_chart, tb.geom)
+        tspec[SP_HIT_MODE] = HM_AUTO
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, out, False)
+        _random_hit_grudge(st, g, u, w, tb)
+
+
+@njit
+def headshots(st, g, u, v, tb, spec):
+    """A4 ``rending_owner = "survivors"`` (the 2009 "headshots"): a survivor's attack on
+    zombies has Rending, a to-wound 6 wounds whatever the Toughness, at AP2 (core §12)."""
+    if tb.prm[P_RENDING_VS_ZOMBIES] != 0 and is_squad(u, tb) and _is_zombie_unit(st, g, v):
+        spec[SP_AUTO_WOUND_6] = 1
+        spec[SP_AP_ON_6] = min(spec[SP_AP_ON_6], 2)
+
+
+@njit
+def _is_zombie_unit(st, g, v):
+    return (st.mflags[g, v, first_alive(st.wounds[g, v], 0)] & MR_ZOMBIE) != 0
+
+
+@njit
+def _uses_shotgun(st, g, u, m, v, tb):
+    return (st.mpow[g, u, m] & MP_SHOTGUN) != 0 and _is_zombie_unit(st, g, v) \
+        and unit_gap(st, g, u, v) <= tb.prm[P_SHOTGUN_RANGE]
+
+
+@njit
+def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
     """Every living model of unit u (but model ``skip``, -1 for none) fires at unit v; one may
     throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
     spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
     out[:] = 0
-    st.ustate[g, v, US_PHASE_MODELS] = alive(st, g, v) if st.ustate[g, v, US_PHASE_MODELS] == 0 \
-        else st.ustate[g, v, US_PHASE_MODELS]
+    told = open_event(st, g, EK_SHOOT, u, v)  # told before the wipes and power-ups it causes
     thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
     fired, unsaved, pinning = 0, 0, False
     for m in range(st.wounds.shape[2]):
@@ -351,32 +447,37 @@ def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
             continue
         if m == thrower:
             w = st.gear[g, u, m, G_GRENADE]
-            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, phase, spec, out)
+            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, spec, out)
             fired += 1
             continue
         if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
-            unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out)
+            unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, spec, out)
             fired += 1
             continue
         w, dice, snap, value = best_weapon(st, g, u, m, v, tb, spec, False)
         if w < 0 or (overwatch and tb.weapons[w, W_BLAST] != 0):
             continue
-        unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng, phase,
+        unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng,
                               spec, out)
         pinning = pinning or (tb.weapons[w, W_FLAGS] & WR_PINNING) != 0
         fired += 1
         _mark_no_charge(st, g, u, m, tb.weapons[w])
     blind_tests(st, g, rng)
     if fired > 0:
-        log_event(st, g, phase, EK_SHOOT, u, v, fired, unsaved, overwatch)
+        close_event(st, g, told, fired, unsaved, overwatch)
         st.ustate[g, u, US_SHOT_AT] = v + 1
+    else:
+        cancel_event(st, g, told)
     return fired, unsaved, pinning
 
 
 @njit
 def _mark_no_charge(st, g, u, m, row):
-    """Rapid Fire, Heavy and Salvo forbid a charge unless Relentless / Slow and Purposeful."""
+    """Rapid Fire, Heavy and Salvo forbid a charge unless Relentless / Slow and Purposeful; a
+    Heavy weapon fired forbids Battle Focus's Run (core §12)."""
     kind = row[W_KIND]
+    if kind == K_HEAVY:
+        st.ustate[g, u, US_FIRED_HEAVY] = 1
     if kind == K_RAPID_FIRE or kind == K_HEAVY or kind == K_SALVO:
         if not unit_flags(st, g, u, m) & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL):
             st.ustate[g, u, US_NO_CHARGE] = 1
@@ -416,7 +517,7 @@ def max_reach(st, g, u, tb):
 
 
 @njit
-def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
+def split_fire(st, g, u, v, second, tb, rng, snap_all):
     """Split Fire (core §12): the model that does best against ``second`` shoots it before the
     rest of the unit fires at v. Returns that model (-1: nobody had a shot)."""
     spec, out = st.w_spec[W_SPLIT], st.w_out[W_SPLIT]
@@ -430,6 +531,6 @@ def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
     if best < 0:
         return -1
     w, dice, snap, _ = best_weapon(st, g, u, best, second, tb, spec, False)
-    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, phase, spec, out)
+    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, spec, out)
     _mark_no_charge(st, g, u, best, tb.weapons[w])
     return best

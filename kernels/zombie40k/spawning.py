@@ -14,36 +14,54 @@ import numpy as np
 
 from kernels.dice import roll_expr, scatter_arrow, scatter_die, sum_d6
 from kernels.jit import njit, njit_alloc
-from kernels.rng import uniform
-from kernels.w40k.columns import FNP, N_STATS, T, W
+from kernels.rng import d6, uniform
+from kernels.w40k.columns import (
+    FNP,
+    LD,
+    MR_COMBAT_DRUGS,
+    MR_FEARLESS,
+    MR_FURIOUS_CHARGE,
+    MR_POWER_FROM_PAIN,
+    MR_RAGE,
+    N_STATS,
+    WS,
+    A,
+    I,
+    S,
+    T,
+    W,
+)
 from kernels.zombie40k.columns import (
     EK_DEPLOY,
     EK_RESPAWN,
     EK_ZOMBIE_ARRIVE,
     G_RANGED0,
+    P_BOSS_RESPAWNS,
     P_COOP,
     P_CSCATTER_N,
     P_DEPLOY_DEPTH,
     P_DEPLOY_SEP,
     P_DK,
+    P_DK_FAILED_ARRIVALS,
     P_DK_GLOBAL,
     P_DK_MAX_FNP,
     P_DK_MAX_T,
     P_DK_START_FNP,
     P_DK_START_T,
     P_EV_EDGE_ARRIVALS,
-    P_PVP_ZONE,
     P_RESPAWN_MARGIN,
     P_RESULT6,
     P_RESULT6_GAP,
     P_TABLE_L,
     P_TABLE_W,
     P_ZOMBIE_BAND,
-    PH_SETUP,
-    PH_Z_RESPAWN,
+    R_TURNS,
     US_ARRIVED_EDGE,
     US_DK_LEVEL,
+    US_DRUGS,
     US_ON_TABLE,
+    US_OUT,
+    US_REACHED_ZONE,
     US_START_MODELS,
 )
 from kernels.zombie40k.geometry import (
@@ -56,7 +74,17 @@ from kernels.zombie40k.geometry import (
     unit_radius,
 )
 from kernels.zombie40k.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
-from kernels.zombie40k.units import alive, boss_unit, in_combat, log_event, n_players, on_table, refresh_radius
+from kernels.zombie40k.terrain import place_terrain
+from kernels.zombie40k.units import (
+    alive,
+    boss_unit,
+    in_combat,
+    log_event,
+    n_players,
+    note_ev_zone,
+    on_table,
+    refresh_radius,
+)
 
 N_TRIES = 40
 
@@ -81,12 +109,68 @@ def build_squad(st, g, p, tb):
     _clear_unit(st, g, p)
     for m in range(tb.squad_wounds.shape[1]):
         st.wounds[g, p, m] = tb.squad_wounds[p, m]
-        st.mflags[g, p, m] = tb.squad_flags[p, m]
-        for k in range(N_STATS):
-            st.stats[g, p, m, k] = tb.squad_stats[p, m, k]
-        for k in range(st.gear.shape[3]):
-            st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
+        build_model(st, g, p, m, tb)
     st.ustate[g, p, US_START_MODELS] = alive(st, g, p)
+
+
+@njit
+def build_model(st, g, p, m, tb):
+    """Model m of squad p as built (profile, rules, wargear; its Combat Drugs and Power from
+    Pain), with no power-ups; its Wounds are left as they are."""
+    st.mflags[g, p, m] = tb.squad_flags[p, m]
+    st.mstatus[g, p, m] = 0
+    st.mpow[g, p, m] = 0
+    for k in range(N_STATS):
+        st.stats[g, p, m, k] = tb.squad_stats[p, m, k]
+    for k in range(st.gear.shape[3]):
+        st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
+    _combat_drugs(st, g, p, m, st.ustate[g, p, US_DRUGS])
+    _pain_model(st, g, p, m, st.res[g, R_TURNS])
+
+
+DRUG_STATS = (A, S, I, T, WS, LD)  # Combat Drugs results 1-6 (core §12)
+
+
+@njit
+def _combat_drugs(st, g, p, m, result):
+    """Combat Drugs result 1-6 (0 = none): +1 A, S, I, T, WS or Ld if the model has the rule."""
+    if result > 0 and st.mflags[g, p, m] & MR_COMBAT_DRUGS:
+        col = DRUG_STATS[result - 1]
+        st.stats[g, p, m, col] = min(10, st.stats[g, p, m, col] + 1)
+
+
+@njit
+def roll_combat_drugs(st, g, p, tb, rng):
+    """Combat Drugs (core §12): before the game a squad with them rolls a D6 (the squad keeps the
+    result when it respawns, A16)."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, p, m] > 0 and st.mflags[g, p, m] & MR_COMBAT_DRUGS:
+            st.ustate[g, p, US_DRUGS] = d6(rng, g)
+            build_squad(st, g, p, tb)
+            return
+
+
+@njit
+def power_from_pain(st, g, u, turn):
+    """Power from Pain (core §12, the turn schedule): from game turn 2 Feel No Pain (6+), 3 (5+),
+    4 Furious Charge, 5 Fearless, 6 Rage, for the models with the rule."""
+    for m in range(st.wounds.shape[2]):
+        _pain_model(st, g, u, m, turn)
+
+
+@njit
+def _pain_model(st, g, u, m, turn):
+    if st.mflags[g, u, m] & MR_POWER_FROM_PAIN:
+        if turn >= 2:
+            st.stats[g, u, m, FNP] = min(st.stats[g, u, m, FNP], 6 if turn == 2 else 5)
+        st.mflags[g, u, m] |= _pain_rules(turn)
+
+
+@njit
+def _pain_rules(turn):
+    rules = MR_FURIOUS_CHARGE if turn >= 4 else 0
+    rules |= MR_FEARLESS if turn >= 5 else 0
+    return rules | (MR_RAGE if turn >= 6 else 0)
 
 
 @njit
@@ -209,7 +293,7 @@ def respawn_squad(st, g, p, tb, rng):
     y = y0 - (furthest + prm[P_RESPAWN_MARGIN]) - r
     if furthest < 0.0 or y < r or not _respawn_on_band(st, g, p, y, tb):
         deploy_at_start_edge(st, g, p, tb, rng, -1)  # A15: no legal spot on the band
-    log_event(st, g, PH_SETUP, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
+    log_event(st, g, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
 
 
 @njit
@@ -247,20 +331,22 @@ def _place_in_band(st, g, h, tb, rng):
 
 @njit_alloc
 def setup_game(st, g, tb, rng):
-    """zombie40k §3: squads at the player edge (in roll-off order: the order is a uniform
+    """zombie40k §3: the terrain (if any), squads at the player edge (in roll-off order: the order is a uniform
     random permutation), hordes at random, the Boss beside the Escape Vehicle."""
     n_p = n_players(tb)
+    place_terrain(st, g, tb, rng)
     for p in range(n_p):
         build_squad(st, g, p, tb)
+        roll_combat_drugs(st, g, p, tb, rng)
     order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
         deploy_at_start_edge(st, g, order[k], tb, rng, k)
-        log_event(st, g, PH_SETUP, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
+        log_event(st, g, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
     for h in range(n_p, boss_unit(st)):
         build_horde(st, g, h, tb)
         st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
         _place_in_band(st, g, h, tb, rng)
-        log_event(st, g, PH_SETUP, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
+        log_event(st, g, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     _place_boss(st, g, tb)
 
 
@@ -272,7 +358,7 @@ def _place_boss(st, g, tb):
     st.radius[g, b] = unit_radius(1, tb.prm)
     x0, x1, y0, y1 = ev_rect(tb.prm)
     _place(st, g, b, 0.5 * (x0 + x1), y0 - 1.0 - st.radius[g, b], tb)
-    log_event(st, g, PH_SETUP, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
+    log_event(st, g, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
 
 
 @njit_alloc
@@ -437,34 +523,48 @@ def _result6_aim(st, g, h, tb, rng):
 
 
 @njit
-def _any_squad_near_ev(st, g, tb):
+def _zone_reached(st, g, tb):
+    """Has any squad come within 18" of the EV this game (zombie40k §10.1 "once any squad has
+    come within 18"")? Squads there now count too."""
+    reached = False
     for p in range(n_players(tb)):
-        if on_table(st, g, p) and ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p],
-                                              tb.prm) <= tb.prm[P_PVP_ZONE]:
-            return True
-    return False
+        note_ev_zone(st, g, p, tb)
+        reached = reached or st.ustate[g, p, US_REACHED_ZONE] != 0
+    return reached
 
 
 @njit
 def respawn_horde(st, g, h, tb, rng):
     """zombie40k §6.1 and §7: a destroyed horde returns at full size (Death Korps: one step
-    tougher) and arrives by the D6 Zombie Respawn Table."""
-    if tb.prm[P_DK] != 0:  # A37: escalation per horde, or for every horde at once
-        for k in range(n_players(tb), boss_unit(st)):
-            if k == h or tb.prm[P_DK_GLOBAL] != 0:
-                st.ustate[g, k, US_DK_LEVEL] += 1
-    build_horde(st, g, h, tb)
+    tougher) and arrives by the D6 Zombie Respawn Table; so does a destroyed Boss that
+    respawns (``boss_respawns``, A14), with its profile."""
+    if h == boss_unit(st):
+        build_boss(st, g, tb)
+    else:
+        if tb.prm[P_DK] != 0:
+            _escalate(st, g, h, tb, 1)
+        build_horde(st, g, h, tb)
     st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
     result = sum_d6(rng, g, 1)
-    if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _any_squad_near_ev(st, g, tb):
-        result = 4  # Coop Mode: once a squad is near the EV, hordes come from its edge
+    if tb.prm[P_EV_EDGE_ARRIVALS] != 0 and _zone_reached(st, g, tb):
+        result = 4  # Coop Mode: once a squad has come near the EV, hordes come from its edge
     placed = _arrive(st, g, h, result, tb, rng)
     st.ustate[g, h, US_ARRIVED_EDGE] = 1 if result <= 4 else 0
     if placed:
-        log_event(st, g, PH_Z_RESPAWN, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
+        log_event(st, g, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     else:
         _clear_unit(st, g, h)  # no room on the table: it tries again next Zombie Turn
+        if tb.prm[P_DK] != 0 and tb.prm[P_DK_FAILED_ARRIVALS] == 0 and h != boss_unit(st):
+            _escalate(st, g, h, tb, -1)  # that respawn did not happen (§10.4, docs/readings.md)
     return placed
+
+
+@njit
+def _escalate(st, g, h, tb, step):
+    """Death Korps (zombie40k §10.4, A37): a respawn escalates the horde, or every horde."""
+    for k in range(n_players(tb), boss_unit(st)):
+        if k == h or tb.prm[P_DK_GLOBAL] != 0:
+            st.ustate[g, k, US_DK_LEVEL] += step
 
 
 @njit
@@ -483,7 +583,10 @@ def _arrive(st, g, h, result, tb, rng):
 
 @njit
 def zombie_can_respawn(st, g, u, tb):
-    return not on_table(st, g, u) and u != boss_unit(st)
+    """A destroyed horde comes back; the Boss only with ``boss_respawns`` (zombie40k §6.1, A14)."""
+    if on_table(st, g, u):
+        return False
+    return u != boss_unit(st) or (tb.prm[P_BOSS_RESPAWNS] != 0 and st.ustate[g, u, US_OUT] == 0)
 
 
 @njit

@@ -15,14 +15,15 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.w40k.columns import N_OUT, N_SPEC, N_STATS
-from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
+from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_NOW, N_PRES, N_PU, N_RES, N_US
 
 # rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
-W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT = range(5)
-N_WORK = 5
+W_FIGHT, W_HAMMER, W_SHOOT, W_SPLIT, W_INTO_COMBAT, W_MOB, W_DANGER = range(7)
+N_WORK = 7
 X_ZOMBIE, X_BOSS, X_ORK_BOY = 0, 1, 2  # rows of Tables.extra_*
-ID_AUTOGUN, ID_CCW, N_IDS = 0, 1, 2  # rows of Tables.ids
+MAX_TERRAIN = 64  # pieces of area terrain a game may have (zombie40k §3.1; sim checks terrain_density)
+ID_AUTOGUN, ID_CCW, ID_SHOTGUN, N_IDS = 0, 1, 2, 3  # rows of Tables.ids
 
 
 class GameState(NamedTuple):
@@ -40,6 +41,7 @@ class GameState(NamedTuple):
     locked: np.ndarray  # int8[n, U, U] 1 if the two units are locked in the same combat
     grudge: np.ndarray  # int8[n, P, P] grudge[a, b] = 1: b has shot at a, so a may shoot b
     pu: np.ndarray  # int32[n, P, N_PU] power-ups each squad holds (PU_*)
+    terrain: np.ndarray  # float64[n, MAX_TERRAIN, 4] area terrain: x, y, radius (0 = none), dangerous (0/1)
     res: np.ndarray  # int32[n, N_RES] winner (-1 none), end reason, game turns, dice rolled
     pres: np.ndarray  # float64[n, P, N_PRES] per-player tallies (PR_*)
     events: np.ndarray  # float32[n_traced, E, N_EV] trace events (n_traced = 0: no trace)
@@ -53,6 +55,7 @@ class GameState(NamedTuple):
     w_target: np.ndarray  # int64[U] the unit each unit attacks (-1 none)
     w_rampage: np.ndarray  # int64[U] Rampage bonus attacks
     w_fought: np.ndarray  # bool[U] units whose combat was fought this Zombie Assault phase
+    w_combat: np.ndarray  # bool[U] units of the combat a shot is fired into
     w_fuel_out: np.ndarray  # bool[U, M] chainsaws that rolled a 1
     w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.zombie40k.assault)
     w_dice: np.ndarray  # int64[U, M] attacks at this Initiative step
@@ -63,6 +66,7 @@ class GameState(NamedTuple):
     w_out: np.ndarray  # int64[N_WORK, N_OUT] their outcome counters
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
     w_keys: np.ndarray  # float64[U] their distances to their targets
+    w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
 
 
 class Tables(NamedTuple):
@@ -81,7 +85,7 @@ class Tables(NamedTuple):
     extra_stats: np.ndarray  # int16[3, N_STATS] Zombie, Zombie Boss, Ork Boy
     extra_flags: np.ndarray  # int64[3]
     extra_gear: np.ndarray  # int16[3, N_GEAR]
-    ids: np.ndarray  # int64[N_IDS] weapon rows: the horde's autogun, the close combat weapon
+    ids: np.ndarray  # int64[N_IDS] weapon rows: the horde's autogun, the close combat weapon, the appendix Shotgun
     pu_value: np.ndarray  # float64[13] how much a squad values each power-up (roll twice, keep one)
     horde_size: np.ndarray  # int64[1] models per horde
     shop: np.ndarray  # int64[n_items, N_SHOP] Killing Floor items in wish-list order (0 rows: no shop)
@@ -106,6 +110,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         locked=np.zeros((n, u, u), np.int8),
         grudge=np.zeros((n, p, p), np.int8),
         pu=np.zeros((n, p, N_PU), np.int32),
+        terrain=np.zeros((n, MAX_TERRAIN, 4)),
         res=np.zeros((n, N_RES), np.int32),
         pres=np.zeros((n, p, N_PRES)),
         events=np.zeros((n if trace_events else 0, trace_events, N_EV), np.float32),
@@ -117,6 +122,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_target=np.zeros(u, np.int64),
         w_rampage=np.zeros(u, np.int64),
         w_fought=np.zeros(u, np.bool_),
+        w_combat=np.zeros(u, np.bool_),
         w_fuel_out=np.zeros((u, m), np.bool_),
         w_choice=np.zeros((u, m, N_CHOICE), np.int64),
         w_dice=np.zeros((u, m), np.int64),
@@ -127,6 +133,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_out=np.zeros((N_WORK, N_OUT), np.int64),
         w_order=np.zeros(u, np.int64),
         w_keys=np.zeros(u),
+        w_now=np.zeros(N_NOW, np.int64),
     )
 
 

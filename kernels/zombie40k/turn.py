@@ -13,7 +13,16 @@ import numpy as np
 
 from kernels.jit import njit, njit_alloc
 from kernels.rng import d6, stream_start
-from kernels.w40k.columns import MR_IT_WILL_NOT_DIE, MR_PSYKER, MR_SPLIT_FIRE, W_FLAGS, WR_FORCE, W
+from kernels.w40k.columns import (
+    MR_BATTLE_FOCUS,
+    MR_IT_WILL_NOT_DIE,
+    MR_PSYKER,
+    MR_SPLIT_FIRE,
+    ST_CONCUSSED,
+    W_FLAGS,
+    WR_FORCE,
+    W,
+)
 from kernels.zombie40k.assault import (
     can_charge,
     consolidate,
@@ -32,12 +41,16 @@ from kernels.zombie40k.columns import (
     EK_SNAPSHOT,
     G_MELEE0,
     G_MELEE1,
+    MS_CONCUSSION_ENDING,
+    MS_CONVERTED,
     P_COOP,
+    P_DEFIB_AS_FALLEN,
     P_EMBARK_ON_RUN,
     P_EMFH,
     P_EMFH_ALL,
     P_EMFH_FAIL_ON,
     P_EMFH_RADIUS,
+    P_EMFH_STOPS_FALL_BACK,
     P_GRUDGE,
     P_MAX_RESPAWNS,
     P_MAX_TURNS,
@@ -53,8 +66,11 @@ from kernels.zombie40k.columns import (
     PH_PSYCHIC,
     PH_RESPAWN,
     PH_ROLLOFF,
+    PH_SETUP,
+    PH_SHAMBLE,
     PH_SHOOTING,
     PH_Z_ASSAULT,
+    PH_Z_RESPAWN,
     PH_Z_SHOOTING,
     POL_CHARGE,
     POL_CHARGE_MAX,
@@ -80,25 +96,28 @@ from kernels.zombie40k.columns import (
     REASON_ESCAPE,
     REASON_TIMEOUT,
     US_CHARGED,
+    US_CHARGED_COVER,
     US_CONSOLIDATE,
     US_EMBARKED,
     US_EMFH_LOST,
     US_FALLING_BACK,
+    US_FIRED_HEAVY,
     US_FORCE,
     US_MOVED,
     US_NO_CHARGE,
     US_OUT,
     US_OVERWATCHED,
-    US_PHASE_MODELS,
     US_PINNED,
     US_RAN,
+    US_REGROUPED,
     US_RESPAWNS,
     US_SHOT_AT,
 )
 from kernels.zombie40k.geometry import ev_distance, unit_radius
-from kernels.zombie40k.morale import leadership_after_shooting
+from kernels.zombie40k.morale import begin_shooting_phase, blind_turn_ends, blind_turn_starts, end_shooting_phase
 from kernels.zombie40k.movement import (
     can_embark,
+    compulsory_moves,
     may_run,
     nearest_squad_goal,
     shamble_phase,
@@ -108,11 +127,20 @@ from kernels.zombie40k.movement import (
 from kernels.zombie40k.powerups import roll_powerup
 from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
 from kernels.zombie40k.shop import kf_shop
-from kernels.zombie40k.spawning import respawn_horde, respawn_squad, rolloff_order, setup_game, zombie_can_respawn
+from kernels.zombie40k.spawning import (
+    build_model,
+    power_from_pain,
+    respawn_horde,
+    respawn_squad,
+    rolloff_order,
+    setup_game,
+    zombie_can_respawn,
+)
 from kernels.zombie40k.units import (
     alive,
+    all_have,
     any_has,
-    boss_unit,
+    enter_phase,
     in_combat,
     is_squad,
     log_event,
@@ -133,6 +161,9 @@ def _start_player_turn(st, g, p, tb):
     s[US_NO_CHARGE] = 0
     s[US_SHOT_AT] = 0
     s[US_CHARGED] = 0
+    s[US_REGROUPED] = 0
+    s[US_FIRED_HEAVY] = 0
+    blind_turn_starts(st, g, p)
 
 
 @njit
@@ -150,20 +181,24 @@ def respawning_phase(st, g, p, tb, rng):
     respawn_squad(st, g, p, tb, rng)
     st.ustate[g, p, US_RESPAWNS] += 1
     st.pres[g, p, PR_RESPAWNS] += 1
-    roll_powerup(st, g, p, tb, rng, PH_RESPAWN)
+    roll_powerup(st, g, p, tb, rng)
 
 
 @njit
 def _use_defibrillator(st, g, p, tb):
-    """A33: at the start of the owner's turn a Defibrillator returns a dead model with 1 W."""
+    """A33: at the start of the owner's turn a Defibrillator returns a dead model with 1 W, as
+    it was built (``defib_revives``, docs/readings.md); a model that rose with a horde (Dead Men
+    Walking) is not dead, it cannot be revived."""
     if st.pu[g, p, PU_DEFIBS] <= 0:
         return
     for m in range(st.wounds.shape[2]):
-        if st.wounds[g, p, m] == 0 and tb.squad_wounds[p, m] > 0:
+        if st.wounds[g, p, m] == 0 and tb.squad_wounds[p, m] > 0 and not st.mstatus[g, p, m] & MS_CONVERTED:
+            if tb.prm[P_DEFIB_AS_FALLEN] == 0:
+                build_model(st, g, p, m, tb)
             st.wounds[g, p, m] = 1
             st.pu[g, p, PU_DEFIBS] -= 1
             refresh_radius(st, g, p, tb)
-            log_event(st, g, PH_MOVEMENT, EK_DEFIB, p, m, 0, 0, 0)
+            log_event(st, g, EK_DEFIB, p, m, 0, 0, 0)
             return
 
 
@@ -257,25 +292,43 @@ def shooting_phase(st, g, p, tb, rng):
         return False
     embark_on_run = tb.prm[P_EMBARK_ON_RUN] != 0
     target = _choose_target(st, g, p, tb)
-    run = tb.policy[p, POL_RUN]
-    wants_run = run == 2 or (run == 1 and target < 0)
+    focus = all_have(st, g, p, MR_BATTLE_FOCUS)
+    wants_run = _wants_run(tb.policy[p], target >= 0, focus)
     if embark_on_run and may_run(st, g, p) and can_embark(st, g, p, 1.0, tb):
         wants_run = True
-    if wants_run and may_run(st, g, p):
+    if wants_run and may_run(st, g, p) and not focus:
         return squad_run(st, g, p, tb, rng, embark_on_run)
     if target >= 0:
-        before = alive(st, g, target)
-        st.ustate[g, target, US_PHASE_MODELS] = before
-        snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
-        skip = -1
-        second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
-        if second >= 0:
-            skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
-        fired, unsaved, pinning = shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
-        if is_squad(target, tb):
-            leadership_after_shooting(st, g, target, before, pinning and unsaved > 0, tb, rng)
-        st.ustate[g, target, US_PHASE_MODELS] = 0
+        _fire_at(st, g, p, target, tb, rng)
+    if focus and wants_run and may_run(st, g, p) and st.ustate[g, p, US_FIRED_HEAVY] == 0:
+        return squad_run(st, g, p, tb, rng, embark_on_run)  # Battle Focus: shoot, then Run (core §12)
     return False
+
+
+@njit
+def _wants_run(policy, has_target, battle_focus):
+    """The policy's Run (docs/policies.md): "dash" always; "advance" when nothing is in range;
+    with Battle Focus, which keeps the shooting, also when the squad means to charge nobody."""
+    run = policy[POL_RUN]
+    if run == 2:
+        return True
+    if run == 0:
+        return False
+    charges = policy[POL_CHARGE] > 0 or policy[POL_PVP] >= 2
+    return not has_target or (battle_focus and not charges)
+
+
+@njit
+def _fire_at(st, g, p, target, tb, rng):
+    """The squad's Shooting phase at its target (Split Fire's model first), then Morale."""
+    begin_shooting_phase(st, g, tb)
+    snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
+    skip = -1
+    second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
+    if second >= 0:
+        skip = split_fire(st, g, p, target, second, tb, rng, snap)
+    shoot(st, g, p, target, tb, rng, snap, False, skip)
+    end_shooting_phase(st, g, tb, rng)
 
 
 @njit
@@ -303,32 +356,56 @@ def assault_phase(st, g, p, tb, rng):
     """zombie40k §5.5: charge (policy), then fight the squad's combat."""
     if not on_table(st, g, p):
         return
+    begin_assault_phase(st, g)
     _reset_overwatch(st, g)
     if can_charge(st, g, p):
         v = _charge_target(st, g, p, tb)
         if v >= 0:
-            make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
+            make_charge(st, g, p, v, tb, rng)
     _fight_combat(st, g, p, tb, rng)
+    end_assault_phase(st, g)
+
+
+@njit
+def begin_assault_phase(st, g):
+    """The start of an Assault phase (a player's or the zombies'): a model concussed before it
+    is Initiative 1 until its end (core §12 Concussive: until the end of the next Assault phase)."""
+    for u in range(st.pos.shape[1]):
+        for m in range(st.mstatus.shape[2]):
+            if st.mstatus[g, u, m] & ST_CONCUSSED:
+                st.mstatus[g, u, m] |= MS_CONCUSSION_ENDING
+
+
+@njit
+def end_assault_phase(st, g):
+    """The end of an Assault phase: a charge's bonuses were for this phase's fight only (core
+    §7.3); concussions from before the phase end (core §12), those it dealt last one more."""
+    for u in range(st.pos.shape[1]):
+        st.ustate[g, u, US_CHARGED] = 0
+        st.ustate[g, u, US_CHARGED_COVER] = 0
+        for m in range(st.mstatus.shape[2]):
+            if st.mstatus[g, u, m] & MS_CONCUSSION_ENDING:
+                st.mstatus[g, u, m] &= ~(ST_CONCUSSED | MS_CONCUSSION_ENDING)
 
 
 @njit
 def _fight_combat(st, g, p, tb, rng):
     """The squad's combat, if it is locked in one, is fought in its Assault phase."""
     if on_table(st, g, p) and in_combat(st, g, p):
-        fight(st, g, p, tb, rng, PH_ASSAULT)
-        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng, PH_ASSAULT)
-        _consolidations(st, g, tb, rng, PH_ASSAULT)
+        fight(st, g, p, tb, rng)
+        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng)
+        _consolidations(st, g, tb, rng)
 
 
 @njit
-def _consolidations(st, g, tb, rng, phase):
+def _consolidations(st, g, tb, rng):
     for u in range(st.pos.shape[1]):
         if st.ustate[g, u, US_CONSOLIDATE] != 0:
             if is_squad(u, tb):
                 gx, gy = squad_consolidation_goal(st, g, u, tb)
             else:
                 gx, gy = nearest_squad_goal(st, g, u, tb, rng)
-            consolidate(st, g, u, gx, gy, tb, rng, phase)
+            consolidate(st, g, u, gx, gy, tb, rng)
 
 
 @njit
@@ -373,14 +450,14 @@ def psychic_phase(st, g, p, tb, rng):
     if sixes >= 2:
         before = alive(st, g, p)
         st.wounds[g, p, m] -= 1
-        after_attack(st, g, p, -1, before, tb, rng, PH_PSYCHIC)
+        after_attack(st, g, p, -1, before, tb, rng)
     denied = 0
     for _ in range(roll):
         denied += d6(rng, g) == 6
     manifested = successes >= 1 and denied < successes and st.wounds[g, p, m] > 0
     if manifested:
         st.ustate[g, p, US_FORCE] = st.res[g, R_TURNS]
-    log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, p, m, successes, denied, manifested)
+    log_event(st, g, EK_PSYCHIC, p, m, successes, denied, manifested)
 
 
 @njit
@@ -399,23 +476,32 @@ def _end_player_turn(st, g, p, rng):
     if st.ustate[g, p, US_PINNED] == 1:
         st.ustate[g, p, US_PINNED] = 0
     _it_will_not_die(st, g, p, rng)
+    blind_turn_ends(st, g, p)
 
 
 @njit
 def player_turn(st, g, p, tb, rng, check):
     """zombie40k §5. Returns True if the squad escaped (its player wins)."""
     _start_player_turn(st, g, p, tb)
+    enter_phase(st, g, PH_RESPAWN, p)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
+        enter_phase(st, g, PH_SHOOTING, p)
         _fire_from_vehicle(st, g, p, tb, rng)
         _check(st, g, tb, check)
     if not on_table(st, g, p):
         return False
+    enter_phase(st, g, PH_MOVEMENT, p)
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
+        if tb.prm[P_EMFH_STOPS_FALL_BACK] == 0:
+            compulsory_moves(st, g, p, tb, rng)  # falling back is not a move it chose (§10.5, docs/readings.md)
+        enter_phase(st, g, PH_ASSAULT, p)
+        begin_assault_phase(st, g)
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
+        end_assault_phase(st, g)
         _check(st, g, tb, check)
         _end_player_turn(st, g, p, rng)
         return False
@@ -423,10 +509,13 @@ def player_turn(st, g, p, tb, rng, check):
     if squad_movement(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_PSYCHIC, p)
     psychic_phase(st, g, p, tb, rng)
+    enter_phase(st, g, PH_SHOOTING, p)
     if shooting_phase(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_ASSAULT, p)
     assault_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     _end_player_turn(st, g, p, rng)
@@ -445,9 +534,7 @@ def _fire_from_vehicle(st, g, p, tb, rng):
             if d <= reach and d < best_d:
                 best, best_d = v, d
     if best >= 0:
-        st.ustate[g, best, US_PHASE_MODELS] = alive(st, g, best)
-        shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
-        st.ustate[g, best, US_PHASE_MODELS] = 0
+        shoot(st, g, p, best, tb, rng, False, False, -1)
 
 
 # ------------------------------------------------------------------------ zombie turn
@@ -461,8 +548,9 @@ def _reset_overwatch(st, g):
 
 @njit
 def zombie_respawning(st, g, tb, rng):
-    """zombie40k §6.1: every destroyed horde returns (one roll each on the §7 table)."""
-    for h in range(n_players(tb), boss_unit(st)):
+    """zombie40k §6.1: every destroyed horde returns (one roll each on the §7 table), and the
+    Boss with ``boss_respawns`` (A14)."""
+    for h in range(n_players(tb), st.pos.shape[1]):
         if zombie_can_respawn(st, g, h, tb):
             respawn_horde(st, g, h, tb, rng)
 
@@ -486,29 +574,33 @@ def _zombie_shooting_target(st, g, z, tb):
 
 @njit
 def zombie_shooting(st, g, tb, rng):
+    """zombie40k §6.3: each zombie unit with a ranged weapon fires; Morale and Pinning at the
+    end of the phase (core §6.1 step 6)."""
+    begin_shooting_phase(st, g, tb)
     for z in range(n_players(tb), st.pos.shape[1]):
         if on_table(st, g, z) and not in_combat(st, g, z) and max_reach(st, g, z, tb) > 0.0:
             p = _zombie_shooting_target(st, g, z, tb)
             if p >= 0:
-                before = alive(st, g, p)
-                fired, unsaved, pinning = shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
-                leadership_after_shooting(st, g, p, before, pinning and unsaved > 0, tb, rng)
+                shoot(st, g, z, p, tb, rng, False, False, -1)
+    end_shooting_phase(st, g, tb, rng)
 
 
 @njit
 def zombie_assault(st, g, tb, rng):
     """zombie40k §6.4: every combat with zombies in it is fought once."""
+    begin_assault_phase(st, g)
     _reset_overwatch(st, g)
     fought, member = st.w_fought, st.w_member
     fought[:] = False
     for p in range(n_players(tb)):
         if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
             continue
-        fight(st, g, p, tb, rng, PH_Z_ASSAULT)
+        fight(st, g, p, tb, rng)
         for u in range(member.shape[0]):
             fought[u] = fought[u] or member[u]
-        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng, PH_Z_ASSAULT)
-    _consolidations(st, g, tb, rng, PH_Z_ASSAULT)
+        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng)
+    _consolidations(st, g, tb, rng)
+    end_assault_phase(st, g)
 
 
 @njit
@@ -523,16 +615,22 @@ def _locked_with_zombies(st, g, p, tb):
 def zombie_turn(st, g, tb, rng, check):
     for z in range(n_players(tb), st.pos.shape[1]):
         st.ustate[g, z, US_CHARGED] = 0
+        blind_turn_starts(st, g, z)
+    enter_phase(st, g, PH_Z_RESPAWN, -1)
     zombie_respawning(st, g, tb, rng)
     _check(st, g, tb, check)
     _reset_overwatch(st, g)
+    enter_phase(st, g, PH_SHAMBLE, -1)
     shamble_phase(st, g, tb, rng)
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_Z_SHOOTING, -1)
     zombie_shooting(st, g, tb, rng)
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_Z_ASSAULT, -1)
     zombie_assault(st, g, tb, rng)
     for z in range(n_players(tb), st.pos.shape[1]):
         _it_will_not_die(st, g, z, rng)
+        blind_turn_ends(st, g, z)
     _check(st, g, tb, check)
 
 
@@ -547,6 +645,13 @@ def _it_will_not_die(st, g, u, rng):
 
 
 # -------------------------------------------------------------------------- the game
+
+
+@njit
+def start_game_turn(st, g, tb):
+    """What the new game turn changes before the roll-off: Power from Pain grows (core §12)."""
+    for u in range(st.pos.shape[1]):
+        power_from_pain(st, g, u, st.res[g, R_TURNS])
 
 
 @njit_alloc
@@ -611,6 +716,7 @@ def _reset_game(st, g):
     st.locked[g] = 0
     st.grudge[g] = 0
     st.pu[g] = 0
+    st.terrain[g] = 0.0
     st.res[g] = 0
     st.pres[g] = 0.0
     st.n_events[g] = 0
@@ -622,6 +728,7 @@ def _reset_game(st, g):
 def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
+    enter_phase(st, g, PH_SETUP, -1)
     setup_game(st, g, tb, rng)
     for p in range(n_players(tb)):
         st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
@@ -629,8 +736,10 @@ def play_game(st, g, tb, rng, check):
     max_turns = int(tb.prm[P_MAX_TURNS])
     for turn in range(1, max_turns + 1):
         st.res[g, R_TURNS] = turn
+        start_game_turn(st, g, tb)
+        enter_phase(st, g, PH_ROLLOFF, -1)
         order = turn_order(st, g, tb, rng)
-        log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
+        log_event(st, g, EK_ORDER, order[0], order[-1], 0, 0, 0)
         emfh_all_test(st, g, tb, rng)
         for k in range(order.shape[0]):
             if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
@@ -650,14 +759,16 @@ def play_game(st, g, tb, rng, check):
 
 @njit
 def _snapshot(st, g):
+    enter_phase(st, g, PH_END, -1)
     for u in range(st.pos.shape[1]):
         if on_table(st, g, u):
-            log_event(st, g, PH_END, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
+            log_event(st, g, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
                       st.radius[g, u])
 
 
 @njit
 def _finish(st, g, tb, winner, reason):
+    enter_phase(st, g, PH_END, -1)
     st.res[g, R_WINNER] = winner
     st.res[g, R_REASON] = reason
     for p in range(n_players(tb)):
@@ -667,7 +778,7 @@ def _finish(st, g, tb, winner, reason):
             st.pres[g, p, PR_EV_DISTANCE] = ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm)
         else:
             st.pres[g, p, PR_EV_DISTANCE] = 0.0 if st.ustate[g, p, US_EMBARKED] else np.nan
-    log_event(st, g, PH_END, EK_END, winner, reason, 0, 0, 0)
+    log_event(st, g, EK_END, winner, reason, 0, 0, 0)
 
 
 # ------------------------------------------------------------------------- invariants

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kernels.w40k import columns as L
+from sim.files import atomic_path
 from sim.w40k.exact import Odds, exchange_odds
 from sim.w40k.exchange import Exchange, simulate_exchange
 from sim.w40k.odds import build_exchange, describe
@@ -225,15 +225,8 @@ def plot_odds(result: dict, path: str | os.PathLike) -> Path:
     path = Path(path)
     fmt = _plot_format(path)
     fig = _draw(result)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format=fmt, dpi=110)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=110)
     return path
 
 
@@ -246,7 +239,7 @@ def render_rows(rows: list[dict], title: str, console: Console) -> None:
     """Print rows of strings (``sim.w40k.odds.unit_rows``, ``weapon_rows``) as one rich table."""
     table = Table(title=title, title_justify="left")
     for column in rows[0] if rows else ():
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # narrow terminals wrap; nothing is cut
     for row in rows:
         table.add_row(*(str(v) for v in row.values()))
     console.print(table)

@@ -131,6 +131,20 @@ WEAPON_KINDS = ("assault", "rapid_fire", "pistol", "heavy", "salvo", "melee", "g
 BLAST_SIZES = ("", "small", "large")
 
 
+_SMALL_WORDS = frozenset({"and", "of", "the", "to"})
+_WRITTEN = {"counter_attack": "Counter-Attack", "it_will_not_die": "It Will Not Die!"}  # zombie40k §9 table
+
+
+def rule_name(key: str) -> str:
+    """A special rule as the rulebook writes it: 'feel_no_pain' -> 'Feel No Pain',
+    'and_they_shall_know_no_fear' -> 'And They Shall Know No Fear', 'hammer_of_wrath' ->
+    'Hammer of Wrath' (core, Special Rules)."""
+    if key in _WRITTEN:
+        return _WRITTEN[key]
+    words = key.split("_")
+    return " ".join(w.capitalize() if k == 0 or w not in _SMALL_WORDS else w for k, w in enumerate(words))
+
+
 def _check_range(owner: str, name: str, value: int, lo: int, hi: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ValueError(f"{owner}: {name} = {value!r}; allowed: an integer {lo}-{hi}")

@@ -127,6 +127,10 @@ MODEL_RULE_BITS = {
     "psyker": L.MR_PSYKER,
     "brotherhood_of_psykers": L.MR_PSYKER,
     "dodge": L.MR_DODGE,
+    "combat_drugs": L.MR_COMBAT_DRUGS,
+    "power_from_pain": L.MR_POWER_FROM_PAIN,
+    "mandiblasters": L.MR_MANDIBLASTERS,
+    "veterans_of_the_long_war": L.MR_VOTLW,
 }
 
 UNIT_RULE_MASK = L.MR_UNIT_RULES  # zombie40k §9: rules that benefit the whole unit
@@ -180,6 +184,8 @@ def model_stats(profile: Profile) -> np.ndarray:
         row[L.FNP] = 5  # core-7th-edition §6.8: 5+ if no number
     if profile.has("shield_of_faith"):
         row[L.INV] = min(row[L.INV], 6)
+    if profile.has("veterans_of_the_long_war"):
+        row[L.LD] = min(10, row[L.LD] + 1)  # core §12: +1 Ld (and Hatred (Space Marines), a kernel rule)
     return row
 
 

@@ -6,6 +6,8 @@
     [axes.team]                             # per player (name or 0-based index): team files or names
     Guard = ["guard", "tau", "../teams/necrons.toml"]
 
+    lineup = [["guard", "tau", "necrons", "boyz"], ["marines/dash", "marines/hunter"]]  # every seat at once
+
 (The shared axes, ``players``, ``policy`` and the parameters, are the experiment layer's.)
 """
 
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.ruleset import AxisKind
-from sim.rulesets.zombie40k.config import MODS, ConfigError, GameConfig, mod_key
+from sim.rulesets.zombie40k.config import MODS, ConfigError, GameConfig, PlayerConfig, mod_key, policy_from
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 from sim.rulesets.zombie40k.teams import Team, TeamError, fit_team, load_team
 
@@ -106,7 +108,30 @@ def removed_label(value: Any) -> str:
     return value if value == NO_REMOVAL else f"no_{value}"
 
 
+# ---------------------------------------------------------------------------- lineups
+
+
+def _lineup(value: Any, base: GameConfig, base_dir: Path, p: int) -> tuple:
+    """Seats from a list of "team" or "team/policy" entries, one per player of the base config
+    (its policies kept where an entry names none); the players are named "Seat 1", "Seat 2"..."""
+    if not isinstance(value, list) or len(value) != base.n_players or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{value!r}; allowed: a list of {base.n_players} entries \"team\" or \"team/policy\"")
+    seats = []
+    for k, entry in enumerate(value):
+        team, _, policy = entry.partition("/")
+        chosen = policy_from(policy, f"lineup entry {entry!r}") if policy else base.players[k].policy
+        seats.append(PlayerConfig(f"Seat {k + 1}", load_team_ref(team, base_dir), chosen))
+    return tuple(seats)
+
+
+def _lineup_label(value: Any) -> str:
+    return "+".join(str(v).replace("/", "-") for v in value) if isinstance(value, list) else str(value)
+
+
 AXES = {
+    "lineup": AxisKind("lineup", _lineup, lambda c, seats, p: replace(c, players=seats), _lineup_label,
+                       "every seat at once: a list of \"team\" or \"team/policy\" (players \"Seat 1\"...)",
+                       order=0.5),
     "team": AxisKind("team", lambda v, base, base_dir, p: load_team_ref(v, base_dir),
                      lambda c, team, p: with_player(c, p, team=team), _stem,
                      "team files or example team names, per player", per_player=True, order=1),

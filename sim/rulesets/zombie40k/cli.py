@@ -4,6 +4,7 @@ print. Bad input is one ``error:`` line, exit code 2 (``sim.cli_errors``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -13,7 +14,14 @@ from rich.console import Console
 from sim.cli_errors import user_errors, writable
 from sim.rulesets.zombie40k.catalogue import catalogue
 from sim.rulesets.zombie40k.odds import odds_situation
-from sim.rulesets.zombie40k.roster import mods_json, render_mods, render_roster, roster_report
+from sim.rulesets.zombie40k.roster import (
+    mods_json,
+    render_mods,
+    render_roster,
+    render_unit_card,
+    roster_report,
+    unit_card,
+)
 from sim.w40k.odds import unit_rows, weapon_rows
 from sim.w40k.odds_tables import odds_json, odds_report, plot_odds, render_odds, render_rows
 
@@ -76,11 +84,21 @@ def odds(
 
 
 @app.command()
-def units() -> None:
-    """List the catalogue's units: faction, points per model, profile, wargear."""
+def units(
+    name: Annotated[str | None, typer.Argument(help="One unit: its leaders, swaps, costs and the USRs.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the catalogue's units (faction, points per model, profile, wargear), or show what a team
+    may make of one unit: `shamble units Guardsman`."""
     with user_errors():
-        rows = unit_rows(catalogue())
-    render_rows(rows, "Units", Console())
+        found = unit_rows(catalogue()) if name is None else unit_card(name)
+    if as_json:
+        typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
+    elif name is None:  # wargear and leaders are on each unit's card: the list fits 80 columns
+        shown = [{k: v for k, v in row.items() if k not in ("wargear", "leaders")} for row in found]
+        render_rows(shown, "Units (`shamble units NAME`: a unit's wargear, leaders, swaps, costs and USRs)", Console())
+    else:
+        render_unit_card(found, Console())
 
 
 @app.command()

@@ -13,7 +13,7 @@ import numpy as np
 
 from kernels.w40k import columns as L
 from kernels.zombie40k import columns as GL
-from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
+from kernels.zombie40k.state import ID_AUTOGUN, ID_CCW, ID_SHOTGUN, N_IDS, X_BOSS, X_ORK_BOY, X_ZOMBIE, Tables
 from sim.rulesets.zombie40k.catalogue import catalogue, catalogue_file
 from sim.rulesets.zombie40k.config import ConfigError, GameConfig, parse_dice
 from sim.rulesets.zombie40k.mods import KF_SLOTS, check_lore_friendly, kernel_flags, kf_prices, resolve
@@ -26,6 +26,7 @@ RULESET = "zombie40k"
 EXTRA_SLOTS = 3  # Ork Boy Tag-Along models a squad may gain (zombie40k §8 result 4)
 DMW_SLOTS = 6  # survivors a horde may absorb under Dead Men Walking (zombie40k §10.3)
 VEHICLE_ONLY = frozenset({"Melta bomb"})  # wargear that only matters against vehicles (core §8)
+SPACE_MARINES = frozenset({"Space Marines", "Grey Knights"})  # what Hatred (Space Marines) hates (core §12 VotLW)
 
 
 def weapon_index(cat: Catalogue) -> dict[str, int]:
@@ -124,11 +125,13 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
         _check_team(p, player, config, cat)
         for m, model in enumerate(build_team(player.team, cat, allow_usr=config.usr_allowed)):
             model = replace(model, weapons=wargear) if config.squad_wargear else model
-            squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index)
+            marine = L.MR_SPACE_MARINE if cat.unit(player.team.models[m].unit).faction in SPACE_MARINES else 0
+            squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index, marine)
             squad_wounds[p, m] = model.profile.w
     extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
     ids = np.zeros(N_IDS, np.int64)
     ids[ID_AUTOGUN], ids[ID_CCW] = index["Autogun"], index["Close combat weapon"]
+    ids[ID_SHOTGUN] = index["Shotgun"]  # the Shotgun power-up against players (zombie40k §8 result 8)
     return Tables(
         weapons=weapon_table(cat.weapons.values()), wound_chart=wound_chart(), ws_chart=ws_chart(),
         geom=config.geometry.array(), prm=parameters(config, flags), policy=policies(config),
@@ -224,7 +227,16 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_COOP_NO_RESPAWN_RADIUS: c.coop_no_respawn_radius_in, GL.P_KF_PER_KILL: c.kf_points_per_kill,
         GL.P_PSYCHIC: c.psychic_enabled, GL.P_DMW_FNP: c.dmw_fnp,
         GL.P_SURROUNDED_GEOMETRIC: c.surrounded_rule == "geometric",
-        GL.P_BILE_CORRIDOR: c.bile_corridor_in,
+        GL.P_BILE_CORRIDOR: c.bile_corridor_in, GL.P_RENDING_VS_ZOMBIES: c.rending_owner == "survivors",
+        GL.P_TERRAIN_N: c.terrain_pieces, GL.P_TERRAIN_R: c.terrain_piece_radius_in,
+        GL.P_TERRAIN_COVER: c.terrain_cover, GL.P_TERRAIN_DANGEROUS: c.terrain_dangerous,
+        GL.P_PLANNER_STRAIGHT: c.move_planner == "straight", GL.P_FRIENDLY_GAP: c.zombie_unit_gap_in,
+        GL.P_FIRST_ZOMBIE: c.n_players,
+        GL.P_EMFH_STOPS_FALL_BACK: c.emfh_stops_fall_back, GL.P_PUSH_THROUGH: c.pushback_through_units,
+        GL.P_DK_FAILED_ARRIVALS: c.dk_escalates_on_failed_arrival,
+        GL.P_DEFIB_AS_FALLEN: c.defib_revives == "as_fallen",
+        GL.P_GRUDGE_RANDOM: c.grudge_from_random_hits,
+        GL.P_SWEEP_HIGHEST: c.sweep_rule == "highest_initiative",
     }
     for key, value in (scalars | (flags or {})).items():
         prm[key] = float(value)

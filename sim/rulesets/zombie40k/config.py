@@ -23,9 +23,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, fields, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
+from kernels.zombie40k.state import MAX_TERRAIN
 from sim.files import read_toml
 from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, team_from_dict
 from sim.w40k.profiles import MODEL_RULES
@@ -135,95 +137,187 @@ class GameConfig:
     """One Zombie 40,000 game set-up: players and every rule parameter (zombie40k §12)."""
 
     players: tuple[PlayerConfig, ...]
-    team_budget: int = _p(75, "V", "§2")
-    table_length_in: float = _p(72.0, "V", "§3.1")
-    table_width_in: float = _p(0.0, "C", "§3.1", "0 = by player count: 48 for P<=4, 60 for 5-6, 72 for 7+")
-    ev_width_in: float = _p(6.0, "C", "§3.2")
-    ev_depth_in: float = _p(4.0, "C", "§3.2")
-    deploy_depth_in: float = _p(6.0, "C", "§3.3")
-    deploy_separation_in: float = _p(12.0, "C", "§3.3")
-    hordes_per_player: int = _p(2, "C", "§3.4")
-    horde_size: int = _p(5, "C", "§3.4")
-    respawn_margin_in: float = _p(12.0, "C", "§5.1")
-    pvp_zone_in: float = _p(18.0, "V", "§5.4")
-    consolidate_dice: str = _p("D6", "I", "§5.5 A21")
-    shamble_dice: str = _p("2D6", "I", "§6.2")
-    centre_scatter_dice: str = _p("2D6", "C", "§7 result 5")
-    pushback_dice: str = _p("D6", "C", "§8 catch-up")
-    chainsaw_hit_on: int = _p(2, "C", "§8 result 6")
-    shotgun_powerup_range_in: float = _p(12.0, "I", "§8 result 8")
-    shotgun_powerup_hit_on: int = _p(2, "C", "§8 result 8")
-    shotgun_powerup_shots: int = _p(2, "I", "§8 result 8, A34")
-    mushroom_move_bonus_in: float = _p(3.0, "C", "§8 result 9")
-    mushroom_init_bonus: int = _p(1, "C", "§8 result 9")
-    boss_respawns: bool = _p(False, "A14", "§6.1")
-    boss_kill_gives_powerup: bool = _p(False, "A27", "§8")
-    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "0 = the Boss shambles like any zombie unit")
-    coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1")
-    dk_start_t: int = _p(3, "C", "§10.4")
-    dk_start_fnp: int = _p(6, "C", "§10.4")
-    dk_max_t: int = _p(6, "C", "§10.4")
-    dk_max_fnp: int = _p(3, "C", "§10.4")
-    dk_scope: str = _p("per_horde", "A37", "§10.4", choices=("per_horde", "global"))
-    emfh_radius_in: float = _p(6.0, "C", "§10.5")
-    emfh_fail_on: int = _p(4, "C", "§10.5")
-    emfh_scope: str = _p("active", "A38", "§10.5", choices=("active", "all"))
-    tvirus_t: int = _p(4, "C", "§10.9")
-    tvirus_fnp: int = _p(4, "C", "§10.9")
+    team_budget: int = _p(75, "V", "§2", "points each player may spend on a team (Killing Floor plays kf_budget "
+                          "instead)")
+    table_length_in: float = _p(72.0, "V", "§3.1", "inches from the player starting edge to the Escape Vehicle edge")
+    table_width_in: float = _p(0.0, "C", "§3.1", "inches along the player starting edge and the Escape Vehicle edge")
+    ev_width_in: float = _p(6.0, "C", "§3.2", "inches the Escape Vehicle covers along the middle of its edge")
+    ev_depth_in: float = _p(4.0, "C", "§3.2", "inches the Escape Vehicle reaches into the table from its edge")
+    deploy_depth_in: float = _p(6.0, "C", "§3.3", "squads deploy within this many inches of the player starting edge "
+                                "(and respawn there when there is no other legal spot, A15)")
+    deploy_separation_in: float = _p(12.0, "C", "§3.3", "inches each squad deploys from every other squad (closest "
+                                     "models; less only when the edge has no room)")
+    hordes_per_player: int = _p(2, "C", "§3.4", "zombie hordes per player: the table holds players x this many")
+    horde_size: int = _p(5, "C", "§3.4", "Zombies in each horde, one with an autogun; a respawned horde comes back "
+                         "at this size")
+    respawn_margin_in: float = _p(12.0, "C", "§5.1", "a wiped-out squad comes back this many inches further from the "
+                                  "EV than the squad furthest from it")
+    pvp_zone_in: float = _p(18.0, "V", "§5.4", "rivals may shoot and charge a squad within this many inches of the "
+                            "EV; the same zone triggers the catch-up push-back (A28) and Coop's EV-edge arrivals")
+    consolidate_dice: str = _p("D6", "I", "§5.5 A21", "inches a unit consolidates after its combat ends, survivors "
+                               "and zombies alike (7th edition: D3)")
+    shamble_dice: str = _p("2D6", "I", "§6.2", "the one roll each Zombie Turn: inches every zombie unit shambles "
+                           "(Four Weeks Later uses fwl_shamble_dice)")
+    centre_scatter_dice: str = _p("2D6", "C", "§7 result 5", "Respawn result 5, deep strike at the table centre: "
+                                  "scatter in inches: the sum of this many D6")
+    pushback_dice: str = _p("D6", "C", "§8 catch-up", "leader catch-up: inches the squad closest to the EV is "
+                            "pushed straight away from it")
+    chainsaw_hit_on: int = _p(2, "C", "§8 result 6", "Chainsaw power-up: hits zombies on this D6 roll or more, "
+                              "whatever the WS (a natural 1 empties it)")
+    shotgun_powerup_range_in: float = _p(12.0, "I", "§8 result 8", "Shotgun power-up: range in inches against "
+                                         "zombies (at rivals it fires as the catalogue Shotgun)")
+    shotgun_powerup_hit_on: int = _p(2, "C", "§8 result 8", "Shotgun power-up: hits zombies on this D6 roll or "
+                                     "more, whatever the BS")
+    shotgun_powerup_shots: int = _p(2, "I", "§8 result 8, A34", "Shotgun power-up: shots it fires at zombies each "
+                                    "Shooting phase")
+    mushroom_move_bonus_in: float = _p(3.0, "C", "§8 result 9", "Speed Pack power-up: inches added to Move, Run "
+                                       "and charge distances in the turn it is used")
+    mushroom_init_bonus: int = _p(1, "C", "§8 result 9", "Speed Pack power-up: Initiative added in the turn it is "
+                                  "used")
+    boss_respawns: bool = _p(False, "A14", "§6.1", "a destroyed Boss returns like a destroyed horde: a D6 on the "
+                             "Zombie Respawn Table in the next Zombie Respawning phase")
+    boss_kill_gives_powerup: bool = _p(False, "A27", "§8", "the squad that kills the Boss rolls on the Power-Up "
+                                       "table as for a wiped horde (false: no roll)")
+    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it stays put unless the squad "
+                                     "it would shamble at is within this many inches of the EV")
+    coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1", "Coop: a squad wiped out within this many inches of "
+                                          "the EV is out for good")
+    dk_start_t: int = _p(3, "C", "§10.4", "Death Korps: Toughness of horde zombies before their horde respawns")
+    dk_start_fnp: int = _p(6, "C", "§10.4", "Death Korps: Feel No Pain of horde zombies before their horde "
+                           "respawns")
+    dk_max_t: int = _p(6, "C", "§10.4", "Death Korps: the highest Toughness a horde reaches (each respawn adds 1)")
+    dk_max_fnp: int = _p(3, "C", "§10.4", "Death Korps: the best Feel No Pain a horde reaches (each respawn "
+                         "improves it by 1)")
+    dk_scope: str = _p("per_horde", "A37", "§10.4", "per_horde: a horde toughens each time it respawns; global: "
+                       "each respawn toughens every horde (those on the table when they next come back)",
+                       choices=("per_horde", "global"))
+    emfh_radius_in: float = _p(6.0, "C", "§10.5", "Every Man For Himself: a squad within this many inches of "
+                               "another squad (closest models) tests")
+    emfh_fail_on: int = _p(4, "C", "§10.5", "Every Man For Himself: on a D6 of this or more the squad may not "
+                           "move, cast, shoot, Run or charge that turn")
+    emfh_scope: str = _p("active", "A38", "§10.5", "active: only the active squad tests, at the start of its own "
+                         "turn; all: every squad near another tests at the start of each game turn",
+                         choices=("active", "all"))
+    tvirus_t: int = _p(4, "C", "§10.9", "T-Virus: Toughness of horde zombies (the Boss too with tvirus_boss)")
+    tvirus_fnp: int = _p(4, "C", "§10.9", "T-Virus: Feel No Pain of horde zombies (the Boss too with tvirus_boss)")
     tvirus_boss: bool = _p(False, "I", "§10.9", "the Boss also gets the T-Virus profile")
     fwl_shamble_dice: str = _p("3D6k2", "I", "§10.2", "Four Weeks Later shamble: 3D6, the two highest")
     dmw_fnp: int = _p(5, "I", "§10.3 A36", "Feel No Pain a Dead Men Walking convert has at worst")
     boss_variant_unit: str = _p("Patriarch", "V", "§10.10", "the Boss the boss_variant mod fields (any zombies-side "
                                 "unit, catalogue_files may add one)")
-    kf_budget: int = _p(50, "C", "§10.11 A40")
-    kf_points_per_kill: int = _p(1, "I", "§10.11")
+    kf_budget: int = _p(50, "C", "§10.11 A40", "Killing Floor: the points each team is refitted to, in place of "
+                        "team_budget")
+    kf_points_per_kill: int = _p(1, "I", "§10.11", "Killing Floor: shop points a squad earns for each zombie model "
+                                 "it kills (the Boss counts as one)")
     kf_starting_wargear: tuple[str, ...] = _p(("Bolt pistol", "Close combat weapon", "Frag grenade"), "V", "§10.11",
                                               "every model's wargear under Killing Floor")
     kf_wishlist: tuple[str, ...] = _p(
         ("Assault cannon", "Heavy bolter", "Storm bolter", "Shotgun", "Power fist", "Power sword", "Hand flamer"),
         "policy", "§10.11 A41", "items a squad buys, best first (docs/mods.md)")
     kf_prices: tuple[tuple[str, int], ...] = _p((), "C", "§10.11", "price overrides: a table item = cost")
-    max_respawns: int = _p(-1, "mods", "§10.6 §10.7", "-1 = unlimited (Hardcore sets 1, Instant Death 0)")
+    max_respawns: int = _p(-1, "mods", "§10.6 §10.7", "times each squad may come back after being wiped out "
+                           "(Hardcore sets 1, Instant Death 0)")
     powerups_enabled: bool = _p(True, "mods", "§10.6", "Hardcore switches power-ups off")
     usr_allowed: bool = _p(True, "mods", "§10.6", "Hardcore plays teams without their USR")
-    zombie_t: int = _p(0, "mods", "§10.9 §11.1", "horde Toughness; 0 = the catalogue's (T-Virus sets it)")
-    zombie_fnp: int = _p(0, "mods", "§10.2 §10.9", "horde Feel No Pain; 0 = the catalogue's, 7 = none")
+    zombie_t: int = _p(0, "mods", "§10.9 §11.1", "Toughness of horde zombies (T-Virus sets it)")
+    zombie_fnp: int = _p(0, "mods", "§10.2 §10.9", "Feel No Pain of horde zombies (T-Virus and Four Weeks Later "
+                         "set it)")
     zombie_rules: tuple[str, ...] = _p((), "mods", "§10.2", "special rules added to horde zombies")
     boss_unit: str = _p("Zombie Boss", "V", "§6 §10.10", "the zombies-side catalogue unit that is the Boss")
-    boss_t: int = _p(0, "mods", "§10.9", "the Boss's Toughness; 0 = its profile's")
-    boss_fnp: int = _p(0, "mods", "§10.9", "the Boss's Feel No Pain; 0 = its profile's, 7 = none")
+    boss_t: int = _p(0, "mods", "§10.9", "the Boss's Toughness (T-Virus with tvirus_boss sets it)")
+    boss_fnp: int = _p(0, "mods", "§10.9", "the Boss's Feel No Pain (T-Virus with tvirus_boss sets it)")
     squad_wargear: tuple[str, ...] = _p((), "mods", "§10.11", "every survivor's wargear; empty = as the team is built")
     shop: tuple[str, ...] = _p((), "mods", "§10.11", "items squads buy with kill points, best first; empty = no shop")
     catalogue_files: tuple[str, ...] = _p((), "data", "sim/w40k/catalogue.py", "extra catalogue TOML files (e.g. a "
                                           "user-defined Boss)")
-    max_game_turns: int = _p(20, "A12", "§15")
-    surrounded_ratio: float = _p(4.0, "A2", "§6.2")
+    max_game_turns: int = _p(20, "A12", "§15", "the game ends with no winner (a timeout) after this many game turns "
+                             "(the rules set no limit)")
+    surrounded_ratio: float = _p(4.0, "A2", "§6.2", "surrounded_rule ratio: shambling zombies ignore a squad in "
+                                 "combat once the zombie models locked with it are this many times its models")
     surrounded_rule: str = _p("ratio", "A2", "§6.2", "geometric: zombie bases fill the squad's circumference",
                               choices=("ratio", "geometric"))
     bile_corridor_in: float = _p(1.0, "A29", "§8 result 2", "width of the path test for Zombie Bile")
-    zombie_deploy_band_in: float = _p(12.0, "A10", "§3.4")
-    embark_any_model: bool = _p(False, "A6", "§5.2")
-    embark_on_run: bool = _p(False, "A6", "§5.2")
-    order: str = _p("rolloff", "A7", "§4", choices=("rolloff", "fixed", "rotate"))
-    shamble_prefers_unengaged: bool = _p(False, "A3", "§6.2")
-    grudge_persistence: str = _p("until_death", "A19", "§5.4", choices=("until_death", "game", "one_turn"))
-    free_fire_into_zombie_combats: bool = _p(False, "A20", "§5.4")
-    edge_arrival: str = _p("place_then_shamble", "A23", "§6.5", choices=("place_then_shamble", "move_on_from_edge"))
-    result6_policy: str = _p("in_front_of_leader", "A26", "§7",
+    zombie_deploy_band_in: float = _p(12.0, "A10", "§3.4", "hordes start at random points at least this many inches "
+                                      "from both short edges")
+    embark_any_model: bool = _p(False, "A6", "§5.2", "a squad embarks when any one model ends within 2\" of the EV "
+                                "(false: every model must)")
+    embark_on_run: bool = _p(False, "A6", "§5.2", "a squad may also embark at the end of a Run in the Shooting "
+                             "phase (false: only by moving in the Movement phase)")
+    order: str = _p("rolloff", "A7", "§4", "rolloff: a D6 roll-off each game turn, highest first; fixed: the "
+                    "players in config order every turn; rotate: config order, starting one player later each "
+                    "turn", choices=("rolloff", "fixed", "rotate"))
+    shamble_prefers_unengaged: bool = _p(False, "A3", "§6.2", "zombies go for the nearest squad not in combat "
+                                         "before any squad in combat (false: the nearest, in combat or not)")
+    grudge_persistence: str = _p("until_death", "A19", "§5.4", "how long a squad may shoot a rival that shot it: "
+                                 "until_death: until either squad is wiped out; game: all game; one_turn: to the "
+                                 "end of the game turn", choices=("until_death", "game", "one_turn"))
+    free_fire_into_zombie_combats: bool = _p(False, "A20", "§5.4", "zombies fighting a rival squad may always be "
+                                             "shot, the hits going to random models of the whole combat (false: "
+                                             "only when that rival may be shot)")
+    edge_arrival: str = _p("place_then_shamble", "A23", "§6.5", "place_then_shamble: a horde from a table edge is "
+                           "placed touching it, then shambles the full roll; move_on_from_edge: its first shamble "
+                           "loses the horde's own depth, as if it walked on",
+                           choices=("place_then_shamble", "move_on_from_edge"))
+    result6_policy: str = _p("in_front_of_leader", "A26", "§7", "where the squad furthest from the EV aims "
+                             "Respawn result 6: in_front_of_leader: result6_gap_in in front of the squad closest "
+                             "to the EV (the next closest if that is the placer's own); random: anywhere on the "
+                             "table; block_ev: just in front of the EV",
                              choices=("in_front_of_leader", "random", "block_ev"))
-    result6_gap_in: float = _p(3.0, "C", "§7 A26")
-    catchup_policy: str = _p("push_if_leader_in_zone", "A28", "§8",
+    result6_gap_in: float = _p(3.0, "C", "§7 A26", "Respawn result 6, in_front_of_leader: inches between the leading "
+                               "squad and the horde aimed in front of it (edge to edge), before it scatters")
+    catchup_policy: str = _p("push_if_leader_in_zone", "A28", "§8", "the squad furthest from the EV, rolling for "
+                             "a power-up: push_if_leader_in_zone: pushes the squad closest to the EV back if it is "
+                             "within pvp_zone_in of the EV, else rolls twice; roll_twice: always rolls twice and "
+                             "keeps the result powerup_values rates higher; push: always pushes",
                              choices=("push_if_leader_in_zone", "roll_twice", "push"))
-    rending_owner: str = _p("zombies", "A4", "§11.3", choices=("zombies", "survivors", "none"))
-    psychic_enabled: bool = _p(True, "A17", "§5.3")
+    rending_owner: str = _p("zombies", "A4", "§11.3", "zombies: the appendix's Rending (close combat); survivors: "
+                            "every survivor attack on zombies, shot or blow, has Rending (the 2009 'headshots') and "
+                            "the zombies none; none: nobody", choices=("zombies", "survivors", "none"))
+    psychic_enabled: bool = _p(True, "A17", "§5.3", "psykers with a force weapon cast its Force power in the "
+                               "Psychic phase and the zombies try to Deny it (false: no psychic powers at all)")
     model_spacing_in: float = _p(1.5, "C", "docs/space.md", "centre-to-centre spacing of models in a unit")
     base_radius_in: float = _p(0.5, "C", "docs/space.md", "25 mm base")
-    geometry: Geometry = field(default_factory=Geometry, metadata={"tag": "C", "spec": "docs/space.md"})
-    powerup_values: tuple[float, ...] = field(default=tuple(POWERUP_VALUES[k] for k in range(2, 13)),
-                                              metadata={"tag": "policy", "spec": "§8 A28"})
+    geometry: Geometry = field(default_factory=Geometry, metadata={
+        "tag": "C", "spec": "docs/space.md", "help": "how many models of a unit blasts and templates hit: models "
+        "under a small and a large marker, their radii in inches, models under a template (a table)"})
+    powerup_values: tuple[float, ...] = field(default=tuple(POWERUP_VALUES[k] for k in range(2, 13)), metadata={
+        "tag": "policy", "spec": "§8 A28", "help": "how a squad rates the Power-Up results 2-12 (11 numbers, higher is "
+        "better) when it rolls twice and keeps one"})
     powerups_removed: tuple[int, ...] = field(default=(), metadata={
         "tag": "ablation", "spec": "§8", "help": "2D6 results whose power-up is off the table (rolls give nothing)"})
-    mods: frozenset[str] = field(default_factory=frozenset, metadata={"tag": "mods", "spec": "§10"})
+    terrain_density: float = field(default=0.0, metadata={
+        "tag": "C", "spec": "§3.1", "plausible": (0.0, 0.25),
+        "help": "share of the table covered by random area terrain, ruins: difficult terrain, terrain_cover+ cover "
+                "(a normal 40k amount is about 0.25)"})
+    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1", "radius of a piece of area terrain (a ruin about 6\" across)")
+    terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
+    terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
+                                  "terrain")
+    sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
+                         "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
+                         "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
+                         choices=("each_free_winner", "highest_initiative"))
+    grudge_from_random_hits: bool = _p(True, "A19", "§5.4", "a random hit of a shot into a combat sets the grudge of "
+                                       "the squad it lands on (false: only the declared target's; docs/readings.md)")
+    defib_revives: str = _p("as_built", "A33", "§8 result 10", "as_built: a revived model returns as the squad was "
+                            "built, without what it carried when it fell (power-ups, Killing Floor items); as_fallen: "
+                            "with them (docs/readings.md)", choices=("as_built", "as_fallen"))
+    emfh_stops_fall_back: bool = _p(False, "A38", "§10.5", "a squad that loses its turn to Every Man For Himself also "
+                                    "skips its Regroup test and fall-back (false: those are compulsory and still "
+                                    "happen; docs/readings.md)")
+    pushback_through_units: bool = _p(False, "A28", "§8", "the catch-up push-back moves through other units (false: it "
+                                      "stops 1\" short of them, A28; docs/readings.md)")
+    dk_escalates_on_failed_arrival: bool = _p(False, "A37", "§10.4", "a Death Korps horde that found no room on the "
+                                              "table escalates again when it retries (false: one step per respawn)")
+    move_planner: str = _p("detour", "I", "core §3, docs/space.md", "detour: a unit goes around what is in its "
+                           "way (steps along the free heading closest to its goal); straight: one straight move on "
+                           "a heading up to 60 degrees off, only if it gains ground (docs/readings.md)",
+                           choices=("detour", "straight"))
+    zombie_unit_gap_in: float = _p(0.0, "I", "core §3", "inches zombie units keep from each other when they "
+                                   "move (the 1\" rule is for enemies; 1 = keep 1\" from friends too)")
+    mods: frozenset[str] = field(default_factory=frozenset, metadata={
+        "tag": "mods", "spec": "§10", "help": "optional rule variants switched on (see `shamble mods`); in a config "
+        "file a top-level list, mods = [\"t_virus\"]"})
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, list | tuple) or not all(isinstance(p, PlayerConfig) for p in self.players):
@@ -240,11 +334,17 @@ class GameConfig:
             object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items(), key=str)))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
+        names = [p.name for p in self.players]
+        twin = next((n for k, n in enumerate(names) if n in names[:k]), None)
+        if twin is not None:  # names identify players in every results table
+            raise ConfigError(f"players: two players are named {twin!r}; allowed: a different name for each player")
         for f in fields(self):
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
         if unknown:
-            raise ConfigError(f"mods: unknown mod {unknown[0]!r}; allowed: {', '.join(MODS)}")
+            close = get_close_matches(unknown[0], MODS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"mods: unknown mod {unknown[0]!r}{hint}; allowed: {', '.join(MODS)}")
         if not isinstance(self.powerups_removed, list | tuple | set | frozenset) or not all(
                 isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 12 for r in self.powerups_removed):
             raise ConfigError(f"powerups_removed = {self.powerups_removed!r}; allowed: a list of Power-Up results 2-12")
@@ -254,6 +354,10 @@ class GameConfig:
             raise ConfigError(f"powerup_values = {self.powerup_values!r}; allowed: 11 numbers, for results 2-12")
         if not isinstance(self.geometry, Geometry):
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
+        if self.terrain_pieces > MAX_TERRAIN:
+            raise ConfigError(f"terrain_density = {self.terrain_density!r} with terrain_piece_radius_in = "
+                              f"{self.terrain_piece_radius_in!r} makes {self.terrain_pieces} pieces; allowed: at most "
+                              f"{MAX_TERRAIN} (larger pieces, or less terrain)")
 
     @property
     def ruleset(self) -> str:
@@ -263,6 +367,15 @@ class GameConfig:
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def terrain_pieces(self) -> int:
+        """Pieces of area terrain on the table: ``terrain_density`` of its area in discs of
+        ``terrain_piece_radius_in`` (zombie40k §3.1)."""
+        if self.terrain_density <= 0 or self.terrain_piece_radius_in <= 0:
+            return 0
+        area = self.width * self.table_length_in
+        return max(1, round(self.terrain_density * area / (math.pi * self.terrain_piece_radius_in ** 2)))
 
     @property
     def width(self) -> float:
@@ -276,7 +389,8 @@ _INT_RANGES = {
     "team_budget": (1, 10_000), "hordes_per_player": (0, 8), "horde_size": (1, 30), "chainsaw_hit_on": (2, 6),
     "shotgun_powerup_hit_on": (2, 6), "shotgun_powerup_shots": (0, 10), "mushroom_init_bonus": (0, 5),
     "dk_start_t": (1, 10), "dk_start_fnp": (2, 7), "dk_max_t": (1, 10), "dk_max_fnp": (2, 7), "emfh_fail_on": (1, 7),
-    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "kf_budget": (1, 10_000), "kf_points_per_kill": (0, 100),
+    "tvirus_t": (1, 10), "tvirus_fnp": (2, 7), "terrain_cover": (2, 6), "kf_budget": (1, 10_000),
+    "kf_points_per_kill": (0, 100),
     "dmw_fnp": (2, 7), "max_respawns": (-1, 1000), "zombie_t": (0, 10), "zombie_fnp": (0, 7), "boss_t": (0, 10),
     "boss_fnp": (0, 7),
     "max_game_turns": (1, 500),
@@ -286,10 +400,22 @@ _INT_RANGES = {
 _NAME_LISTS = ("kf_starting_wargear", "kf_wishlist", "zombie_rules", "catalogue_files", "squad_wargear", "shop")
 
 
+_PLAIN_D6 = ("centre_scatter_dice",)  # dice the kernel sums as plain D6 (no D3, no keep)
+_SHARES = {"terrain_density": 0.5, "terrain_dangerous": 1.0}  # a share of the table or of its pieces: 0 to this
+
+
+def share_range(name: str) -> tuple[float, float] | None:
+    """(0, most) of a parameter that is a share (of the table, of the terrain pieces), else None."""
+    return (0.0, _SHARES[name]) if name in _SHARES else None
+
+
 def _validate_field(cfg: GameConfig, f) -> None:
     value = getattr(cfg, f.name)
     choices = f.metadata.get("choices", ())
-    if f.name in _INT_RANGES:
+    if f.name in _SHARES:
+        if not _is_number(value) or math.isnan(value) or not 0 <= value <= _SHARES[f.name]:
+            raise ConfigError(f"{f.name} = {value!r}; allowed: a share of 0-{_SHARES[f.name]:g}")
+    elif f.name in _INT_RANGES:
         lo, hi = _INT_RANGES[f.name]
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
             raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}")
@@ -302,7 +428,9 @@ def _validate_field(cfg: GameConfig, f) -> None:
     elif isinstance(f.default, bool) and not isinstance(value, bool):
         raise ConfigError(f"{f.name} = {value!r}; allowed: true or false")
     elif f.name.endswith("_dice"):
-        parse_dice(value, f.name)
+        count, keep, d3 = parse_dice(value, f.name)
+        if f.name in _PLAIN_D6 and (keep or d3):  # the kernel rolls that many D6 and adds them
+            raise ConfigError(f"{f.name} = {value!r}; allowed: a number of D6 added up, 'D6' to '8D6'")
     elif f.name in _NAME_LISTS and (not isinstance(value, tuple) or not all(isinstance(v, str) and v for v in value)):
         raise ConfigError(f"{f.name} = {value!r}; allowed: a list of names")
     elif f.name == "zombie_rules" and set(value) - MODEL_RULES:

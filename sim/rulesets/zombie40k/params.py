@@ -7,7 +7,8 @@ from the field's metadata, its range from the validator (``sim.rulesets.zombie40
 rounded half up) within the validator's range, except where ``PLAUSIBLE`` gives a range: to-hit
 and Feel No Pain rolls and Toughness move by one step, the lost single digits (the seed lost the
 digits 1-6) stay within 1-6, dice expressions go one die size down and up. A mod's parameters
-(``tvirus_t``, ``dk_*``...) matter only with their mod: ``enable`` says so.
+(``tvirus_t``, ``dk_*``...) matter only with their mod, the terrain's own numbers only on a table
+with terrain (``terrain_density`` 0.25): ``enable`` says so.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 from dataclasses import MISSING, fields
 
 from sim.ruleset import Parameter
-from sim.rulesets.zombie40k.config import GameConfig, int_range
+from sim.rulesets.zombie40k.config import GameConfig, int_range, share_range
 from sim.rulesets.zombie40k.mods import MOD_LIST
 
 PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
@@ -29,7 +30,11 @@ PLAUSIBLE = {  # name: (low, high), where x0.5 / x1.5 would not be plausible
     "centre_scatter_dice": ("D6", "3D6"), "pushback_dice": ("D3", "2D6"),  # one die size down and up
     "tvirus_t": (3, 5), "tvirus_fnp": (3, 5), "dk_start_t": (2, 4), "dk_start_fnp": (5, 7),
     "dk_max_t": (5, 7), "dk_max_fnp": (2, 4), "emfh_fail_on": (3, 5),
+    "terrain_density": (0.0, 0.25),  # default 0 = the open table (§3.1); about 0.25 is a usual 40k table
+    "terrain_dangerous": (0.0, 0.5),  # default 0: no dangerous ruins
+    "terrain_piece_radius_in": (2.5, 4.5),  # ruins 5-9" across (smaller makes over MAX_TERRAIN pieces)
 }
+TERRAIN_ON = {"terrain_density": (0.25,)}  # what the terrain's own numbers need to matter
 MEANING = {  # what special values of a parameter mean
     "table_width_in": {0.0: "by player count (48\" for 1-4 players, 60\" for 5-6, 72\" for 7-8)"},
     "max_respawns": {-1: "unlimited"},
@@ -37,6 +42,7 @@ MEANING = {  # what special values of a parameter mean
     "boss_t": {0: "the profile's"}, "boss_fnp": {0: "the profile's", 7: "none"},
     "dk_start_fnp": {7: "none"}, "dk_max_fnp": {7: "none"}, "tvirus_fnp": {7: "none"}, "dmw_fnp": {7: "none"},
     "emfh_fail_on": {7: "never fails"}, "boss_guard_radius_in": {0.0: "the Boss shambles like any zombie unit"},
+    "terrain_density": {0.0: "an open table, no terrain"}, "terrain_dangerous": {0.0: "no dangerous terrain"},
 }
 MOD_OF = {name: mod.key for mod in MOD_LIST for name in mod.params}  # a mod's own parameters
 INCHES = (0.0, 1000.0)
@@ -57,6 +63,8 @@ def plausible_range(name: str, default) -> tuple:
 
 
 def _range(f, default) -> tuple | None:
+    if share_range(f.name):
+        return share_range(f.name)
     if int_range(f.name):
         return int_range(f.name)
     if isinstance(default, float):
@@ -77,7 +85,8 @@ def parameters() -> list[Parameter]:
             name=f.name, default=default, tag=meta.get("tag", ""), spec=meta.get("spec", ""),
             help=meta.get("help", ""), range=_range(f, default), choices=tuple(meta.get("choices", ())),
             plausible=plausible_range(f.name, default) if chosen else None,
-            enable={"mods": (MOD_OF[f.name],)} if f.name in MOD_OF else {},
+            enable={"mods": (MOD_OF[f.name],)} if f.name in MOD_OF else
+            TERRAIN_ON if f.name in ("terrain_piece_radius_in", "terrain_dangerous") else {},
             meaning=MEANING.get(f.name, {}),
         ))
     return out

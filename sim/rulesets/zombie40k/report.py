@@ -1,20 +1,25 @@
 """Zombie 40,000's sections of the balance report, as data (``sim.ruleset.ReportSection``).
 
-The suite plays the two-player example (Guard, hunting power-ups, against Marines dashing for the
-Escape Vehicle), each section a sweep on common random numbers:
+The report's main subject is the four-player game. Each section is a sweep on common random
+numbers:
 
-=============  ==================================================================================
-section        cells
-=============  ==================================================================================
-mods           the base game and each playable mod of zombie40k §10 (T-Virus vs Hardcore too)
-budget         points budgets 50-150, both teams refitted (teams.fit_team)
-powerups       the base game and the game with one Power-Up result taken off the table
-factions       four factions x four factions, both players on the "advance" policy
-sensitivity    every chosen [C] number at its low and high plausible value
-=============  ==================================================================================
+==============  =================================================================================
+section         cells
+==============  =================================================================================
+standard        the standard game: every example team, four to a table, each team once in every
+                seat (13 lineups), every player on the "advance" policy: factions and seats
+playstyles      four Marines squads, the four policy presets rotated through the seats: ways of
+                playing
+mods            the four-player example and each playable mod of zombie40k §10 (T-Virus vs
+                Hardcore too)
+budget          points budgets 50-150, every team refitted (teams.fit_team)
+powerups        the four-player example with one Power-Up result taken off the table
+matchups        four factions x four factions in the two-player game, both seats, one policy
+sensitivity     every chosen [C] number at its low and high plausible value
+==============  =================================================================================
 
-Sizes are fixed games per cell at scale 1 (about 2 minutes on 2 cores), never measured speeds,
-so a rerun is the same experiment and resumes instead of starting over.
+Sizes are fixed games per cell at scale 1, never measured speeds, so a rerun is the same
+experiment and resumes instead of starting over.
 """
 
 from __future__ import annotations
@@ -28,11 +33,17 @@ from sim.rulesets.zombie40k.config import MODS, POLICY_PRESETS, ConfigError, Gam
 from sim.rulesets.zombie40k.mods import MOD_BY_KEY
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 
-BASE_CONFIG = EXAMPLES / "configs" / "two_players.toml"
+BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
+TWO_PLAYERS = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"mods": 6000, "budget": 5000, "powerups": 3200, "factions": 1600, "sensitivity": 1200}
+GAMES = {"standard": 500, "playstyles": 1000, "mods": 1200, "budget": 1000, "powerups": 600, "matchups": 800,
+         "sensitivity": 250}
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
+TEAMS = ("boyz", "dark_eldar", "eldar", "genestealers", "grey_knights", "guard", "marines", "marines_bolters",
+         "necrons", "plague", "sisters", "tau", "tyranids")
+PLAYSTYLES = ("dash", "advance", "hunter", "backstabber")
+PLAYSTYLE_TEAM = "marines"
 HEAD_TO_HEAD = ("t_virus", "hardcore")
 
 
@@ -62,6 +73,11 @@ def games_for(section: str, scale: float) -> int:
     return max(10, round(GAMES[section] * scale))
 
 
+def rotations(items, seats: int) -> list[list[str]]:
+    """Each item once in every seat: lineup k seats items k, k+1, ... (a cyclic design)."""
+    return [[items[(k + s) % len(items)] for s in range(seats)] for k in range(len(items))]
+
+
 def neutral(base: GameConfig) -> GameConfig:
     """Both seats renamed "Player 1/2" and on the "advance" policy: teams are compared, not policies."""
     players = tuple(replace(p, name=f"Player {k + 1}", policy=POLICY_PRESETS["advance"])
@@ -69,17 +85,35 @@ def neutral(base: GameConfig) -> GameConfig:
     return replace(base, players=players)
 
 
-def report_sections(scale: float = 1.0, base: GameConfig | None = None) -> list[ReportSection]:
+def _advance(base: GameConfig) -> GameConfig:
+    return replace(base, players=tuple(replace(p, policy=POLICY_PRESETS["advance"]) for p in base.players))
+
+
+def report_sections(scale: float = 1.0) -> list[ReportSection]:
     """The sections of Zombie 40,000's report, not played yet."""
-    base = base or load_config(BASE_CONFIG)
+    base = load_config(BASE_CONFIG)
     mods, missing = playable_mods(base)
     sets = [[]] + [[m] for m in mods] + ([list(HEAD_TO_HEAD)] if all(m in mods for m in HEAD_TO_HEAD) else [])
     removed = ["none", *POWERUP_NAMES]
     names = {f: load_team_ref(f, EXAMPLES).name for f in FACTIONS}
+    four = base.n_players
     return [
         ReportSection(
+            "standard", "The standard game: factions and seats",
+            f"Every example team, {four} to a table, each once in every seat ({len(TEAMS)} lineups), every player on "
+            "the same policy (advance): the teams are compared with each other and the seats with each other, "
+            "not the ways of playing.", _advance(base), games_for("standard", scale),
+            {"lineup": rotations(TEAMS, four)}, ("sides", "seats"),
+            {"side": "team", "what": "factions", "value_label": "lineup"}, SEED),
+        ReportSection(
+            "playstyles", "Ways of playing",
+            f"{four} squads of the same team ({PLAYSTYLE_TEAM}) on the {four} policy presets, each preset once in "
+            "every seat: does one way of playing beat the others?", base, games_for("playstyles", scale),
+            {"lineup": [[f"{PLAYSTYLE_TEAM}/{p}" for p in lineup] for lineup in rotations(PLAYSTYLES, four)]},
+            ("sides",), {"side": "policy", "what": "ways of playing", "value_label": "lineup"}, SEED),
+        ReportSection(
             "mods", "The base game and the mods",
-            f"The base game against {len(mods)} mods, every cell on the same games (a paired comparison).",
+            f"The four-player example against {len(mods)} mods, every cell on the same games (a paired comparison).",
             base, games_for("mods", scale), {"mods": sets}, ("outcomes", "paired", "head_to_head"),
             {"reference": "base", "value_label": "game", "compare_label": "mod",
              "titles": {mods_label(s): set_title(mods_label(s)) for s in sets},
@@ -87,27 +121,30 @@ def report_sections(scale: float = 1.0, base: GameConfig | None = None) -> list[
              "chart_title": "Mods against the base game"},
             SEED, notes=(f"Not playable in this build: {', '.join(missing)}.",) if missing and mods else ()),
         ReportSection(
-            "budget", "Points budget", "Both teams are refitted to each budget (leader and weapon swaps kept, "
-            "plain models added or dropped).", base, games_for("budget", scale), {"budget": list(BUDGETS)},
-            ("by_value",), {"axis": "budget", "value_label": "budget", "x_label": "points budget",
-                            "chart_title": "Escape rate by points budget"}, SEED),
+            "budget", "Points budget", "Every team of the four-player example is refitted to each budget (leader "
+            "and weapon swaps kept, plain models added or dropped).", base, games_for("budget", scale),
+            {"budget": list(BUDGETS)}, ("by_value",),
+            {"axis": "budget", "value_label": "budget", "x_label": "points budget", "unit": " points",
+             "chart_title": "Escape rate by points budget"}, SEED),
         ReportSection(
             "powerups", "Power-up ablation", "Each cell takes one Power-Up result off the 2D6 table "
             "(a roll of it gives nothing); its value is how much the escape rate drops without it.",
             base, games_for("powerups", scale), {"powerups_removed": removed}, ("paired",),
             {"reference": "none", "worth": True, "compare_label": "power-up removed", "thing": "power-up",
              "titles": {removed_label(r): removed_label(r).removeprefix("no_").replace("_", " ") for r in removed}
-             | {"none": "the full table"},
-             "chart_title": "Value of each power-up"}, SEED),
+             | {"none": "the full table"}, "chart_title": "Value of each power-up"}, SEED),
         ReportSection(
-            "factions", "Faction against faction", "Both players use the same policy (advance), so the "
-            "teams are compared, not the ways of playing them; each pairing is played in both seats.",
-            neutral(base), games_for("factions", scale),
+            "matchups", "Faction against faction", "The two-player game: both players on the same policy "
+            "(advance), so the teams are compared, not the ways of playing them; each pairing is played in both "
+            "seats.", neutral(load_config(TWO_PLAYERS)), games_for("matchups", scale),
             {"team": {"Player 1": list(FACTIONS), "Player 2": list(FACTIONS)}}, ("matchups",),
-            {"axes": ("team[Player 1]", "team[Player 2]"), "order": FACTIONS, "names": names}, SEED),
+            {"axes": ("team.Player 1", "team.Player 2"), "order": FACTIONS, "names": names}, SEED),
         ReportSection(
             "sensitivity", "Sensitivity of the chosen numbers", "The rules lost some numbers; Shamble "
-            "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value; a mod's "
-            "numbers are played with that mod on.", base, games_for("sensitivity", scale), {}, ("sensitivity",),
-            {"enable": {"mods": tuple(mods)}, "titles": {m: mod_title(m) for m in mods}}, SEED),
+            "chose them ([C] in zombie40k §12-§13). Each is played at a low and a high plausible value in the "
+            "four-player example; a mod's numbers are played with that mod on, the terrain's own numbers on a "
+            "table with terrain (terrain_density 0.25).", base,
+            games_for("sensitivity", scale), {}, ("sensitivity",),
+            {"enable": {"mods": tuple(mods), "terrain_density": (0.25,)},
+             "titles": {m: mod_title(m) for m in mods}}, SEED),
     ]

@@ -4,7 +4,8 @@ Its own columns, after `sim.ruleset.COMMON_COLUMNS` (``won``: the player escaped
 every embarked player of a game won by the players; ``game_winner``: the escapee's name, "all
 players" for a Coop win, "" for none; ``reason``: escape / timeout / all_dead / coop_win):
 
-team, wipes, respawns, zombies_killed, hordes_killed, boss_killed, models_lost, models_left,
+team, policy (the preset the player's policy equals, or "custom"), wipes, respawns, zombies_killed,
+hordes_killed, boss_killed, models_lost, models_left,
 ev_distance_in (inches from the Escape Vehicle at the end; NaN off the table, 0 embarked),
 rivals_killed, escaped (1 if embarked on the Escape Vehicle), and ``pu_<power-up>``: power-ups
 drawn, by type.
@@ -17,6 +18,7 @@ import pandas as pd
 
 from kernels.zombie40k import columns as GL
 from sim.ruleset import common_frame
+from sim.rulesets.zombie40k.config import POLICY_PRESETS
 
 RULESET = "zombie40k"
 REASONS = {GL.REASON_ESCAPE: "escape", GL.REASON_TIMEOUT: "timeout", GL.REASON_ALL_DEAD: "all_dead",
@@ -29,6 +31,11 @@ PLAYER_COLUMNS = {
     GL.PR_MODELS_LEFT: "models_left", GL.PR_EV_DISTANCE: "ev_distance_in", GL.PR_RIVALS_KILLED: "rivals_killed",
     GL.PR_EMBARKED: "escaped",
 }
+
+
+def policy_name(policy) -> str:
+    """The preset a policy equals (``dash``...), or "custom"."""
+    return next((name for name, preset in POLICY_PRESETS.items() if preset == policy), "custom")
 
 
 def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFrame:
@@ -46,8 +53,10 @@ def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFr
     cols = common_frame(RULESET, names, first_game, n, won, winner_names, reasons, res[:, GL.R_TURNS],
                         np.asarray(dice, np.int64)[:n])
     cols["team"] = np.tile(np.array([p.team.name for p in config.players], dtype=object), n)
-    for k, name in PLAYER_COLUMNS.items():
-        cols[name] = pres[:, :, k].ravel()
+    cols["policy"] = np.tile(np.array([policy_name(p.policy) for p in config.players], dtype=object), n)
+    for k, name in PLAYER_COLUMNS.items():  # counts are integers; only the distance is a measure
+        values = pres[:, :, k].ravel()
+        cols[name] = values if k == GL.PR_EV_DISTANCE else values.astype(np.int64)
     for r, name in POWERUP_NAMES.items():
         cols[f"pu_{name}"] = pres[:, :, GL.PR_POWERUP0 + r].ravel().astype(np.int64)
     return pd.DataFrame(cols)

@@ -21,6 +21,8 @@ from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
 from sim.rulesets.zombie40k.params import parameters
 from sim.rulesets.zombie40k.teams import (
     DEFAULT_BUDGET,
+    MAX_SWAPS,
+    USR_CHOICES,
     ModelChoice,
     Team,
     TeamError,
@@ -29,10 +31,9 @@ from sim.rulesets.zombie40k.teams import (
     load_team,
     model_cost,
 )
-from sim.w40k.catalogue import Catalogue, UnknownNameError
+from sim.w40k.catalogue import Catalogue, UnknownNameError, WargearOption
 from sim.w40k.odds import points_text, profile_line
-
-USR_WORDS = {"counter_attack": "Counter-Attack"}  # spellings title-casing does not give
+from sim.w40k.profiles import rule_name
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,8 @@ def _upgrade(m: ModelChoice) -> str:
 
 
 def usr_text(key: str) -> str:
-    """'feel_no_pain' -> 'Feel No Pain' (zombie40k §9 spelling)."""
-    return USR_WORDS.get(key, " ".join(w.capitalize() for w in key.split("_")))
+    """'feel_no_pain' -> 'Feel No Pain' (zombie40k §9 spelling); '' for none."""
+    return rule_name(key) if key else ""
 
 
 def render_roster(report: RosterReport, console: Console) -> None:
@@ -154,6 +155,69 @@ def render_roster(report: RosterReport, console: Console) -> None:
     say(f"illegal: breaks {len(report.problems)} rule(s):")
     for problem in report.problems:
         say(f"  - {problem}")
+
+
+# ---------------------------------------------------------------------------- unit cards
+
+
+def _option_text(o: WargearOption) -> str:
+    instead = f" instead of {', '.join(o.replaces)}" if o.replaces else " (added)"
+    rules = f", gives {', '.join(rule_name(r) for r in sorted(o.grants_rules))}" if o.grants_rules else ""
+    return f"{o.item}{instead}: +{points_text(Fraction(o.cost))} pts{rules}"
+
+
+def unit_card(name: str, cat: Catalogue | None = None) -> dict:
+    """What a team may make of one catalogue unit (zombie40k §2, catalogue §2): its cost,
+    profile and rules, its wargear, each leader upgrade (cost, profile, wargear, options with
+    their costs), the weapon swaps (two models of a team may take one, zombie40k §2) and the
+    USRs of zombie40k §9 one model of the team may be given. Strings, as printed."""
+    cat = cat or load_catalogue()
+    unit = cat.unit(name)
+    leaders = []
+    for lead in unit.leaders:
+        leaders.append({
+            "leader": lead.name, "cost": "incl." if lead.cost == 0 else f"+{points_text(Fraction(lead.cost))} pts",
+            "profile": profile_line(unit.leader_profile(lead.name)),
+            "wargear": ", ".join(lead.wargear if lead.wargear is not None else unit.wargear),
+            "options": [_option_text(o) for o in lead.options], "note": lead.note,
+        })
+    survivors = unit.side == "survivors"
+    return {
+        "unit": unit.name, "faction": unit.faction, "side": unit.side, "type": unit.unit_type,
+        "pts/model": points_text(unit.cost_per_model) if survivors else "-",
+        "block": f"{unit.block_models} models for {points_text(Fraction(unit.block_cost))} pts" if survivors else "-",
+        "profile": profile_line(unit.profile),
+        "rules": ", ".join(rule_name(r) for r in sorted(unit.profile.rules)) or "-",
+        "wargear": ", ".join(unit.wargear), "leaders": leaders,
+        "swaps": [_option_text(o) for o in unit.swaps],
+        "usr": [rule_name(u) for u in USR_CHOICES] if survivors else [],
+        "note": unit.note,
+    }
+
+
+def render_unit_card(card: dict, console: Console) -> None:
+    """A unit card as lines: no markup, no wrapping of names."""
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+    say(f"{card['unit']} ({card['faction']}, {card['side']}, {card['type']}): {card['pts/model']} pts per model"
+        + (f"; {card['block']}" if card["block"] != "-" else ""))
+    say(f"  profile  {card['profile']}")
+    say(f"  rules    {card['rules']}")
+    say(f"  wargear  {card['wargear']}")
+    for lead in card["leaders"]:
+        say(f"  leader   {lead['leader']} ({lead['cost']}): {lead['profile']}; {lead['wargear']}")
+        for option in lead["options"]:
+            say(f"             option: {option}")
+    if card["swaps"]:
+        say(f"  swaps    (at most {MAX_SWAPS} models of a team, zombie40k §2)")
+        for swap in card["swaps"]:
+            say(f"             {swap}")
+    if card["usr"]:
+        say("  USR      one model of the team may have one (zombie40k §9; none under Hardcore, §10.6):")
+        say("             " + ", ".join(card["usr"]))
+    if card["note"]:
+        say(f"  note     {card['note']}")
 
 
 # ---------------------------------------------------------------------------- mods

@@ -27,9 +27,10 @@ class Zombie40k:
     id = cfg.RULESET
     title = "Zombie 40,000"
     description = ("A free-for-all race to the Escape Vehicle through respawning zombie hordes, on the Warhammer "
-                   "40,000 7th-edition rules: each player's squad escapes or dies trying. Unless a section says "
-                   "otherwise the report plays the two-player example: the Guard, hunting hordes for power-ups, "
-                   "against the Marines, dashing for the vehicle.")
+                   "40,000 7th-edition rules: each player's squad escapes or dies trying. The report plays the "
+                   "four-player game: the standard game rotates every example team through the seats; the other "
+                   "sections play the four-player example (Boyz advancing, Tau hunting, Genestealers dashing, "
+                   "Dark Eldar backstabbing) unless they say otherwise.")
     spec = "zombie40k.md, core-7th-edition.md, catalogue.md"
     win_word = "escape"
     end_reasons = tuple(REASONS.values())

@@ -28,13 +28,14 @@ to one model. Team files are TOML::
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from fractions import Fraction
 from pathlib import Path
 
 from sim.files import read_toml
 from sim.rulesets.zombie40k.catalogue import catalogue as load_catalogue
 from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption
-from sim.w40k.profiles import Profile
+from sim.w40k.profiles import Profile, rule_name
 
 # zombie40k §9: Unit Rules and Model Rules (snake_case as in sim.w40k.profiles.MODEL_RULES)
 USR_CHOICES = (
@@ -43,6 +44,8 @@ USR_CHOICES = (
     "blind", "feel_no_pain", "fleshbane", "furious_charge", "hammer_of_wrath", "hatred", "poisoned", "rage",
     "rampage", "relentless", "rending", "shred", "smash",
 )
+TEAM_FIELDS = ("name", "usr", "usr_model", "models")
+MODEL_FIELDS = ("unit", "count", "leader", "options", "swap")
 MAX_SWAPS = 2  # zombie40k §2: two other models may swap weapons
 DEFAULT_BUDGET = Fraction(75)  # zombie40k §2 [V]
 MAX_FIT_BUDGET = 10_000  # fit_team: as GameConfig.kf_budget
@@ -184,19 +187,27 @@ def check_team(team: Team, budget: Fraction = DEFAULT_BUDGET, cat: Catalogue | N
             problems.append(f"model {k}: {err}")
             continue
         problems += _model_problems(k, m, entry, cat)
-    if problems:
-        return problems
     leaders = sum(1 for m in team.models if m.leader)
     swaps = sum(1 for m in team.models if m.swap)
     if leaders > 1:
         problems.append(f"{leaders} leaders; at most one model may be upgraded (zombie40k §2)")
     if swaps > MAX_SWAPS:
         problems.append(f"{swaps} weapon swaps; at most {MAX_SWAPS} models may swap weapons (zombie40k §2)")
-    cost = team_cost(team, cat)
-    if cost > budget:
-        problems.append(f"costs {_points(cost)} points; the budget is {_points(budget)} (zombie40k §2)")
+    costs = [_priced(m, cat) for m in team.models]
+    known = sum((c for c in costs if c is not None), Fraction(0))
+    if known > budget:
+        least = "at least " if None in costs else ""  # the models that cannot be priced add to it
+        problems.append(f"costs {least}{_points(known)} points; the budget is {_points(budget)} (zombie40k §2)")
     problems += _usr_problems(team, allow_usr)
     return problems
+
+
+def _priced(m: ModelChoice, cat: Catalogue) -> Fraction | None:
+    """The model's cost, or None when its unit, leader or option cannot be priced (a rule broken)."""
+    try:
+        return model_cost(m, cat)
+    except (TeamError, UnknownNameError):
+        return None
 
 
 def _model_problems(k: int, m: ModelChoice, entry: UnitEntry, cat: Catalogue) -> list[str]:
@@ -222,7 +233,8 @@ def _usr_problems(team: Team, allow_usr: bool) -> list[str]:
     if not allow_usr:
         return ["no USR may be given under Hardcore Mode (zombie40k §10.6)"]
     if team.usr not in USR_CHOICES:
-        return [f"USR {team.usr!r} is not in the zombie40k §9 list; allowed: {', '.join(USR_CHOICES)}"]
+        return [f"USR {rule_name(team.usr)!r} is not in the zombie40k §9 list{_did_you_mean(team.usr, USR_CHOICES)}; "
+                f"allowed: {', '.join(rule_name(u) for u in USR_CHOICES)}"]
     if not 0 <= team.usr_model < len(team.models):
         return [f"usr_model = {team.usr_model}; allowed: 0-{len(team.models) - 1}"]
     return []
@@ -292,10 +304,11 @@ def team_from_dict(data: dict, source: str = "team") -> Team:
     """A Team from parsed TOML (or a dict); one-line TeamError on a bad field."""
     if not isinstance(data, dict):
         raise TeamError(f"{source}: a team must be a table")
-    unknown = set(data) - {"name", "usr", "usr_model", "models"}
+    unknown = set(data) - set(TEAM_FIELDS)
     if unknown:
         first = sorted(unknown, key=str)[0]
-        raise TeamError(f"{source}: unknown field {first!r}; allowed: name, usr, usr_model, models")
+        raise TeamError(f"{source}: unknown field {first!r}{_did_you_mean(first, TEAM_FIELDS)}; "
+                        f"allowed: {', '.join(TEAM_FIELDS)}")
     models = data.get("models")
     if not isinstance(models, list) or not models:
         raise TeamError(f"{source}: field 'models' must be a non-empty list of [[models]] tables")
@@ -317,10 +330,11 @@ def team_from_dict(data: dict, source: str = "team") -> Team:
 def _model_rows(row: object, where: str) -> list[ModelChoice]:
     if not isinstance(row, dict):
         raise TeamError(f"{where}: must be a table with a 'unit'")
-    unknown = set(row) - {"unit", "count", "leader", "options", "swap"}
+    unknown = set(row) - set(MODEL_FIELDS)
     if unknown:
         first = sorted(unknown, key=str)[0]
-        raise TeamError(f"{where}: unknown field {first!r}; allowed: unit, count, leader, options, swap")
+        raise TeamError(f"{where}: unknown field {first!r}{_did_you_mean(first, MODEL_FIELDS)}; "
+                        f"allowed: {', '.join(MODEL_FIELDS)}")
     unit, count = row.get("unit"), row.get("count", 1)
     if not isinstance(unit, str) or not unit:
         raise TeamError(f"{where}: field 'unit' is missing (got {unit!r}); allowed: a catalogue unit name, "
@@ -335,6 +349,11 @@ def _model_rows(row: object, where: str) -> list[ModelChoice]:
             raise TeamError(f"{where}: field {name!r} must be a name")
     choice = ModelChoice(unit, row.get("leader", ""), tuple(options), row.get("swap", ""))
     return [choice] * count
+
+
+def _did_you_mean(name: object, choices) -> str:
+    close = get_close_matches(str(name), list(choices), n=1)
+    return f" (did you mean {rule_name(close[0]) if close[0] in USR_CHOICES else close[0]!r}?)" if close else ""
 
 
 def load_team(path: str | Path) -> Team:

@@ -1,0 +1,166 @@
+"""Compile an `OutwestConfig` into the arrays the kernels read (kernels.outwest.state.Tables)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kernels.outwest import layout as L
+from kernels.outwest.state import Tables
+from sim.rulesets.outwest import data as D
+from sim.rulesets.outwest.config import CLASSES, EDGES, SCENARIOS, OutwestConfig, OutwestConfigError
+
+PROFILES = ("pistol", "rifle")
+
+
+def n_figures(config: OutwestConfig) -> int:
+    """Humans, then every zombie of every group."""
+    return config.n_humans + sum(config.groups)
+
+
+def weapon_rows() -> tuple[list[str], np.ndarray]:
+    """The gun names in table order and int64[n_guns, N_W] (layout W_*)."""
+    guns = D.weapons().guns
+    rows = np.zeros((len(guns), L.N_W), np.int64)
+    for k, gun in enumerate(guns.values()):
+        rows[k, L.W_PROFILE] = PROFILES.index(gun.profile)
+        rows[k, L.W_ROLLS] = gun.rolls
+        rows[k, L.W_RELOAD] = gun.reload_after_fire
+        rows[k, L.W_BLAZE] = gun.blaze
+        rows[k, L.W_SHOTGUN] = gun.shotgun
+        rows[k, L.W_MAX_BAND] = D.BANDS.index(gun.max_band)
+        rows[k, L.W_TWO_HANDS] = gun.two_hands
+        rows[k, L.W_SPLASH] = gun.splash
+        rows[k, L.W_MUZZLE] = gun.muzzle_loader
+        rows[k, L.W_CAPACITY] = gun.capacity
+        rows[k, L.W_PISTOL_MODS] = gun.pistol_effect
+    return list(guns), rows
+
+
+def band_tables(c: OutwestConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(band edges, dice per profile and band, score to hit per band), W1 either way."""
+    edges = np.array([c.band_point_blank_in, c.band_close_in, c.band_medium_in, c.band_long_in, c.band_extreme_in])
+    dice = np.array([[c.pistol_dice_point_blank, c.pistol_dice_close, c.pistol_dice_medium, c.pistol_dice_long,
+                      c.pistol_dice_extreme],
+                     [c.rifle_dice_point_blank, c.rifle_dice_close, c.rifle_dice_medium, c.rifle_dice_long,
+                      c.rifle_dice_extreme]], np.int64)
+    if c.shooting_mechanic == "class_dice":  # W1: dice by class; the band only sets the score (and the reach)
+        dice = np.where(dice >= 0, 0, -1).astype(np.int64)
+        hit_on = np.array([c.class_hit_on_point_blank, c.class_hit_on_close, c.class_hit_on_medium,
+                           c.class_hit_on_long, c.class_hit_on_extreme], np.int64)
+    else:
+        hit_on = np.full(L.N_BANDS, c.hit_on, np.int64)
+    return edges, dice, hit_on
+
+
+def class_table(c: OutwestConfig) -> np.ndarray:
+    """int64[4, N_CL]: shooting dice (W1's class dice or the class modifier), melee modifier, move dice."""
+    if c.shooting_mechanic == "class_dice":
+        shoot = (c.class_dice_citizen, c.class_dice_gunman, c.class_dice_shootist, c.class_dice_legend)
+    else:
+        shoot = (c.shoot_dice_citizen, c.shoot_dice_gunman, c.shoot_dice_shootist, c.shoot_dice_legend)
+    melee = (c.melee_mod_citizen, c.melee_mod_gunman, c.melee_mod_shootist, c.melee_mod_legend)
+    move = (c.citizen_move_dice, c.move_dice, c.move_dice, c.move_dice)
+    return np.array(list(zip(shoot, melee, move)), np.int64)
+
+
+def posse_table(c: OutwestConfig) -> np.ndarray:
+    names, _ = weapon_rows()
+    melee = D.weapons().melee
+    rows = np.full((c.n_humans, L.N_PO), -1, np.int64)
+    for h, p in enumerate(c.players):
+        guns = [names.index(gun) for gun in p.guns] + [-1, -1]
+        rows[h] = (CLASSES.index(p.cls), guns[0], guns[1], int(melee[p.melee] == "effective"), int(p.horse))
+    return rows
+
+
+def group_table(c: OutwestConfig) -> np.ndarray:
+    """int64[G, N_GR]: first figure slot, size, table edge (one group per edge in turn), the gun
+    of its starting gunslinger (-1 none, §11)."""
+    names, _ = weapon_rows()
+    rows = np.zeros((len(c.groups), L.N_GR), np.int64)
+    first = c.n_humans
+    for q, size in enumerate(c.groups):
+        gunslinger = names.index("pistol") if c.zombie_gunslingers and q < c.start_gunslingers else -1
+        rows[q] = (first, size, q % 4, gunslinger)
+        first += size
+    return rows
+
+
+def terrain_table(c: OutwestConfig) -> np.ndarray:
+    try:
+        town = D.town(c.town)
+    except D.DataError as err:
+        raise OutwestConfigError(f"town: {err}") from None
+    rows = np.zeros((len(town), L.N_T))
+    for k, t in enumerate(town):
+        rows[k] = (*t.rect, D.TERRAIN_KINDS.index(t.kind))
+    return rows
+
+
+def parameters(c: OutwestConfig) -> np.ndarray:
+    """float64[N_PRM] (layout P_*)."""
+    prm = np.zeros(L.N_PRM)
+    values = {
+        L.P_N_HUMANS: c.n_humans, L.P_N_GROUPS: len(c.groups), L.P_TABLE_W: c.table_width_in,
+        L.P_TABLE_H: c.table_height_in, L.P_BASE_R: c.base_radius_in, L.P_START_RADIUS: c.posse_start_radius_in,
+        L.P_EDGE_DEPTH: c.zombie_edge_depth_in, L.P_MAX_TURNS: c.max_turns, L.P_SCENARIO: SCENARIOS.index(c.scenario),
+        L.P_ESCAPE_NEEDED: c.escape_needed, L.P_ESCAPE_EDGE: EDGES.index(c.escape_edge),
+        L.P_GRAVE_EDGE: -1 if c.graveyard == "random" else EDGES.index(c.graveyard),
+        L.P_AIM_BONUS: c.aim_bonus, L.P_BLAZE_BONUS: c.blaze_bonus, L.P_COVER_PENALTY: c.cover_penalty,
+        L.P_MOVE_FIRE_PENALTY: c.move_fire_penalty, L.P_SERIOUS_PENALTY: c.serious_wound_penalty,
+        L.P_AMMO_MODEL: ("ones", "capacity").index(c.ammo_model), L.P_AMMO_ONES: c.out_of_ammo_ones,
+        L.P_JAM_ONES: c.jam_ones, L.P_FX_MUZZLE: c.muzzle_loader_effect, L.P_FX_SHOTGUN_NEAR: c.shotgun_near_effect,
+        L.P_FX_SHOTGUN_NEAR_IN: c.shotgun_near_in, L.P_FX_SHOTGUN_FAR: c.shotgun_far_effect,
+        L.P_FX_SHOTGUN_FAR_IN: c.shotgun_far_in, L.P_Z_PISTOL_PB: c.zombie_pistol_point_blank,
+        L.P_Z_RIFLE_CLOSE: c.zombie_rifle_close, L.P_Z_RWNN_MODS: c.zombie_rwnn_effect_mods,
+        L.P_Z_DESTROY_ON: c.head_shot_on, L.P_Z_DOWN_ON: c.zombie_knocked_over_on,
+        L.P_SHARE_SHOOTIST: c.share_shootist_in, L.P_SHARE_LEGEND: c.share_legend_in, L.P_SPLASH_IN: c.splash_in,
+        L.P_SPLASH_AUTO: c.musketoon_splash == "hit", L.P_FRIENDLY_FIRE: c.friendly_fire,
+        L.P_CONTACT_SHOOTING: c.contact_shooting, L.P_Z_ATTACK: c.zombie_attack, L.P_Z_DEFEND: c.zombie_defend,
+        L.P_EFF_DICE: c.effective_dice, L.P_LIM_DICE: c.limited_dice, L.P_GROUND: c.ground_bonus,
+        L.P_PER_BITE: c.per_bite_penalty, L.P_SIDE: c.side_penalty, L.P_BEHIND_DEF: c.behind_defence_penalty,
+        L.P_BEHIND_ATT: c.behind_attack_bonus, L.P_FRONT_HALF: math.radians(c.front_half_deg),
+        L.P_REAR_HALF: math.radians(c.rear_half_deg), L.P_PUSH_IN: c.push_back_in,
+        L.P_Z_RECOVER_ON: c.zombie_recover_on, L.P_FEED_LEAVE_ON: c.feed_leave_on, L.P_FEED_RADIUS: c.feed_radius_in,
+        L.P_RECOVER_FRACTION: c.recover_fraction, L.P_SPOOK_RADIUS: c.spook_radius_in, L.P_THROWN_ON: c.thrown_on,
+        L.P_HORSE_DICE: c.horse_move_dice, L.P_PLAGUE: c.zombie_plague, L.P_GUNSLINGERS: c.zombie_gunslingers,
+        L.P_BITE_LAPSE_ON: c.bite_lapse_on, L.P_PLAGUE_TOTAL: c.plague_test == "total",
+        L.P_PLAGUE_WAKE_ON: c.plague_wake_on, L.P_PLAGUE_DIE_ON: c.plague_die_on, L.P_BITE_CAN_KILL: c.bite_can_kill,
+        L.P_KO_WAKE_ON: c.knockout_wake_on, L.P_JOKER_WILD: c.joker == "wild",
+        L.P_SPEND_OWN: c.spend_timing == "after_character", L.P_ZOMBIES_CLAIM: c.zombies_claim,
+        L.P_SERIOUS_KILL: c.serious_wounds_to_die, L.P_FALL_TWO_ONES: c.fall_rule == "two_ones",
+        L.P_CITIZEN_NERVE: c.citizen_nerve, L.P_NERVE_RADIUS: c.nerve_radius_in, L.P_NERVE_ON: c.nerve_fails_on,
+        L.P_KD_NEEDS_RECOVER: c.knockdown_needs_recover, L.P_CLUB_LONG_GUNS: c.club_long_guns,
+        L.P_BITE_DEATH_RISES: c.bite_death_rises, L.P_GROUP_HITS_SPREAD: c.group_hits == "spread",
+        L.P_FIX_BREAK_ON: c.fix_broken_on, L.P_FIX_CLEAR_ON: c.fix_cleared_on,
+        L.P_BUILDING_DICE: c.building_move_dice, L.P_DENSE_MINUS: c.dense_minus, L.P_LOOSE_MINUS: c.loose_minus,
+        L.P_CIT_MOVE_DICE: c.citizen_move_dice, L.P_MOVE_DICE: c.move_dice, L.P_MOVE_FIRE_DICE: c.move_fire_dice,
+        L.P_REPOSITION_IN: c.reposition_in, L.P_SINGLE_USES_CARDS: c.single_uses_waiting_cards,
+        L.P_TERRAIN_STOPS: c.terrain_stops, L.P_SHOT_DOWN_DESTROYS: c.shot_knockdown_destroys_downed,
+    }
+    missing = set(range(L.N_PRM)) - set(values)
+    assert not missing, f"parameters without a value: {sorted(missing)}"
+    for key, value in values.items():
+        prm[key] = float(value)
+    return prm
+
+
+def result_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    t = D.result_tables()
+    return (np.array(t.location, np.int64), np.array([t.zombie_hits["basic"], t.zombie_hits["plague"]], np.int64),
+            np.array([t.human_hits["limited"], t.human_hits["effective"]], np.int64))
+
+
+def compile_tables(config: OutwestConfig) -> Tables:
+    """Everything the kernels need to play this configuration."""
+    _, weapons = weapon_rows()
+    edges, dice, hit_on = band_tables(config)
+    location, zombie_hits, human_hits = result_rows()
+    return Tables(
+        prm=parameters(config), pol=np.array([p.policy.row() for p in config.players], np.float64),
+        cls=class_table(config), weapons=weapons, band_edges=edges, band_dice=dice, hit_on=hit_on,
+        location=location, zombie_hits=zombie_hits, human_hits=human_hits, terrain=terrain_table(config),
+        posse=posse_table(config), groups=group_table(config),
+    )

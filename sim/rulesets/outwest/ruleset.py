@@ -1,0 +1,131 @@
+"""The Zombies Out West ruleset behind the seam of sim.ruleset (every member of the protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kernels.outwest.state import GameState, Tables
+from kernels.outwest.state import head as state_head
+from kernels.outwest.state import new_state as allocate
+from kernels.outwest.turn import play_batch
+from sim.ruleset import AxisKind, Parameter, ReportSection
+from sim.rulesets.outwest import config as C
+from sim.rulesets.outwest import report, results, trace
+from sim.rulesets.outwest.compile import compile_tables, n_figures
+
+PLAGUE_ONLY = ("plague_test", "plague_wake_on", "plague_die_on", "bite_death_rises")
+GUNSLINGERS_ONLY = ("start_gunslingers",)
+
+
+def parameter_records() -> list[Parameter]:
+    """Every parameter of `OutwestConfig` as `shamble params` lists it."""
+    out = []
+    for name, f in C.PARAM_FIELDS.items():
+        m = f.metadata
+        enable = {"mods": ("zombie_plague",)} if name in PLAGUE_ONLY else \
+            {"mods": ("zombie_gunslingers",)} if name in GUNSLINGERS_ONLY else {}
+        out.append(Parameter(name=name, default=f.default, tag=m["tag"], spec=m["spec"], help=m["help"],
+                             range=m["range"], choices=tuple(m["choices"]), plausible=m["plausible"], enable=enable,
+                             meaning=dict(m["meaning"])))
+    return out
+
+
+class OutwestRuleset:
+    """Zombies Out West (Lone Warrior #126) on The Rules With No Name."""
+
+    id = C.RULESET_ID
+    title = "Zombies Out West"
+    description = ("A Wild West skirmish on The Rules With No Name: a posse of Citizens, Gunmen, Shootists and "
+                   "Legends against groups of zombies that move D6\" (sixes roll on), fight by opposed dice "
+                   "counting sixes and bite; the bitten may lapse, die and rise. Figures act as their cards come "
+                   "up from the Fate deck. The report plays Hold the town: the default posse (Legend, Shootist, "
+                   "two Gunmen, Citizen) against four groups of five for ten turns; a character 'survives' when "
+                   "he is alive, conscious and human at the end of a won game.")
+    spec = "zombies-out-west.md"
+    win_word = "survive"
+    end_reasons = results.END_REASONS
+    play_columns = ("survived", "zombies_destroyed", "shots", "bites")
+    kernels_package = "outwest"
+
+    def __init__(self) -> None:
+        self.play_batch = play_batch  # an instance attribute: a dispatcher is not bound as a method
+
+    # parameters and configs
+    def parameters(self) -> list[Parameter]:
+        return parameter_records()
+
+    def config_from_dict(self, data: dict, source: str = "config", base_dir: Path | None = None) -> C.OutwestConfig:
+        return C.config_from_dict(data, source, base_dir)
+
+    def parse_params(self, config: C.OutwestConfig, params: Mapping[str, Any], source: str = "params") -> dict:
+        return C.parse_params(config, dict(params), source)
+
+    def with_mods(self, config: C.OutwestConfig, mods: Iterable[str]) -> C.OutwestConfig:
+        return C.with_mods(config, list(mods))
+
+    def mods(self) -> dict[str, str]:
+        return dict(C.MODS)
+
+    def policy_presets(self) -> dict[str, C.Policy]:
+        return dict(C.POLICY_PRESETS)
+
+    def policy_from(self, value: Any, where: str) -> C.Policy:
+        return C.policy_from(value, where)
+
+    def policy_help(self) -> dict[str, str]:
+        return dict(C.POLICY_HELP)
+
+    def example_config(self, n_players: int | None = None) -> C.OutwestConfig:
+        """The default scenario (Hold the town, the default posse); ``n_players`` humans instead."""
+        config = C.OutwestConfig()
+        if n_players is None:
+            return config
+        players = C.posse_of_size(n_players)
+        return replace(config, players=players, escape_needed=min(config.escape_needed, len(players)))
+
+    # the game
+    def compile(self, config: C.OutwestConfig) -> Tables:
+        return compile_tables(config)
+
+    def new_state(self, config: C.OutwestConfig, tables: Tables, n_games: int, trace_events: int = 0) -> GameState:
+        return allocate(n_games, config.n_humans, len(config.groups), n_figures(config), trace_events)
+
+    def head(self, state: GameState, count: int) -> GameState:
+        return state_head(state, count)
+
+    def violations(self, state: GameState) -> int:
+        return int(state.viol.sum())
+
+    def results(self, config: C.OutwestConfig, state: GameState | None, first_game: int,
+                dice: np.ndarray) -> pd.DataFrame:
+        return results.results_frame(config, state, first_game, dice)
+
+    def events(self, state: GameState) -> np.ndarray:
+        if state.events.shape[0] == 0:
+            return np.zeros((0, state.events.shape[-1]), np.float32)
+        return state.events[0, : state.n_events[0]].copy()
+
+    def trace(self, config: C.OutwestConfig, events: np.ndarray, result: pd.DataFrame,
+              out_dir: Path | None) -> tuple[list[str], list[Path]]:
+        return trace.trace(config, events, result, out_dir)
+
+    # experiments, report, bench, commands
+    def axes(self) -> dict[str, AxisKind]:
+        return report.axis_kinds()
+
+    def report_sections(self, scale: float) -> list[ReportSection]:
+        return report.report_sections(scale)
+
+    def bench_configs(self) -> dict[str, C.OutwestConfig]:
+        return report.bench_configs()
+
+    def cli(self):
+        from sim.rulesets.outwest.cli import app
+
+        return app

@@ -1,0 +1,95 @@
+"""Every `shamble` command of the README and docs/ runs as pasted, at tiny sizes.
+
+The commands are read from the fenced code blocks of README.md and docs/*.md (lines starting with
+``shamble`` or ``$ shamble``; ``;`` and ``&&`` separate commands, so the quick start's
+``... && shamble report`` runs too), in document order, and run through
+the command line (typer's runner, in-process) from a scratch folder that sees the checkout's
+``examples/``. Only the sizes shrink: ``--games`` (play, sweep, sensitivity) and the report's
+``--scale``; every other argument is as written, and `solve` runs as written (a few seconds).
+A ``python`` block runs after the commands before it in its file (the guide reads the sweep it
+just made). Install lines (``pip``,
+``python3 -m venv``, ``jupyter``) are not run here: CI runs the README's test line itself, and
+tests/test_notebooks.py executes the notebooks as ``jupyter execute`` would.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from experiments.cli import app
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+TINY = {"play": ("--games", "3"), "sweep": ("--games", "2"), "sensitivity": ("--games", "2"),
+        "report": ("--scale", "0.004")}  # solve runs as written: a few seconds, and too few games make it refuse
+SIZE_FLAGS = {"--games", "-n", "--scale"}
+BLOCK = re.compile(r"^```(bash|sh|console|python)?\n(.*?)^```", re.S | re.M)
+
+
+def snippets() -> list[tuple[str, str, object]]:
+    """(file, shown text, argv or python source) in document order, shrunk, without repeats."""
+    found, seen = [], set()
+    for path in DOCS:
+        for kind, body in BLOCK.findall(path.read_text()):
+            if kind == "python":
+                found.append((path.name, body.strip().splitlines()[0], body))
+                continue
+            for line in body.splitlines():
+                for part in re.split(r";|&&", line.strip().removeprefix("$ ")):
+                    if not part.strip().startswith("shamble "):
+                        continue
+                    words = shlex.split(part, comments=True)
+                    if words[:1] == ["shamble"] and (argv := tiny(words[1:])) and tuple(argv) not in seen:
+                        seen.add(tuple(argv))
+                        found.append((path.name, " ".join(words), argv))
+    return found
+
+
+def tiny(args: list[str]) -> list[str]:
+    """The command with its size options set small (ruleset commands, `shamble outwest odds`, as written)."""
+    command = args[0] if args else ""
+    if command not in TINY:
+        return args
+    flag, value = TINY[command]
+    out, skip = [], False
+    for word in args:
+        if skip:
+            skip = False
+            continue
+        if word in SIZE_FLAGS:
+            skip = True
+            continue
+        out.append(word)
+    return [*out, flag, value]
+
+
+SNIPPETS = snippets()
+
+
+def test_the_docs_have_commands_to_run():
+    names = {argv[0] for _, _, argv in SNIPPETS if isinstance(argv, list)}
+    assert {"play", "trace", "sweep", "solve", "sensitivity", "report", "roster", "params", "units"} <= names
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("docs")
+    (folder / "examples").symlink_to(ROOT / "examples")
+    return folder
+
+
+@pytest.mark.parametrize(("where", "shown", "what"), SNIPPETS, ids=[f"{w}: {s[:70]}" for w, s, _ in SNIPPETS])
+def test_the_command_runs_as_documented(scratch, monkeypatch, where, shown, what):
+    monkeypatch.chdir(scratch)
+    if isinstance(what, str):
+        exec(compile(what, f"{where} python block", "exec"), {})
+        return
+    result = CliRunner().invoke(app, what)
+    assert result.exit_code == 0, f"{where}: {shown}\n{result.output}"
+    assert "Traceback" not in result.output
