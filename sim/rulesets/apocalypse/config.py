@@ -176,7 +176,8 @@ class ApocalypseConfig:
     players: tuple[PlayerConfig, ...]
     # §2-§3 armies, board, deployment (printed numbers)
     points_limit: int = _p(400, "V", "§2", "points per player", lo=50, hi=5000)
-    game_turns: int = _p(7, "V", "§3.4", lo=1, hi=20)
+    game_turns: int = _p(7, "V", "§3.4",
+                         "game turns played; the players' victory is checked at the end of the last (§13)", lo=1, hi=20)
     table_in: float = _p(48.0, "V", "§3.1", "the table is table_in x table_in", lo=24, hi=120)
     corner_in: float = _p(10.0, "V", "§3.2", "armies deploy wholly within this of their corner", lo=3, hi=30)
     scatter_dice: int = _p(3, "V", "§3.3", "spawn points scatter this many D6 (+ N) from the centre", lo=0, hi=8)
@@ -186,13 +187,15 @@ class ApocalypseConfig:
     wave_start: int = _p(8, "V", "§9.1", "waves: (wave_start - t)D6 per spawn point on zombie turn t", lo=0, hi=20)
     edge_dice: int = _p(1, "V", "§9.1", "edge waves: this many D6 (+ N) per table edge", lo=0, hi=8)
     exchange_cost: int = _p(3, "V", "§9.1", "Zombies given up for one Juggernaut", lo=1, hi=20)
-    noise_pistol: int = _p(1, "V", "§9.3", lo=0, hi=20)
-    noise_assault: int = _p(2, "V", "§9.3", lo=0, hi=20)
+    noise_pistol: int = _p(1, "V", "§9.3", "zombies attracted by each Pistol that fires", lo=0, hi=20)
+    noise_assault: int = _p(2, "V", "§9.3", "zombies attracted by each Assault weapon (or grenade) that fires",
+                            lo=0, hi=20)
     noise_rapid_fire_d3: int = _p(1, "V", "§9.3", "Rapid Fire: this many D3", lo=0, hi=8)
     noise_heavy_d3: int = _p(2, "V", "§9.3", "Heavy: this many D3 (+ N)", lo=0, hi=8)
     noise_template: int = _p(4, "V", "§9.3", "a template adds this to its type's amount", lo=0, hi=20)
     noise_reroll_d3: int = _p(1, "V", "§9.3", "re-rolling to hit: + this many D3 per unit and phase", lo=0, hi=8)
-    noise_psychic_untyped: int = _p(2, "V", "§9.3", lo=0, hi=20)
+    noise_psychic_untyped: int = _p(2, "V", "§9.3", "zombies attracted by a psychic power with no weapon type (Force)",
+                                    lo=0, hi=20)
     infantry_noise_per: int = _p(2, "V", "§9.3", "infantry: 1 zombie per this many models that moved over 6\"",
                                  lo=1, hi=20)
     jump_noise_d3: int = _p(1, "V", "§9.3", "Jump Infantry moving over 6\": this many D3 + 2", lo=0, hi=8)
@@ -202,7 +205,7 @@ class ApocalypseConfig:
     graveyard: bool = _p(True, "mission", "§6", "the Graveyard mission rule")
     foggy: bool = _p(True, "mission", "§6", "the Foggy mission rule (Shrouded for every model)")
     graveyard_zombies: int = _p(20, "V", "§6", "Graveyard: this many Zombies (+ N)", lo=0, hi=200)
-    graveyard_juggernauts: int = _p(2, "V", "§6", lo=0, hi=50)
+    graveyard_juggernauts: int = _p(2, "V", "§6", "Graveyard: this many Juggernauts join the ambush horde", lo=0, hi=50)
     aura_in: float = _p(6.0, "V", "§10", "spawner aura reach", lo=0, hi=24)
     aura_fear_modifier: int = _p(1, "V", "§10", "the aura's Fear test is at Ld minus this", lo=0, hi=10)
     spawner_blast_s: int = _p(5, "V", "§10", "Strength of the blast of a model removed by a spawner", lo=1, hi=10)
@@ -211,13 +214,21 @@ class ApocalypseConfig:
     split_min: int = _p(20, "V", "§5", "each group of a split charge has at least this many zombies", lo=1, hi=200)
     plague_on: int = _p(5, "V", "§5", "The Plague: a model becomes a Brute on this D6", lo=2, hi=7)
     plague_ic_on: int = _p(6, "V", "§5", "an Independent Character: on this (+ wounds after the first)", lo=2, hi=12)
-    resilience_inv: int = _p(6, "V", "§5", lo=2, hi=7)
-    first_zombie_inv: int = _p(5, "V", "§5", lo=2, hi=7)
+    resilience_inv: int = _p(6, "V", "§5",
+                             "Resilience: a horde's invulnerable save, improved by 1 per bonus_per models", lo=2, hi=7)
+    first_zombie_inv: int = _p(5, "V", "§5",
+                               "the First Zombie's invulnerable save, improved by 1 per bonus_per models of his horde",
+                               lo=2, hi=7)
     juggernaut_ratio: int = _p(10, "V", "§5", "Unstoppable Juggernaut!: 1 Juggernaut per this many", lo=1, hi=100)
-    juggernaut_fnp: int = _p(6, "V", "§5", lo=2, hi=7)
-    zombie_move_in: float = _p(6.0, "V", "§11 core §5", lo=0, hi=24)
-    zombie_run_dice: int = _p(1, "V", "§11 core §6.10", lo=0, hi=4)
-    charge_range_in: float = _p(12.0, "V", "core §7.1", lo=0, hi=48)
+    juggernaut_fnp: int = _p(6, "V", "§5",
+                             "Unstoppable Juggernaut!: the Feel No Pain of every model of a horde with the bonus",
+                             lo=2, hi=7)
+    zombie_move_in: float = _p(6.0, "V", "§11 core §5",
+                               "inches a zombie horde moves in its Movement phase (before its run)", lo=0, hi=24)
+    zombie_run_dice: int = _p(1, "V", "§11 core §6.10",
+                              "D6s a zombie horde runs after moving (Zombie!: it may still charge)", lo=0, hi=4)
+    charge_range_in: float = _p(12.0, "V", "core §7.1",
+                                "longest charge, in inches, either side declares (roll 2D6 to make it)", lo=0, hi=48)
     t_cap: int = _p(6, "V", "§2", "Toughness never above this in play", lo=1, hi=10)
     w_cap: int = _p(4, "V", "§2", "Wounds never above this in play", lo=1, hi=10)
     # ambiguities (the default reading first)
@@ -227,41 +238,69 @@ class ApocalypseConfig:
                          ("merge_same_datasheet", "purchased"))
     jump_packs: str = _p("ground", "A6", "§2", "jump and jet pack units move on the ground (Jump noise), or are "
                          "refused", ("ground", "refused"))
-    zone_shape: str = _p("circle", "A7", "§3.1", choices=("circle", "square"))
+    zone_shape: str = _p("circle", "A7", "§3.1",
+                         "the extraction zone: a circle of zone_radius_in, or a square of twice that side",
+                         choices=("circle", "square"))
     zone_radius_in: float = _p(6.0, "C", "§3.1 A7", "radius (circle) or half side (square)", lo=2, hi=20,
                                plausible=(4.0, 8.0))
     corner_sharing: bool = _p(False, "A8", "§3.2", "more than four players share corners (default: refused)")
     spawners_after_players: bool = _p(True, "A9", "§3.2", "spawn points placed after every player (else in order)")
-    spawn_points: int = _p(0, "C", "§3.3 A10", "number of spawn points; 0 = one per player", lo=0, hi=12,
+    spawn_points: int = _p(0, "C", "§3.3 A10", "number of spawn points", lo=0, hi=12,
                            plausible=(2, 6))
-    illegal_scatter: str = _p("move_along_line", "A11", "§3.3", choices=("move_along_line", "rescatter"))
+    illegal_scatter: str = _p("move_along_line", "A11", "§3.3",
+                              "an illegal spawn point moves back along its scatter line, or scatters again",
+                              choices=("move_along_line", "rescatter"))
     spawner_radius_in: float = _p(2.5, "C", "§3.3 A12", "spawner footprint radius", lo=0.5, hi=6,
                                   plausible=(1.5, 3.5))
     wreck_waves: bool = _p(True, "A14", "§9.1", "spawners from wrecked vehicles spawn waves (inert: no vehicles)")
-    edge_position: str = _p("nearest", "A15", "§9.2", choices=("nearest", "random"))
-    noise_per: str = _p("weapon", "A16", "§9.3", choices=("weapon", "shot"))
+    edge_position: str = _p("nearest", "A15", "§9.2",
+                            "edge waves arrive nearest to the nearest player model, or at a random point of the edge",
+                            choices=("nearest", "random"))
+    noise_per: str = _p("weapon", "A16", "§9.3", "noise rolled once per weapon that fires, or once per shot",
+                        choices=("weapon", "shot"))
     movement_noise: str = _p("move_and_run", "A17", "§9.3", "charges never count in the simulator (inert)",
                              choices=("move_and_run", "include_charges"))
-    aura_fear_effect: str = _p("ws1", "A18", "§10", choices=("ws1", "fall_back"))
-    psychic_noise: str = _p("half_type", "A19", "§9.3", choices=("half_type", "full_type"))
-    brutes_dull_witted: bool = _p(True, "A21", "§4")
+    aura_fear_effect: str = _p("ws1", "A18", "§10",
+                               "a failed spawner-aura Fear test: WS 1 to the end of the zombie turn, or fall back",
+                               choices=("ws1", "fall_back"))
+    psychic_noise: str = _p("half_type", "A19", "§9.3",
+                            "a typed psychic power attracts half its weapon type's noise (rounded up), or all of it",
+                            choices=("half_type", "full_type"))
+    brutes_dull_witted: bool = _p(True, "A21", "§4",
+                                  "Brutes are Dull Witted like Zombies (the First Zombie and Juggernauts never are)")
     brutes_shoot: bool = _p(False, "A21", "§4 §11", "Brutes keep guns but with BS 0 never fire (only False)")
     resilience_best: int = _p(2, "C", "§5 A22", "best Resilience invulnerable save (2 = 2+, the alternative 3)",
                               lo=2, hi=6, plausible=(2, 3))
-    strength_cap: int = _p(10, "A22", "§5", lo=1, hi=10)
-    first_zombie_bonus: str = _p("replace", "A24", "§5", choices=("replace", "stack"))
+    strength_cap: int = _p(10, "A22", "§5", "highest Strength a horde's +1 per bonus_per models (Hordes) can reach",
+                           lo=1, hi=10)
+    first_zombie_bonus: str = _p("replace", "A24", "§5",
+                                 "the First Zombie's bonus replaces Resilience's, or both add (twice k)",
+                                 choices=("replace", "stack"))
     split_charges: bool = _p(True, "A25", "§5", "hordes of 40+ split charges (groups of 20)")
-    graveyard_trigger: str = _p("enter", "A27", "§6", choices=("enter", "end_move"))
-    extraction: str = _p("partly", "A29", "§13", choices=("partly", "wholly"))
-    master_of_offence_scope: str = _p("melee", "A30", "§7", choices=("melee", "all"))
+    graveyard_trigger: str = _p("enter", "A27", "§6",
+                                "Graveyard springs on a unit whose move crosses the zone, or only ending a move in it",
+                                choices=("enter", "end_move"))
+    extraction: str = _p("partly", "A29", "§13",
+                         "a Warlord is on the zone with his base partly inside it, or only wholly inside",
+                         choices=("partly", "wholly"))
+    master_of_offence_scope: str = _p("melee", "A30", "§7",
+                                      "Master of Offence's To Wound re-roll in close combat only, or in every phase",
+                                      choices=("melee", "all"))
     legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of 180 pts or more (alt. 2)",
                                    lo=1, hi=5, plausible=(2, 3))
-    legendary_cost: int = _p(180, "V", "§7", lo=0, hi=1000)
-    super_squad_timing: str = _p("movement", "A32", "§7", choices=("movement", "any"))
+    legendary_cost: int = _p(180, "V", "§7",
+                             "Legendary Fighter: a Warlord of this many points or more multiplies his hits",
+                             lo=0, hi=1000)
+    super_squad_timing: str = _p("movement", "A32", "§7",
+                                 "Warlords join the super squad in the Movement phase only, or at any time",
+                                 choices=("movement", "any"))
     hellhounds: bool = _p(False, "A36", "§4", "Hellhounds are excluded (the seed gives them no spawning rule)")
-    max_zombies: int = _p(0, "A37", "§9.1 A4", "cap on zombie models on the table; 0 = none", lo=0, hi=100000)
+    max_zombies: int = _p(0, "A37", "§9.1 A4", "cap on zombie models on the table (more are held back)",
+                          lo=0, hi=100000)
     first_zombie_at: str = _p("centre", "C", "§3.3", "the First Zombie's spawn point", ("centre", "last"))
-    exchange: str = _p("keep_ratio", "P2", "§9.1", choices=("keep_ratio", "none", "maximise"))
+    exchange: str = _p("keep_ratio", "P2", "§9.1",
+                       "Juggernaut exchange: keep the horde's 1 per 10 ratio, never exchange, or as many as possible",
+                       choices=("keep_ratio", "none", "maximise"))
     exchange_batches: str = _p("all", "C", "§9.1", "which spawn batches may exchange", ("all", "waves"))
     salvo_noise: str = _p("heavy", "C", "§9.3", "Salvo weapons are not in the noise table", ("heavy", "rapid_fire"))
     # [C] numbers of the simulator (docs/apocalypse.md)
@@ -276,12 +315,17 @@ class ApocalypseConfig:
     allocation: str = _p("random", "C", "docs/apocalypse.md", "which model of a horde a wound goes to",
                          ("random", "zombies_first"))
     edge_band_in: float = _p(3.0, "V", "§9.2", "edge and noise zombies wholly within this of the edge", lo=1, hi=12)
-    fall_back_dice: int = _p(2, "V", "core §9.3", lo=1, hi=4)
+    fall_back_dice: int = _p(2, "V", "core §9.3", "D6s of a falling-back unit's move towards its closest table edge",
+                             lo=1, hi=4)
     consolidate_dice: int = _p(1, "V", "core §7.5", "D3s", lo=0, hi=4)
     precision: bool = _p(True, "V", "core §16", "Precision Shots and Strikes of Characters")
-    look_out_sir_on: int = _p(2, "V", "core §16", lo=2, hi=7)
+    look_out_sir_on: int = _p(2, "V", "core §16",
+                              "Look Out, Sir passes a Precision wound on to another model on this D6 or more",
+                              lo=2, hi=7)
     psychic: bool = _p(True, "V", "core §13", "the Psychic phase (Force)")
-    geometry: Geometry = field(default_factory=Geometry, metadata={"tag": "C", "spec": "docs/space.md"})
+    geometry: Geometry = field(default_factory=Geometry, metadata={
+        "tag": "C", "spec": "docs/space.md", "help": "how many models of a unit a blast or template hits: under a "
+        "small marker (shooting), a large one (a spawner's blast), a template (a table)"})
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, list | tuple) or not all(isinstance(p, PlayerConfig) for p in self.players):

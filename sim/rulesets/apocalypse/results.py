@@ -4,7 +4,8 @@ Common columns (`sim.ruleset.COMMON_COLUMNS`): ``won`` is True for every player 
 players won (a cooperative win: all or none); ``game_winner`` is "players" or "zombies";
 ``reason`` extracted / warlords_dead / time (§13); ``turns`` the game turn of the result.
 
-Per player: ``army``, ``trait`` (the Warlord trait in play), ``warlord`` (the Warlord's fate:
+Per player: ``army``, ``trait`` (the Warlord trait in play), ``policy`` (the preset the player's policy
+equals, or "custom"), ``warlord`` (the Warlord's fate:
 alive / killed / brute / spawner / fled), ``extracted`` (1 if this Warlord stood on the zone at
 the end), ``models_start``, ``models_lost``, ``brutes`` (this player's models that rose as
 Brutes), ``zombies_killed`` (by this player's models), ``noise`` (zombies this player's units
@@ -26,7 +27,7 @@ import pandas as pd
 
 from kernels.apocalypse import columns as C
 from sim.ruleset import common_frame
-from sim.rulesets.apocalypse.config import RULESET_ID, TRAITS
+from sim.rulesets.apocalypse.config import POLICY_PRESETS, RULESET_ID, TRAITS
 
 REASONS = {C.REASON_EXTRACTED: "extracted", C.REASON_WARLORDS_DEAD: "warlords_dead", C.REASON_TIME: "time"}
 FATES = ("alive", "killed", "brute", "spawner", "fled")
@@ -40,6 +41,11 @@ GAME_COLUMNS = {C.R_WARLORDS_LEFT: "warlords_left", C.R_BRUTES: "brutes_created"
                 C.R_OVERFLOW: "slot_overflow"}
 PLAYER_COLUMNS = {C.PR_WL_EXTRACTED: "extracted", C.PR_MODELS_START: "models_start", C.PR_MODELS_LOST: "models_lost",
                   C.PR_BRUTES: "brutes", C.PR_ZKILLED: "zombies_killed", C.PR_NOISE: "noise"}
+
+
+def preset_name(policy) -> str:
+    """The preset a policy equals, or "custom"."""
+    return next((name for name, preset in POLICY_PRESETS.items() if preset == policy), "custom")
 
 
 def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFrame:
@@ -57,6 +63,7 @@ def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFr
                         np.asarray(dice, np.int64)[:n])
     cols["army"] = np.tile(np.array([p.army.name for p in config.players], dtype=object), n)
     cols["trait"] = np.array([TRAITS[int(t)] for t in pres[:, :, C.PR_TRAIT].ravel()], dtype=object)
+    cols["policy"] = np.tile(np.array([preset_name(p.policy) for p in config.players], dtype=object), n)
     cols["warlord"] = np.array([FATES[int(f)] for f in pres[:, :, C.PR_WL_FATE].ravel()], dtype=object)
     for k, name in PLAYER_COLUMNS.items():
         cols[name] = pres[:, :, k].ravel().astype(np.int64)
