@@ -438,8 +438,10 @@ def _is_locked(st, g, u):
 
 @njit
 def form_super_squad(st, g, tb, movement_phase):
-    """P9: a Warlord within reach of the Warlords' biggest unit (its move plus 2") joins it. In the
-    Movement phase only (A32), unless ``P_SUPER_ANY``."""
+    """P9: a Warlord within reach of the Warlords' biggest unit joins it: at the start of the
+    Movement phase a Warlord that has not moved reaches his move plus 2"; at any other moment
+    (A32's 'any' reading, ``P_SUPER_ANY``; the default joins in the Movement phase only) a
+    Warlord within 2" (coherency) joins where he stands."""
     if not movement_phase and tb.prm[P_SUPER_ANY] == 0:
         return
     host = _host_unit(st, g)
@@ -450,9 +452,9 @@ def form_super_squad(st, g, tb, movement_phase):
         u = st.wl_unit[g, p]
         if u < 0 or u == host or tb.policy[p, POL_SUPER] == 0 or _is_locked(st, g, u):
             continue
-        if st.ust[g, u, US_FALLING_BACK] != 0 or st.ust[g, u, US_MOVED] != 0:
+        if st.ust[g, u, US_FALLING_BACK] != 0 or (movement_phase and st.ust[g, u, US_MOVED] != 0):
             continue
-        reach = move_allowance(st.ust[g, u, US_TYPE], tb) + 2.0
+        reach = move_allowance(st.ust[g, u, US_TYPE], tb) + 2.0 if movement_phase else 2.0
         if gap(st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u], st.upos[g, host, 0], st.upos[g, host, 1],
                st.urad[g, host]) <= reach:
             if move_model(st, g, u, st.wl_slot[g, p], host, tb) >= 0:

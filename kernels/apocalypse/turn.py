@@ -224,6 +224,7 @@ def movement_phase(rng, g, st, tb):
                           PH_MOVEMENT)
         st.umoved[g, u] += moved
         st.ust[g, u, US_MOVED] = int(moved > 1e-9)
+    form_super_squad(st, g, tb, False)  # A32 'any': Warlords that ended their moves within 2"
     movement_noise_all(rng, g, st, tb)
 
 
@@ -303,10 +304,12 @@ def players_turn(rng, g, st, tb, check):
     place_phase_noise(st, g, tb, PH_SHOOTING)
     if end_phase(st, g, tb, check, PH_SHOOTING):
         return True
+    form_super_squad(st, g, tb, False)  # A32 'any': after the runs
     player_charges(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_ASSAULT)  # charge moves, with A17's 'include_charges'
     fight_phase(rng, g, st, tb, PH_ASSAULT)
     merge_hordes(st, g, tb)
+    form_super_squad(st, g, tb, False)  # A32 'any': after the fights
     return end_phase(st, g, tb, check, PH_ASSAULT)
 
 
