@@ -173,10 +173,40 @@ def test_experiment_axes(tmp_path):
     assert changed.players[2].army.name == "Ulthwe"
 
 
+def test_the_points_players_axis_sets_both_and_labels_each_cell(tmp_path):
+    base = config("four_players")
+    (axis,) = parse_axes({"points_players": ["800x2", "400X4", [1200, 1]]}, base, tmp_path)
+    cells = [apply_axis(base, axis, v) for v in axis.values]
+    assert [(c.points_limit, c.n_players) for c in cells] == [(800, 2), (400, 4), (1200, 1)]
+    assert all(army_cost(p.army) > 600 for p in cells[0].players)
+    assert [p.name for p in cells[0].players] == [p.name for p in base.players[:2]]
+    assert axis.labels == ("800 pts, 2 players", "400 pts, 4 players", "1200 pts, 1 player")
+    for bad in ("800", "800x5", "20x2", "manyx2"):
+        with pytest.raises(Exception, match=r"points_players.*allowed"):
+            parse_axes({"points_players": [bad]}, base, tmp_path)
+
+
 def test_report_sections_are_data_and_scale():
     sections = RS.report_sections(0.01)
     assert [s.key for s in sections] == ["policies", "points", "players", "grid", "traits", "missions",
                                          "sensitivity"]
     assert all(s.games >= 10 for s in sections)
     assert {a for s in sections for a in s.analyses} == {"outcomes", "paired", "by_value", "sensitivity"}
+    by_key = {s.key: s for s in sections}
+    assert RS.report_sections(1.0)[0].games == 1000  # scale 1: about 46,000 games in all
+    assert sum(s.games * _cells(s) for s in RS.report_sections(1.0)) < 60_000
+    # The players win together: the paired and by-value sections speak of one side
+    assert all(s.options.get("who") == "players" for s in sections if set(s.analyses) & {"paired", "by_value"})
+    # Foggy shrouds the targets of shooting: its section plays a preset that shoots
+    assert all(p.policy.shoot > 0 for p in by_key["missions"].base.players)
+    assert list(by_key["grid"].axes) == ["points_players"]
+
+
+def _cells(section) -> int:
+    if section.key == "sensitivity":  # the default, then each plausible number low and high
+        return 1 + 2 * sum(1 for p in RS.parameters() if p.plausible)
+    n = 1
+    for values in section.axes.values():
+        n *= len(values)
+    return n
     assert list(RS.bench_configs())[0] == "four_players"

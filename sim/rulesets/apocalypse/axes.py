@@ -2,6 +2,7 @@
 
     points = [200, 400, 600]                # points level: every army refitted (armies.fit_army)
     trait = ["none", "tenacity"]            # every Warlord's trait (§7); "auto" is P8's choice
+    points_players = ["400x1", "800x4"]     # a points level and the base config's first n players at once
     [axes.warlord_trait]                    # per player (name or 0-based index)
     Ultramarines = ["tenacity", "legendary_fighter"]
     [axes.army]                             # per player: army files or example army names
@@ -109,3 +110,34 @@ def _count(value: Any, base, base_dir, p) -> int:
 AXES["player_count"] = AxisKind("player_count", _count, lambda c, n, p: replace(c, players=c.players[:n]), str,
                                 "the base config's first n players (the same armies and policies)", order=0.5,
                                 numeric=True, default_range=(1, 4))
+
+
+def _points_players_value(value: Any) -> tuple[int, int]:
+    """ "800x2" (or [800, 2]) as (points, players)."""
+    parts = value.lower().split("x") if isinstance(value, str) else value
+    try:
+        points, n = (int(str(v).strip()) for v in parts)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{value!r}; allowed: a points level and a player count, e.g. \"800x2\"") from None
+    return points, n
+
+
+def _points_players(value: Any, base, base_dir, p) -> tuple[int, int]:
+    points, n = _points_players_value(value)
+    return _points(points), _count(n, base, base_dir, p)
+
+
+def _points_players_label(value: Any) -> str:
+    points, n = _points_players_value(value)
+    return f"{points} pts, {n} player{'s' if n > 1 else ''}"
+
+
+def _with_points_players(config: ApocalypseConfig, value: tuple[int, int], p) -> ApocalypseConfig:
+    refitted = with_points(config, value[0])
+    return replace(refitted, players=refitted.players[:value[1]])
+
+
+AXES["points_players"] = AxisKind(
+    "points_players", _points_players, _with_points_players, _points_players_label,
+    "a points level and the base config's first n players together (\"800x2\"): a grid whose cells read as one "
+    "label", order=0.5)
