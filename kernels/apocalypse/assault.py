@@ -605,7 +605,7 @@ def _special_strikes(rng, g, st, h, u, k, step, first_round, tb, out):
 
 
 @njit
-def _settle_step(st, g, nu, ns, nh, tb):
+def _settle_step(st, g, nu, ns, nh, tb, phase):
     """End of an Initiative step: dead models go, Resilience falls with losses (§5)."""
     for j in range(nh):
         h = st.w_ch[j]
@@ -613,7 +613,7 @@ def _settle_step(st, g, nu, ns, nh, tb):
             settle_bonus(st, g, h, tb)
             remove_if_empty(st, g, h)
     for i in range(ns):
-        settle_unit(st, g, st.w_cu[i], tb, 4)
+        settle_unit(st, g, st.w_cu[i], tb, phase)
 
 
 @njit
@@ -651,7 +651,7 @@ def fight_combat(rng, g, st, nu, nh, tb, phase):
         player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb)
         zombie_strikes(rng, g, st, nu, nh, step, first_round, tb)
         legendary_unit_hits(rng, g, st, ns, nh, tb)
-        _settle_step(st, g, nu, ns, nh, tb)
+        _settle_step(st, g, nu, ns, nh, tb, phase)
     log_event(st, g, phase, EK_FIGHT, st.w_cu[0], nh, st.w_dealt[0], float(st.w_dealt[1]), float(nu))
     resolve_combat(rng, g, st, nu, nh, tb, phase)
     plague(rng, g, st, nu, nh, tb, phase)

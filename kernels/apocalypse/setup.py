@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from kernels.apocalypse.columns import (
+    EK_FIRST_ZOMBIE,
     EK_ORDER,
     EK_SPAWNER,
     EK_UNIT,
@@ -390,6 +391,7 @@ def _first_zombie(st, g, h, tb):
     if s >= 0:
         st.sgear[g, s, 0] = tb.ids[0]  # his claws: a close combat weapon
         st.res[g, R_SP0 + SRC_DEPLOY] += 1
+        log_event(st, g, PH_SETUP, EK_FIRST_ZOMBIE, h, 0, 0, st.hpos[g, h, 0], st.hpos[g, h, 1])
     return s
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 from apocalypse_helpers import config
 
+from kernels.apocalypse import columns as C
 from sim import ruleset as registry
 from sim.play import play, trace_game
 from sim.rulesets.apocalypse.config import POLICY_PRESETS
@@ -115,8 +116,15 @@ def test_trace_tells_the_game_and_draws_the_table(tmp_path):
     text = "\n".join(lines)
     assert "== setup ==" in text and "spawn point 1 lands" in text and "== game turn 1 ==" in text
     assert "== result: the" in lines[-1]
+    assert "the First Zombie joins horde" in text and "zombie models come on (deployment)" in text
     assert pictures and all(p.exists() and p.stat().st_size > 1000 for p in pictures)
     assert len(pictures) == int(result.turns.iloc[0])
+    # What the table drawings show: every spawn point, and each horde at the end of each turn with its models
+    kinds = events[:, C.EV_KIND]
+    assert (kinds == C.EK_SPAWNER).sum() == cfg.n_players  # A10: one spawn point per player
+    snaps = events[kinds == C.EK_SNAP_HORDE]
+    last = snaps[snaps[:, C.EV_TURN] == snaps[:, C.EV_TURN].max()]
+    assert last[:, C.EV_B].sum() == result.zombies_on_table.iloc[0] > 0
     again, _ = trace_game(cfg, 2, 0)
     np.testing.assert_array_equal(events, again)
     batch = play(cfg, 1, seed=2)

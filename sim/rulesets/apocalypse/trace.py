@@ -12,7 +12,7 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Rectangle
+from matplotlib.patches import Circle, Patch, Rectangle
 
 from kernels.apocalypse import columns as C
 from sim.rulesets.apocalypse.config import ApocalypseConfig
@@ -46,6 +46,11 @@ class Names:
         return f"horde {h + 1}"
 
 
+def _models(n: int) -> str:
+    """Zombie models placed (a Juggernaut taken in exchange for three Zombies counts one)."""
+    return f"{n} zombie model{'s' if n != 1 else ''}"
+
+
 def _source(k: int) -> str:
     return SOURCES[k] if 0 <= k < len(SOURCES) else "noise"
 
@@ -55,10 +60,10 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
     kind = int(ev[C.EV_KIND])
     a, b, c, x, y = int(ev[C.EV_A]), int(ev[C.EV_B]), int(ev[C.EV_C]), float(ev[C.EV_X]), float(ev[C.EV_Y])
     texts = {
-        C.EK_UNIT: lambda: f"{names.unit(a)} deploys with {c} models at ({x:.1f}, {y:.1f})",
+        C.EK_UNIT: lambda: f"{names.unit(a)} deploys with {c} model{'s' if c != 1 else ''} at ({x:.1f}, {y:.1f})",
         C.EK_ORDER: lambda: f"{names.players[a]} deploys in place {b + 1}",
         C.EK_SPAWNER: lambda: f"spawn point {a + 1} lands at ({x:.1f}, {y:.1f})",
-        C.EK_SPAWN: lambda: (f"{b} zombies come on ({_source(a)})" if a >= 0 else f"{b} zombies come on") +
+        C.EK_SPAWN: lambda: (f"{_models(b)} come on ({_source(a)})" if a >= 0 else f"{_models(b)} come on") +
         f" as {names.horde(c)} at ({x:.1f}, {y:.1f})",
         C.EK_NOISE: lambda: f"{names.unit(a)} attracts {b} zombies",
         C.EK_MOVE: lambda: f"{names.unit(a)} moves to ({x:.1f}, {y:.1f})",
@@ -78,6 +83,7 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
         C.EK_AURA: lambda: f"a spawner's aura wounds {b} models of {names.unit(a)}",
         C.EK_SPAWNER_DEATH: lambda: f"{c} models of {names.unit(a)} stop in spawn point {b + 1} and are torn apart",
         C.EK_JOIN: lambda: f"a model of {names.unit(a)} joins {names.unit(b)}",
+        C.EK_FIRST_ZOMBIE: lambda: f"the First Zombie joins {names.horde(a)} at ({x:.1f}, {y:.1f})",
         C.EK_PSYCHIC: lambda: f"{names.unit(a)} manifests Force" + (" (denied)" if c else ""),
     }
     text = texts.get(kind)
@@ -104,7 +110,7 @@ def draw_turn(config: ApocalypseConfig, names: Names, spawners: np.ndarray, unit
               turn: int, path: Path) -> None:
     """The table at the end of a game turn (module docstring)."""
     side = config.table_in
-    fig = Figure(figsize=(5, 5))  # no pyplot: no global state
+    fig = Figure(figsize=(5, 5.6))  # no pyplot: no global state
     ax = fig.subplots()
     ax.add_patch(Rectangle((0, 0), side, side, fill=False, lw=1.5))
     c, r = side / 2, config.zone_radius_in
@@ -132,6 +138,10 @@ def draw_turn(config: ApocalypseConfig, names: Names, spawners: np.ndarray, unit
                             color=colours(p % 10)))
         if "(Warlord)" in names.unit(int(ev[C.EV_A])):
             ax.annotate("W", (x, y), ha="center", va="center", fontsize=7, color="white", weight="bold")
+    handles = [Patch(color=colours(p % 10), label=player.name) for p, player in enumerate(config.players)]
+    handles += [Patch(color="dimgray", alpha=0.7, label="horde (models)"),
+                Patch(color="purple", alpha=0.6, label=f"spawn point, its {config.aura_in:g}\" aura dotted")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=6, frameon=False)
     ax.set_xlim(-1, side + 1)
     ax.set_ylim(-1, side + 1)
     ax.set_aspect("equal")
