@@ -258,8 +258,9 @@ class ApocalypseConfig:
                             choices=("nearest", "random"))
     noise_per: str = _p("weapon", "A16", "§9.3", "noise rolled once per weapon that fires, or once per shot",
                         choices=("weapon", "shot"))
-    movement_noise: str = _p("move_and_run", "A17", "§9.3", "charges never count in the simulator (inert)",
-                             choices=("move_and_run", "include_charges"))
+    movement_noise: str = _p("move_and_run", "A17", "§9.3",
+                             "moved over 6\": the Movement-phase move and the run, or the charge move too (players "
+                             "charge with policy charge = 1)", choices=("move_and_run", "include_charges"))
     aura_fear_effect: str = _p("ws1", "A18", "§10",
                                "a failed spawner-aura Fear test: WS 1 to the end of the zombie turn, or fall back",
                                choices=("ws1", "fall_back"))
