@@ -83,6 +83,7 @@ class State(NamedTuple):
     w_ma: np.ndarray  # int64[U, K] its attacks
     w_mi: np.ndarray  # int64[U, K] the Initiative step it strikes at
     w_mt: np.ndarray  # int64[U] the horde each unit attacks
+    w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
 
 
 class Tables(NamedTuple):
@@ -141,6 +142,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
         w_noise=np.zeros(u, np.int64), w_dealt=np.zeros(2, np.int64), w_order=np.zeros(h, np.int64),
         w_keys=np.zeros(max(h, 2 * p + 2)), w_sixes=np.zeros(p, np.int64), w_mw=np.zeros((u, k), np.int64),
         w_ma=np.zeros((u, k), np.int64), w_mi=np.zeros((u, k), np.int64), w_mt=np.zeros(u, np.int64),
+        w_stream=np.zeros(3, np.uint64),
     )
 
 

@@ -116,7 +116,7 @@ from kernels.apocalypse.units import (
 from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
-from kernels.rng import d6, stream_start
+from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
 from kernels.w40k.columns import W
 
 # ------------------------------------------------------------------ turn bookkeeping
@@ -288,23 +288,35 @@ def player_charges(rng, g, st, tb):
 
 
 @njit
+def phase_dice(rng, g, st, phase):
+    """Each phase of each game turn rolls from its own stream, a pure function of (seed, game, game
+    turn, phase) (kernels.rng, streams by purpose): a rule that rolls more dice in one phase leaves
+    the dice of the later phases as they were (common random numbers that stay in step)."""
+    switch_stream(rng, g, st.w_stream, st.gst[g, G_TURN] * 16 + phase)
+
+
+@njit
 def players_turn(rng, g, st, tb, check):
     """§12 players' turn: Movement, Psychic, Shooting, Assault. Returns True when the game is over."""
     start_turn(st, g)
+    phase_dice(rng, g, st, PH_MOVEMENT)
     movement_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_MOVEMENT)
     if end_phase(st, g, tb, check, PH_MOVEMENT):
         return True
+    phase_dice(rng, g, st, PH_PSYCHIC)
     psychic_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_PSYCHIC)
     if end_phase(st, g, tb, check, PH_PSYCHIC):
         return True
+    phase_dice(rng, g, st, PH_SHOOTING)
     shooting_phase(rng, g, st, tb)
     movement_noise_all(rng, g, st, tb)  # runs count towards 'more than 6"' (A17)
     place_phase_noise(st, g, tb, PH_SHOOTING)
     if end_phase(st, g, tb, check, PH_SHOOTING):
         return True
     form_super_squad(st, g, tb, False)  # A32 'any': after the runs
+    phase_dice(rng, g, st, PH_ASSAULT)
     player_charges(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_ASSAULT)  # charge moves, with A17's 'include_charges'
     fight_phase(rng, g, st, tb, PH_ASSAULT)
@@ -321,9 +333,11 @@ def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
     start_turn(st, g)
     st.gst[g, G_ZTURN] += 1
+    phase_dice(rng, g, st, PH_Z_MOVEMENT)
     zombie_movement_phase(rng, g, st, tb)
     if end_phase(st, g, tb, check, PH_Z_MOVEMENT):
         return True
+    phase_dice(rng, g, st, PH_Z_ASSAULT)
     zombie_charges(rng, g, st, tb)
     fight_phase(rng, g, st, tb, PH_Z_ASSAULT)
     merge_hordes(st, g, tb)
@@ -417,7 +431,9 @@ def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch: game g is game ``first_game + g`` of stream ``seed``."""
     for g in range(st.res.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
+        begin_streams(rng, g, st.w_stream)  # the set-up rolls from the game's stream, each phase from its own
         play_game(st, g, tb, rng, check)
+        end_streams(rng, g, st.w_stream)
 
 
 # ------------------------------------------------------------------ invariants (checked mode)
