@@ -116,6 +116,10 @@ class Apocalypse:
         return {"four_players": self.example_config(4), "two_players": self.example_config(2),
                 "one_player": self.example_config(1)}
 
+    def bench_goals(self) -> dict[str, float]:
+        """Games/s on one thread aimed at for the 4-player default."""
+        return {"four_players": 300.0}
+
     def cli(self):
         return None
 
