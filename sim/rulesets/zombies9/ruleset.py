@@ -63,7 +63,7 @@ class Zombies9Ruleset:
                    "fights the zombies on its square (a D6, 4+ kills; bullets buy a roll, hearts re-roll), draws "
                    "event cards, moves and moves zombies against the others; the Helipad or 25 zombies win, and the "
                    "Zombies!!! 9 expansion (its tiles a placeholder set) adds the Crematorium and the Cemeteries. "
-                   "The report plays four balanced players, the first player in seat 0.")
+                   "The report plays four balanced players, the first player in seat 1.")
     spec = "zombies-ashes-to-ashes.md"
     win_word = "win"
     end_reasons = END_REASONS
