@@ -76,6 +76,7 @@ from kernels.outwest.layout import (
     P_SIDE,
     P_Z_ATTACK,
     P_Z_DEFEND,
+    P_Z_TARGET_HELPLESS,
     PR_BITES,
     R_DEAD,
     R_SERIOUS,
@@ -177,11 +178,13 @@ def zombie_attack_value(st, g, tb, z, h):
 @njit
 def zombie_target(st, g, tb, z):
     """The human zombie z attacks among those it touches (W16): one on the ground or
-    unconscious first, then the one with the fewest defend dice; -1 none."""
+    unconscious first (``P_Z_TARGET_HELPLESS``; off: the other reading, the fewest defend dice
+    whoever stands), then the one with the fewest defend dice; -1 none."""
     best, who = 1 << 30, -1
+    helpless_first = tb.prm[P_Z_TARGET_HELPLESS] != 0
     for h in range(n_humans(tb)):
         if is_human(st, g, h) and touching(gap_between(st, g, tb, z, h)):
-            helpless = st.fi[g, h, FI_STATE] == S_DOWN or st.fi[g, h, FI_STATE] == S_OUT
+            helpless = helpless_first and (st.fi[g, h, FI_STATE] == S_DOWN or st.fi[g, h, FI_STATE] == S_OUT)
             key = (0 if helpless else 1000) + human_defence(st, g, tb, h, z)
             if key < best:
                 best, who = key, h

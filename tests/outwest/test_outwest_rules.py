@@ -550,3 +550,16 @@ def test_zombies_in_contact_take_free_places_around_their_victim(ow_dice):
     Z.shamble(a.st, 0, a.tb, a.rng, seventh, 5)
     ow_dice.done()
     assert a.pos(seventh) == pytest.approx((20.0, 18.0)) and a.pos(first) == (19.0, 18.0)
+
+
+@pytest.mark.parametrize("reading,attacked", [("helpless_first", LEGEND), ("weakest", CITIZEN)])
+def test_a_zombie_touching_two_men_picks_its_victim(reading, attacked):
+    """W16: a knocked-down Legend (more defend dice) and a standing Citizen (one die) both touch the
+    zombie; by default the man on the ground is attacked, under 'weakest' the Citizen."""
+    a = Arena(config(zombie_target=reading))
+    a.put(LEGEND, 18.0, 18.0, state=L.S_DOWN)
+    a.put(CITIZEN, 18.0, 20.0)
+    z = a.put(a.zombie(0), 18.0, 19.0)
+    legend_dice = M.human_defence(a.st, 0, a.tb, LEGEND, z)
+    assert legend_dice > M.human_defence(a.st, 0, a.tb, CITIZEN, z)
+    assert M.zombie_target(a.st, 0, a.tb, z) == attacked

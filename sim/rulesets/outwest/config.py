@@ -435,6 +435,9 @@ class OutwestConfig:
     feed_leave_on: int = _p(4, "V", "§6.5", "a feeding zombie leaves the marker on this or more", (1, 7))
     feed_radius_in: float = _p(3.0, "V", "§6.5", "zombies within this of a devoured victim join the feeding",
                                (0.0, 36.0))
+    zombie_target: str = _p("helpless_first", "A16", "§6.4, W16", "which of the humans it touches a zombie attacks: "
+                            "one on the ground first, then the fewest defend dice (weakest: the fewest defend dice "
+                            "whoever stands)", choices=("helpless_first", "weakest"))
     recover_fraction: float = _p(0.5, "A14", "§6.1, W14", "a group takes Recover when this share of it is down "
                                  "(above 1: never)", (0.0, 2.0))
     single_uses_waiting_cards: bool = _p(True, "C", "§3.2", "a risen character's card (a group of one) uses the "
