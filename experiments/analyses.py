@@ -207,8 +207,10 @@ def outcome_split(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def outcomes(s: Played) -> None:
-    """Each cell's win rate per player, how its games end, their length and the turn of the win."""
-    res, summary, options, word = s.result.results, s.result.summary, s.options, s.view.win_word
+    """Each cell's win rate per player (or of the one side ``who``), how its games end, their length
+    and the turn of the win."""
+    res, options, word = s.result.results, s.options, s.view.win_word
+    summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
     axis = s.axis
     reference = options.get("reference", str(summary[axis].iloc[0]))
     ref = summary[summary[axis].astype(str) == reference]

@@ -95,3 +95,25 @@ def test_a_name_with_its_article_is_not_given_a_second():
     for flagged in ([False, False], [True, False]):
         words = analyses._headline(_table([0.03, -0.01], flagged).assign(name="the posse"), False, _played({}))
         assert "the the" not in words and "the posse" in words
+
+
+def test_a_side_that_wins_together_has_one_row_per_cell():
+    """A cooperative game (option ``who``): every player of a game shares its result, so the
+    outcomes table shows the side's rate once per cell, not four identical rows (Apocalypse)."""
+    from experiments.sweep import summarise_cells
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for cell, p_win in (("a", 0.3), ("b", 0.6)):
+        for game in range(200):
+            won = bool(rng.random() < p_win)
+            for seat in range(4):
+                rows.append({"cell": cell, "axis_x": cell, "game": game, "player": seat, "name": f"P{seat}",
+                             "won": won, "reason": "extracted" if won else "time", "turns": 7})
+    results = pd.DataFrame(rows)
+    spec = type("Spec", (), {"key": "s", "options": {"who": "the players"}})()
+    experiment = type("Exp", (), {"axes": [type("Axis", (), {"name": "x"})()]})()
+    result = type("Result", (), {"results": results, "summary": summarise_cells(results)})()
+    played = Played(spec, experiment, View("extract"), result)
+    analyses.outcomes(played)
+    assert len(played.tables[0].frame) == 2 and "the players" in played.tables[0].sentence
