@@ -61,7 +61,7 @@ class StrikeRecorder:
         self.specs: list[np.ndarray] = []
         self.wipe_on = wipe_on
 
-    def __call__(self, st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
+    def __call__(self, st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
         import kernels.zombie40k.casualties
 
         self.calls.append((int(u), int(v), int(dice)))
@@ -73,7 +73,7 @@ class StrikeRecorder:
         inflicted[u] += before
         suffered[v] += before
         st.wounds[g, v] = 0
-        kernels.zombie40k.casualties.after_attack(st, g, v, u, before, tb, rng, phase)
+        kernels.zombie40k.casualties.after_attack(st, g, v, u, before, tb, rng)
 
     def dice_of(self, u):
         return [d for a, _, d in self.calls if a == u]

@@ -156,7 +156,7 @@ def test_s4_turn_order_is_a_permutation(nojit):
 def _wipe_squad(st, tb, rng, p, killer):
     for m in range(st.wounds.shape[2]):
         st.wounds[0, p, m] = 0
-    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng)
 
 
 def test_s5_1_respawn_behind_the_furthest_squad(nojit):
@@ -277,7 +277,7 @@ def test_s5_4_grudge_set_by_shooting_and_cleared_by_a_wipe(nojit):
     _put(st, tb, 1, 24.0, _hull_y(tb) - 25.0)
     assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 1, 0, tb)
     assert not kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
-    kernels.zombie40k.shooting.shoot(st, 0, 1, 0, tb, rng, GL.PH_SHOOTING, False, False, -1)
+    kernels.zombie40k.shooting.shoot(st, 0, 1, 0, tb, rng, False, False, -1)
     assert st.grudge[0, 0, 1] == 1  # A19: the Guard may now shoot back
     assert kernels.zombie40k.shooting.may_attack_squad(st, 0, 0, 1, tb)
     if kernels.zombie40k.units.on_table(st, 0, 0):
@@ -395,7 +395,7 @@ def test_s6_4_zombies_never_take_morale(dice):
     st, tb, rng = one_game(example_config("two_players"))
     member, inflicted, suffered = _combat(st, tb)
     inflicted[0], suffered[2] = 4, 4  # the zombies lose by 4
-    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()  # no die rolled: Fearless
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 2, GL.US_FALLING_BACK] == 0
 
@@ -408,7 +408,7 @@ def test_s6_4_losing_squad_falls_back(dice):
     dice.script(6, 6,  # Morale at Ld - 3: failed
                 6, 1,  # Sweeping Advance: the Guard D6 + I beats the zombies' D6 + I
                 4, 3)  # fall back 2D6 = 7"
-    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert kernels.zombie40k.units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
     assert not kernels.zombie40k.units.in_combat(st, 0, 0) and not kernels.zombie40k.units.in_combat(st, 0, 2)
@@ -421,7 +421,7 @@ def test_s6_4_losing_squad_caught_by_the_sweeping_advance(dice):
     member, inflicted, suffered = _combat(st, tb)
     suffered[0], inflicted[2] = 3, 3
     dice.script(6, 6, 1, 6)  # Morale failed; swept: zombies 6 + I >= Guard 1 + I
-    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert not kernels.zombie40k.units.on_table(st, 0, 0) and kernels.zombie40k.units.alive(st, 0, 0) == 0
     assert st.pres[0, 0, GL.PR_WIPES] == 1
@@ -433,7 +433,7 @@ def test_s6_4_squad_that_passes_morale_stays_locked(dice):
     member, inflicted, suffered = _combat(st, tb)
     suffered[0], inflicted[2] = 1, 1
     dice.script(2, 3)  # 5 <= Ld - 1
-    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0
 
@@ -511,7 +511,7 @@ def test_s7_result_6_in_front_of_the_leader(dice):
 def _powerup(dice, result, p=0, times=1):
     st, tb, rng = one_game(example_config("two_players"))
     for _ in range(times):
-        kernels.zombie40k.powerups.apply_powerup(st, 0, p, result, tb, GL.PH_ASSAULT)
+        kernels.zombie40k.powerups.apply_powerup(st, 0, p, result, tb)
     dice.done()
     assert st.pres[0, p, GL.PR_POWERUP0 + result] == times
     return st, tb
@@ -530,7 +530,7 @@ def test_s8_banana_peel(dice):
 def test_s8_ork_boy(dice):
     st, tb, rng = one_game(example_config("two_players"))
     before, r = kernels.zombie40k.units.alive(st, 0, 1), st.radius[0, 1]
-    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, GL.ORK_BOY, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, GL.ORK_BOY, tb)
     dice.done()
     assert kernels.zombie40k.units.alive(st, 0, 1) == before + 1 and st.radius[0, 1] > r
     m = before  # the first empty slot
@@ -586,7 +586,7 @@ def test_s8_catch_up_pushes_the_leader_back(dice):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV: the roller
     _put(st, tb, 1, 24.0, 55.0)  # the leader, within 18" of the EV
     dice.script(4)  # the D6 push
-    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng)
     dice.done()
     assert tuple(st.pos[0, 1]) == pytest.approx((24.0, 51.0))  # straight away from the EV
     assert st.pres[0, 0, GL.PR_POWERUP0:].sum() == 0  # no power-up instead
@@ -598,7 +598,7 @@ def test_s8_catch_up_rolls_twice_when_the_leader_is_far(dice):
     _put(st, tb, 0, 10.0, 10.0)
     _put(st, tb, 1, 24.0, 30.0)
     dice.script(1, 1, 5, 6)  # Bile (2) or Shades (11): keeps the one it values more (A28)
-    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng)
     dice.done()
     assert st.pu[0, 0, GL.PU_SHADES] == 1 and st.pu[0, 0, GL.PU_BILE] == 0
     assert tuple(st.pos[0, 1]) == pytest.approx((24.0, 30.0))
@@ -646,7 +646,7 @@ def test_a33_defibrillator_kept_as_a_medpack(dice, rng):
 
     config = team_config("guard", "marines", policies=[{"defibrillator": 1}, {"defibrillator": 0}])
     st, tb, _ = one_game(config)
-    PU.apply_powerup(st, 0, 0, GL.DEFIB, tb, GL.PH_SHOOTING)
-    PU.apply_powerup(st, 0, 1, GL.DEFIB, tb, GL.PH_SHOOTING)
+    PU.apply_powerup(st, 0, 0, GL.DEFIB, tb)
+    PU.apply_powerup(st, 0, 1, GL.DEFIB, tb)
     assert (st.pu[0, 0, GL.PU_MEDPACKS], st.pu[0, 0, GL.PU_DEFIBS]) == (1, 0)
     assert (st.pu[0, 1, GL.PU_MEDPACKS], st.pu[0, 1, GL.PU_DEFIBS]) == (0, 1)

@@ -87,7 +87,7 @@ def _ev_distance(st, tb, u):
 
 def _wipe_squad(st, tb, rng, p, killer):
     st.wounds[0, p] = 0
-    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng)
 
 
 def _kill_spec():
@@ -103,7 +103,7 @@ def _strike(st, tb, rng, u, v, n_dice):
     n = st.pos.shape[1]
     out = np.zeros(L.N_OUT, np.int64)
     kernels.zombie40k.assault._strike(st, 0, u, v, n_dice, _kill_spec(), np.zeros(n, np.int64),
-                                      np.zeros(n, np.int64), tb, rng, GL.PH_Z_ASSAULT, out)
+                                      np.zeros(n, np.int64), tb, rng, out)
     return out
 
 
@@ -471,7 +471,7 @@ def test_s10_3_survivor_shot_by_zombies_does_not_convert(nojit):
     killed = 0
     for _ in range(60):
         before = kernels.zombie40k.units.alive(st, 0, 0)
-        kernels.zombie40k.shooting.shoot(st, 0, 2, 0, tb, rng, GL.PH_Z_SHOOTING, False, False, -1)
+        kernels.zombie40k.shooting.shoot(st, 0, 2, 0, tb, rng, False, False, -1)
         killed += before - kernels.zombie40k.units.alive(st, 0, 0)
         if killed >= 2 or not kernels.zombie40k.units.on_table(st, 0, 0):
             break
@@ -504,7 +504,7 @@ def test_s10_3_close_combat_kills_all_convert_with_real_dice(nojit):
     st.stats[0, 2, :5, L.T], st.stats[0, 2, :5, L.A] = 10, 3
     guard = {m: st.stats[0, 0, m].copy() for m in range(11)}
     for _ in range(20):
-        kernels.zombie40k.assault.fight(st, 0, 0, tb, rng, GL.PH_Z_ASSAULT)
+        kernels.zombie40k.assault.fight(st, 0, 0, tb, rng)
         lost = [m for m in range(11) if st.wounds[0, 0, m] == 0]
         if lost:
             break
@@ -639,7 +639,7 @@ def test_s10_6_base_game_squad_respawns_every_time(nojit):
 def test_s10_6_hardcore_never_rolls_a_powerup(nojit):
     st, tb, rng = one_game(modded("hardcore"), seed=7)
     for _ in range(11):
-        kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+        kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng)
     assert st.pres[0, :, GL.PR_POWERUP0:].sum() == 0 and st.pu[0].sum() == 0
 
 
@@ -701,7 +701,7 @@ def test_s10_7_instant_death_whole_game_ends_all_dead(nojit, monkeypatch):
         real(st, g, tb, rng)
         for p in range(tb.policy.shape[0]):
             st.wounds[g, p] = 0
-            kernels.zombie40k.casualties.wipe(st, g, p, tb.policy.shape[0], tb, rng, GL.PH_SETUP)
+            kernels.zombie40k.casualties.wipe(st, g, p, tb.policy.shape[0], tb, rng)
 
     monkeypatch.setattr(kernels.zombie40k.turn, "setup_game", setup)
     df = sim.play.play(modded("instant_death"), 3, 5, check=True)
@@ -725,7 +725,7 @@ def test_s10_1_coop_embarking_does_not_end_the_game(nojit):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
     kernels.zombie40k.units.remove_unit(st, 0, boss)  # the Boss is dead: boarding allowed
-    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 0, tb)
     assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # squad 1 still on the table
     assert st.res[0, GL.R_REASON] == 0 and st.res[0, GL.R_WINNER] == -1
 
@@ -734,7 +734,7 @@ def test_s10_1_coop_win_when_every_playable_squad_is_embarked(nojit):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
     kernels.zombie40k.units.remove_unit(st, 0, boss)
-    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 0, tb)
     _wipe_squad(st, tb, rng, 1, killer=2)
     assert not kernels.zombie40k.turn._game_over(st, 0, tb)  # squad 1 may still respawn
     st.ustate[0, 1, GL.US_OUT] = 1  # out for good (wiped near the EV)
@@ -758,8 +758,8 @@ def test_s10_1_coop_lost_when_nobody_is_left(nojit):
 def test_s10_1_coop_both_embarked_both_win(nojit):
     config, st, tb, rng = _coop()
     kernels.zombie40k.units.remove_unit(st, 0, st.pos.shape[1] - 1)
-    kernels.zombie40k.movement.embark(st, 0, 0, tb, GL.PH_MOVEMENT)
-    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 0, tb)
+    kernels.zombie40k.movement.embark(st, 0, 1, tb)
     assert kernels.zombie40k.turn._game_over(st, 0, tb)
     assert results_frame(config, st, 0, np.zeros(1, np.int64))["won"].tolist() == [True, True]
 
@@ -815,7 +815,7 @@ def test_s10_1_embarked_squad_fires_from_the_vehicle(nojit, monkeypatch):
     config, st, tb, rng = _coop()
     boss = st.pos.shape[1] - 1
     _clear(st, keep=(1, 2))
-    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)  # the Marines, boltguns 24"
+    kernels.zombie40k.movement.embark(st, 0, 1, tb)  # the Marines, boltguns 24"
     _put(st, tb, 2, 24.0, _hull_y(tb) - 10.0)
     calls = []
     real = kernels.zombie40k.turn.shoot
@@ -841,7 +841,7 @@ def test_s10_1_embarked_squad_fires_from_the_vehicle(nojit, monkeypatch):
 def test_s10_1_embarked_squad_does_not_fire_at_rivals(nojit, monkeypatch):
     config, st, tb, rng = _coop()
     _clear(st, keep=(0, 1))
-    kernels.zombie40k.movement.embark(st, 0, 1, tb, GL.PH_MOVEMENT)
+    kernels.zombie40k.movement.embark(st, 0, 1, tb)
     _put(st, tb, 0, 24.0, _hull_y(tb) - 6.0)
     calls = []
     monkeypatch.setattr(kernels.zombie40k.turn, "shoot", lambda *a: calls.append(a) or (0, 0, False))
@@ -944,7 +944,7 @@ def test_s10_1_coop_no_catch_up_for_the_furthest_squad(dice):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV
     _put(st, tb, 1, 24.0, 55.0)  # the leader, in the 18" zone: no push-back in Coop
     dice.script(5, 6)  # one 2D6 roll: Shades (11)
-    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng)
     dice.done()
     assert st.pu[0, 0, GL.PU_SHADES] == 1 and tuple(st.pos[0, 1]) == pytest.approx((24.0, 55.0))
 
@@ -1052,15 +1052,15 @@ def test_s10_11_kf_points_per_zombie_killed(nojit):
     config, st, tb, rng = _kf(kf_points_per_kill=3)
     before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = st.wounds[0, 2, 1] = 0
-    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 2
     boss = st.pos.shape[1] - 1
     st.wounds[0, boss, 0] = 0
-    kernels.zombie40k.casualties.after_attack(st, 0, boss, 1, 1, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, boss, 1, 1, tb, rng)
     assert st.ustate[0, 1, GL.US_KF_POINTS] == 3  # the Boss counts as one kill
     before = kernels.zombie40k.units.alive(st, 0, 1)
     st.wounds[0, 1, 0] = 0  # a rival survivor is no zombie: no points
-    kernels.zombie40k.casualties.after_attack(st, 0, 1, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 1, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6
 
 
@@ -1068,7 +1068,7 @@ def test_s10_11_kf_no_points_without_the_mod(nojit):
     st, tb, rng = one_game(modded(kf_points_per_kill=3), seed=6)
     before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = 0
-    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng, GL.PH_SHOOTING)
+    kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 1
 
 
@@ -1193,12 +1193,12 @@ def test_s8_removed_powerup_gives_nothing(dice, result):
     config = modded(powerups_removed=[result])
     st, tb, rng = one_game(config, seed=1)
     pu, mpow, wounds = st.pu.copy(), st.mpow.copy(), st.wounds.copy()
-    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, result, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, result, tb)
     dice.done()
     assert st.pres[0, 1, GL.PR_POWERUP0:].sum() == 0
     assert (st.pu == pu).all() and (st.mpow == mpow).all() and (st.wounds == wounds).all()
     other = 2 if result != 2 else 11
-    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, other, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 1, other, tb)
     assert st.pres[0, 1, GL.PR_POWERUP0 + other] == 1  # the others still work
 
 
@@ -1208,7 +1208,7 @@ def _roll_twice(dice, removed, script):
     _put(st, tb, 0, 10.0, 10.0)  # furthest from the EV: rolls twice (A28)
     _put(st, tb, 1, 24.0, 30.0)  # the leader, far from the 18" zone: no push-back
     dice.script(*script)
-    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.roll_powerup(st, 0, 0, tb, rng)
     dice.done()
     return st
 

@@ -45,9 +45,9 @@ def test_core_7_5_a_squad_that_falls_back_does_not_consolidate(dice):
                 6, 1,  # Sweeping Advance: Guard 6 + I3 beats the zombies' 1 + I1
                 4, 3,  # fall back 2D6 = 7"
                 2)  # the horde consolidates D6 = 2" (and nobody else rolls)
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     assert st.ustate[0, 0, GL.US_CONSOLIDATE] == 0 and st.ustate[0, 2, GL.US_CONSOLIDATE] == 1
-    turn._consolidations(st, 0, tb, rng, GL.PH_Z_ASSAULT)
+    turn._consolidations(st, 0, tb, rng)
     dice.done()
     assert st.pos[0, 0, 1] == pytest.approx(y - 7.0)  # the fall-back move only
     assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
@@ -121,7 +121,7 @@ def test_core_12_concussive_lasts_until_the_end_of_the_next_assault_phase(dice, 
     normal = _step(st, tb, boss)
     assert normal == st.stats[0, boss, 0, L.I] > 1
 
-    def concussing_blow(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
+    def concussing_blow(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
         out[:] = 0
         if v == boss:
             st.mstatus[g, v, 0] |= L.ST_CONCUSSED  # an unsaved Wound from a power maul
@@ -194,7 +194,7 @@ def test_core_7_5_an_enemy_still_locked_with_another_unit_does_not_sweep(dice):
                 3,  # the Guard: 3 + I3 = 6
                 4,  # the horde: 4 + I1 = 5: the Guard get away (the Boss would have 4 + 5)
                 2, 2)  # fall back 4"
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
 
@@ -207,7 +207,7 @@ def test_core_7_5_each_winning_unit_attempts_the_sweeping_advance(dice):
                 1,  # the Guard: 1 + I3 = 4
                 1,  # horde 2: 1 + 1 = 2
                 3)  # horde 3: 3 + 1 = 4: caught
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert not units.on_table(st, 0, 0)
 
@@ -217,7 +217,7 @@ def test_core_7_5_sweep_rule_highest_initiative_is_the_other_reading(dice):
     member, inflicted, suffered = _guard_lose_to(st, tb, 2, 3)
     dice.script(6, 6, 1, 1,  # one sweeper only: 2 < 4
                 2, 2)  # fall back
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0)
 
@@ -232,6 +232,6 @@ def test_s8_the_speed_pack_s_initiative_counts_in_the_sweep_roll(dice):
                 3,  # the Guard: 3 + I3 + 1 = 7 (6 without the Speed Pack)
                 5,  # the horde: 5 + 1 = 6: they get away
                 2, 2)  # fall back
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0)

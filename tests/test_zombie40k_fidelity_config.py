@@ -20,7 +20,7 @@ turn = kernels.zombie40k.turn
 def _kill_the_boss(st, tb, rng, killer=0):
     boss = units.boss_unit(st)
     st.wounds[0, boss] = 0
-    kernels.zombie40k.casualties.wipe(st, 0, boss, killer, tb, rng, GL.PH_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, boss, killer, tb, rng)
     assert not units.on_table(st, 0, boss)
     return boss
 
@@ -66,8 +66,7 @@ def _lasgun_at_an_untouchable_horde(dice, rending_owner):
     st.stats[0, 2, :, L.T] = 7
     row = tb.weapons[weapon_index(catalogue())["Lasgun"]]
     spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
-    return lambda: kernels.zombie40k.shooting.fire_group(st, 0, 0, 1, 2, row, 1, False, False, tb, rng,
-                                                         GL.PH_SHOOTING, spec, out)
+    return lambda: kernels.zombie40k.shooting.fire_group(st, 0, 0, 1, 2, row, 1, False, False, tb, rng, spec, out)
 
 
 def test_a4_rending_owner_survivors_gives_survivors_rending_against_zombies(dice):
@@ -141,10 +140,10 @@ def test_s10_1_coop_once_a_squad_has_come_within_18_hordes_arrive_on_the_ev_edge
 
     st, tb, rng = _coop_scene(dice)
     if then == "pushed_back":
-        kernels.zombie40k.powerups.push_back(st, 0, 0, 6.0, tb, GL.PH_SHOOTING)  # 20" from the EV again
+        kernels.zombie40k.powerups.push_back(st, 0, 0, 6.0, tb)  # 20" from the EV again
     elif then == "wiped":
         st.wounds[0, 0] = 0
-        kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng, GL.PH_Z_ASSAULT)
+        kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     else:
         hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
         put_unit(st, tb, 0, 24.0, hull - 2.0 - st.radius[0, 0])

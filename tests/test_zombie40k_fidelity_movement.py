@@ -27,7 +27,7 @@ class ShootRecorder:
     def __init__(self):
         self.calls = []
 
-    def __call__(self, st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+    def __call__(self, st, g, u, v, tb, rng, snap_all, overwatch, skip):
         self.calls.append((int(u), int(v)))
         return 0, 0, False
 
@@ -117,7 +117,7 @@ def test_s10_3_a_survivor_that_rose_with_the_horde_cannot_be_defibrillated(dice)
     n = st.pos.shape[1]
     out = np.zeros_like(st.w_out[0])
     kernels.zombie40k.assault._strike(st, 0, 2, 0, 1, kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64), tb,
-                                      rng, GL.PH_Z_ASSAULT, out)
+                                      rng, out)
     assert st.wounds[0, 0, 0] == 0 and units.alive(st, 0, 2) == 6  # the sergeant rose with the horde
     st.pu[0, 0, GL.PU_DEFIBS] = 1
     turn._use_defibrillator(st, 0, 0, tb)
@@ -185,7 +185,7 @@ def test_a28_the_push_back_stops_1_inch_short_of_other_units(dice):
     clear_table(st, keep=(1, 2))
     put_unit(st, tb, 1, 24.0, 50.0)
     put_unit(st, tb, 2, 24.0, 50.0 - st.radius[0, 1] - st.radius[0, 2] - 3.0)
-    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb, GL.PH_SHOOTING)
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb)
     assert st.pos[0, 1, 1] == pytest.approx(48.0)
     assert kernels.zombie40k.geometry.edge_distance(*st.pos[0, 1], st.radius[0, 1], *st.pos[0, 2],
                                                      st.radius[0, 2]) == pytest.approx(1.0)
@@ -198,7 +198,7 @@ def test_a28_pushback_through_units_is_the_other_reading(dice):
     clear_table(st, keep=(1, 2))
     put_unit(st, tb, 1, 24.0, 50.0)
     put_unit(st, tb, 2, 24.0, 50.0 - st.radius[0, 1] - st.radius[0, 2] - 3.0)
-    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb, GL.PH_SHOOTING)
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 6.0, tb)
     assert st.pos[0, 1, 1] == pytest.approx(44.0)
 
 
@@ -208,7 +208,7 @@ def test_a28_the_push_back_carries_the_zombies_locked_with_the_squad(dice):
     st, tb, rng = one_game(example_config("two_players"))
     locked_pair(st, tb, 1, 2, y=50.0)  # the horde on the Marines' EV side
     y1, y2 = st.pos[0, 1, 1], st.pos[0, 2, 1]
-    kernels.zombie40k.powerups.push_back(st, 0, 1, 4.0, tb, GL.PH_SHOOTING)
+    kernels.zombie40k.powerups.push_back(st, 0, 1, 4.0, tb)
     assert st.pos[0, 1, 1] == pytest.approx(y1 - 4.0) and st.pos[0, 2, 1] == pytest.approx(y2 - 4.0)
 
 

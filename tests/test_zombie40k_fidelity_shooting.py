@@ -50,7 +50,7 @@ class KillingShots:
         self.kills = kills
         self.order = []
 
-    def __call__(self, st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+    def __call__(self, st, g, u, v, tb, rng, snap_all, overwatch, skip):
         self.order.append((int(u), int(v)))
         n = self.kills.get(int(u), 0)
         for m in range(st.wounds.shape[2]):
@@ -115,7 +115,7 @@ def _fire(st, tb, rng, u, m, v, weapon, dice=1):
 
     row = tb.weapons[weapon_index(catalogue())[weapon]]
     spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
-    return shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, GL.PH_Z_SHOOTING, spec, out)
+    return shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, spec, out)
 
 
 def test_core_9_4_a_pinning_weapon_s_unsaved_wound_tests_pinning_at_the_phase_end(dice):
@@ -152,7 +152,7 @@ def _fire_out(st, tb, rng, u, m, v, weapon, dice=1):
 
     row = tb.weapons[weapon_index(catalogue())[weapon]]
     spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
-    shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, GL.PH_SHOOTING, spec, out)
+    shooting.fire_group(st, 0, u, m, v, row, dice, False, False, tb, rng, spec, out)
     return out
 
 
@@ -221,7 +221,7 @@ def test_s8_the_shotgun_power_up_into_a_combat_randomises_its_hits(dice):
     dice.script(2, 2,  # two shots hit on 2+
                 0.0, 1,  # the first hit: a Marine; the appendix Shotgun wounds T4 on 5+: a 1
                 0.99)  # the second: a zombie, which loses its Wound
-    shooting.shoot(st, 0, 0, 2, tb, rng, GL.PH_SHOOTING, False, False, -1)
+    shooting.shoot(st, 0, 0, 2, tb, rng, False, False, -1)
     dice.done()
     assert units.alive(st, 0, 2) == 4 and units.alive(st, 0, 1) == marines
 

@@ -45,7 +45,7 @@ def test_core_12_mob_rule_a_failed_morale_check_costs_d6_s4_hits_and_passes(dice
                 2,  # D6 hits: 2
                 4, 1,  # the first: wounds T4 on 4+, the 6+ save fails
                 1)  # the second does not wound
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.alive(st, 0, 0) == boyz - 1
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0
@@ -54,7 +54,7 @@ def test_core_12_mob_rule_a_failed_morale_check_costs_d6_s4_hits_and_passes(dice
 def test_core_12_mob_rule_a_1_passes_only_a_unit_locked_in_combat(dice):
     st, tb, rng, member, inflicted, suffered = _boyz_lose_a_combat(dice)
     dice.script(6, 6, 1)  # failed; Mob Rule 1: locked in combat, so it passes
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert st.locked[0, 0, 2] == 1 and st.ustate[0, 0, GL.US_FALLING_BACK] == 0
     clear_table(st, keep=(0,))  # shot at in the open: a 1 lets the failure stand
@@ -78,7 +78,7 @@ def test_core_12_mob_rule_needs_every_model(dice):
     dice.script(6, 6,  # failed
                 6, 1,  # escapes the Sweeping Advance
                 2, 2)  # falls back 4"
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
 
@@ -90,7 +90,7 @@ class _Shots:
     def __init__(self):
         self.calls = []
 
-    def __call__(self, st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+    def __call__(self, st, g, u, v, tb, rng, snap_all, overwatch, skip):
         self.calls.append((int(u), int(v)))
         return 1, 0, False
 
@@ -128,7 +128,7 @@ def test_core_12_combat_drugs_roll_before_the_game_for_the_whole_unit(dice, roll
     assert st.stats[0, 0, 0, column] == built[column] + 1
     assert all(st.stats[0, 0, 0, c] == built[c] for c in (L.A, L.S, L.I, L.T, L.WS, L.LD) if c != column)
     st.wounds[0, 0] = 0
-    kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     dice.script(*[0.5] * 40)
     spawning.respawn_squad(st, 0, 0, tb, rng)
     assert st.stats[0, 0, 0, column] == built[column] + 1
@@ -162,7 +162,7 @@ def test_core_12_power_from_pain_is_back_at_once_after_a_respawn(dice):
     st, tb, rng = one_game(team_config("dark_eldar", "guard"))
     st.res[0, GL.R_TURNS] = 4
     st.wounds[0, 0] = 0
-    kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng, GL.PH_Z_ASSAULT)
+    kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     dice.script(*[0.5] * 40)
     spawning.respawn_squad(st, 0, 0, tb, rng)
     assert st.stats[0, 0, 1, L.FNP] == 5 and st.mflags[0, 0, 1] & L.MR_FURIOUS_CHARGE
@@ -179,7 +179,7 @@ def test_core_12_mandiblasters_at_the_start_of_i10_a_4_plus_inflicts_a_wound(dic
     recorder = StrikeRecorder()
     monkeypatch.setattr(assault, "_strike", recorder)
     dice.script(4)  # the Striking Scorpion's mandiblasters
-    assault.fight(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    assault.fight(st, 0, 0, tb, rng)
     dice.done()
     assert recorder.calls[0] == (0, 2, 1)
     spec = recorder.specs[0]
@@ -194,7 +194,7 @@ def test_core_12_mandiblasters_a_3_does_nothing(dice, monkeypatch):
     recorder = StrikeRecorder()
     monkeypatch.setattr(assault, "_strike", recorder)
     dice.script(3)
-    assault.fight(st, 0, 0, tb, rng, GL.PH_ASSAULT)
+    assault.fight(st, 0, 0, tb, rng)
     dice.done()
     assert len(recorder.calls) == units.alive(st, 0, 0) + units.alive(st, 0, 2)
 

@@ -43,7 +43,7 @@ def _fire(st, tb, rng, u, m, v, weapon):
 
     row = tb.weapons[weapon_index(catalogue())[weapon]]
     spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
-    return shooting.fire_group(st, 0, u, m, v, row, 1, False, False, tb, rng, GL.PH_SHOOTING, spec, out)
+    return shooting.fire_group(st, 0, u, m, v, row, 1, False, False, tb, rng, spec, out)
 
 
 # ------------------------------------------------------------------ the option
@@ -168,7 +168,7 @@ def _charge_scene(teams, gap=5.0, ruin=True):
 def test_core_7_1_a_charge_through_difficult_terrain_is_2_inches_shorter(dice, ruin, contact):
     st, tb, rng = _charge_scene(("guard", "marines"), ruin=ruin)
     dice.script(3, 3)  # 6" for a 5" gap: short by the 2" of difficult terrain
-    assert assault.make_charge(st, 0, 0, 2, tb, rng, GL.PH_ASSAULT) == contact
+    assert assault.make_charge(st, 0, 0, 2, tb, rng) == contact
     dice.done()
 
 
@@ -178,7 +178,7 @@ def test_core_7_1_chargers_through_difficult_terrain_without_assault_grenades_st
     for team, step in (("genestealers", 1), ("guard", None)):
         st, tb, rng = _charge_scene((team, "marines"))
         dice.script(6, 6)
-        assert assault.make_charge(st, 0, 0, 2, tb, rng, GL.PH_ASSAULT)
+        assert assault.make_charge(st, 0, 0, 2, tb, rng)
         st.w_choice[0, 1] = -1
         assert assault._model_step(st, 0, 0, 1, tb, st.w_choice) == (step or st.stats[0, 0, 1, L.I])
     dice.done()

@@ -43,7 +43,7 @@ turn = kernels.zombie40k.turn
 def _fight(monkeypatch, st, tb, rng, seed, wipe_on=0):
     recorder = StrikeRecorder(wipe_on)
     monkeypatch.setattr(assault, "_strike", recorder)
-    assault.fight(st, 0, seed, tb, rng, GL.PH_ASSAULT)
+    assault.fight(st, 0, seed, tb, rng)
     return recorder
 
 
@@ -230,7 +230,7 @@ def test_core_12_atsknf_caught_by_a_sweeping_advance_stays_locked(dice):
     marines = units.alive(st, 0, 1)
     dice.script(6, 6,  # Morale failed
                 1, 6)  # caught: zombies 6 + 1 >= Marines 1 + 4
-    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng, GL.PH_Z_ASSAULT)
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.alive(st, 0, 1) == marines and st.locked[0, 1, 2] == 1
     assert st.ustate[0, 1, GL.US_FALLING_BACK] == 0
@@ -285,7 +285,7 @@ def test_s8_banana_peel_moves_as_through_difficult_terrain(dice):
     assert st.pos[0, 1, 1] == pytest.approx(y + 5.0)
     put_unit(st, tb, 2, 24.0, st.pos[0, 1, 1] + st.radius[0, 1] + st.radius[0, 2] + 5.0)
     dice.script(3, 3)  # 6", less 2": short of 5"
-    assert not assault.make_charge(st, 0, 1, 2, tb, rng, GL.PH_ASSAULT)
+    assert not assault.make_charge(st, 0, 1, 2, tb, rng)
     dice.done()
 
 
@@ -302,7 +302,7 @@ def test_s8_super_mushroom_plus_3_inches_to_moves_runs_and_charges_and_plus_1_in
     assert movement.run_distance(st, 0, 1, tb, rng) == 5.0
     put_unit(st, tb, 2, 24.0, st.pos[0, 1, 1] + st.radius[0, 1] + st.radius[0, 2] + 8.0)
     dice.script(2, 3)  # 5" + 3" reaches 8"
-    assert assault.make_charge(st, 0, 1, 2, tb, rng, GL.PH_ASSAULT)
+    assert assault.make_charge(st, 0, 1, 2, tb, rng)
     dice.done()
     st.w_choice[1, 1] = -1
     assert assault._model_step(st, 0, 1, 1, tb, st.w_choice) == st.stats[0, 1, 1, L.I] + 1
@@ -335,14 +335,13 @@ def test_s8_a_defibrillator_kept_as_a_medpack_ignores_a_wound(dice):
     that would remove a model."""
     config = team_config("guard", "marines", policies=[{"defibrillator": 1}, "advance"])
     st, tb, rng = one_game(config)
-    kernels.zombie40k.powerups.apply_powerup(st, 0, 0, GL.DEFIB, tb, GL.PH_ASSAULT)
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 0, GL.DEFIB, tb)
     assert st.pu[0, 0, GL.PU_MEDPACKS] == 1 and st.pu[0, 0, GL.PU_DEFIBS] == 0
     locked_pair(st, tb, 0, 2)
     before = units.alive(st, 0, 0)
     n = st.pos.shape[1]
     out = np.zeros_like(st.w_out[0])
-    assault._strike(st, 0, 2, 0, 1, kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64), tb, rng,
-                    GL.PH_Z_ASSAULT, out)
+    assault._strike(st, 0, 2, 0, 1, kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64), tb, rng, out)
     dice.done()
     assert units.alive(st, 0, 0) == before and st.pu[0, 0, GL.PU_MEDPACKS] == 0
 

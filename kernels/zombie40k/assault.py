@@ -120,6 +120,7 @@ from kernels.zombie40k.units import (
     all_have,
     any_has,
     boss_unit,
+    close_event,
     combat_members,
     in_combat,
     is_squad,
@@ -129,7 +130,9 @@ from kernels.zombie40k.units import (
     n_players,
     note_ev_zone,
     on_table,
+    open_event,
     refresh_radius,
+    retell,
     unit_flags,
     unlock_all,
 )
@@ -148,13 +151,13 @@ def can_overwatch(st, g, v):
 
 
 @njit
-def overwatch(st, g, v, u, tb, rng, phase):
+def overwatch(st, g, v, u, tb, rng):
     """Unit v fires Overwatch at charging unit u (Snap Shots; templates D3 hits)."""
     if not can_overwatch(st, g, v):
         return
     st.ustate[g, v, US_OVERWATCHED] = 1
-    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, phase, True, True, -1)
-    log_event(st, g, phase, EK_OVERWATCH, v, u, fired, unsaved, 0)
+    fired, unsaved, _ = shoot(st, g, v, u, tb, rng, True, True, -1)
+    log_event(st, g, EK_OVERWATCH, v, u, fired, unsaved, 0)
 
 
 @njit
@@ -212,28 +215,29 @@ def may_charge_target(st, g, u, v, tb):
 
 
 @njit
-def make_charge(st, g, u, v, tb, rng, phase):
+def make_charge(st, g, u, v, tb, rng):
     """Declare and resolve a charge of u at v. Returns True if u ends in base contact."""
+    told = open_event(st, g, EK_CHARGE, u, v)  # declared before the Overwatch it draws
     if is_squad(v, tb):
-        overwatch(st, g, v, u, tb, rng, phase)
+        overwatch(st, g, v, u, tb, rng)
     if not on_table(st, g, u) or not on_table(st, g, v):
+        close_event(st, g, told, 0, 0, 1)  # c = 1: the charge was stopped before its roll
         return False
     distance = unit_gap(st, g, u, v)
     cover = _charge_crosses_terrain(st, g, u, v, tb)
     penalty = 2.0 if cover and not any_has(st, g, u, MR_MOVE_THROUGH_COVER) else 0.0
     roll = charge_roll(st, g, u, distance + penalty, tb, rng) - penalty
     if roll < distance:
-        log_event(st, g, phase, EK_CHARGE_FAIL, u, v, roll, distance, 0)
+        retell(st, g, told, EK_CHARGE_FAIL)
+        close_event(st, g, told, roll, distance, 0)
         return False
     ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
     move_into_contact(st, g, u, v, tb)
     st.ustate[g, u, US_CHARGED] = 1
     st.ustate[g, u, US_CHARGED_COVER] = 1 if cover else 0
-    dangerous_terrain(st, g, u, ax, ay, tb, rng, phase)
-    if not on_table(st, g, u):
-        return False
-    log_event(st, g, phase, EK_CHARGE, u, v, roll, distance, 0)
-    return True
+    dangerous_terrain(st, g, u, ax, ay, tb, rng)
+    close_event(st, g, told, roll, distance, 0)
+    return on_table(st, g, u)
 
 
 @njit
@@ -384,12 +388,13 @@ def _side_models(st, g, u, member, tb, friendly):
 
 
 @njit
-def fight(st, g, seed, tb, rng, phase):
+def fight(st, g, seed, tb, rng):
     """Fight one round of seed's combat. Leaves the members in ``st.w_member`` and the unsaved
     wounds each unit inflicted and suffered in ``st.w_inflicted`` / ``st.w_suffered`` (for combat
     resolution)."""
     member, inflicted, suffered, target, rampage = st.w_member, st.w_inflicted, st.w_suffered, st.w_target, \
         st.w_rampage
+    told = open_event(st, g, EK_FIGHT, seed, -1)  # told before the deaths it causes
     combat_members(st, g, seed, member)
     n = member.shape[0]
     for u in range(n):
@@ -399,8 +404,8 @@ def fight(st, g, seed, tb, rng, phase):
             if any_has(st, g, u, MR_RAMPAGE) and _side_models(st, g, u, member, tb, False) > \
                     _side_models(st, g, u, member, tb, True):
                 rampage[u] = d3(rng, g)
-    _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
-    _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng, phase)
+    _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng)
+    _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng)
     fuel_out, choice = st.w_fuel_out, st.w_choice
     fuel_out[:] = False
     for u in range(n):  # only the members' kept choices are read
@@ -408,7 +413,7 @@ def fight(st, g, seed, tb, rng, phase):
             choice[u] = -1
     step = _next_step(st, g, 11, member, target, tb, choice)
     while step > 0:  # Initiative 10 down to 1 (core §7.3)
-        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+        _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
                          choice, st.w_dice, st.w_weapon, st.w_spec[W_FIGHT], st.w_out[W_FIGHT])
         step = _next_step(st, g, step, member, target, tb, choice)
     _discard_empty_chainsaws(st, g, fuel_out)
@@ -416,11 +421,11 @@ def fight(st, g, seed, tb, rng, phase):
     for u in range(n):
         if member[u]:
             st.ustate[g, u, US_ROUNDS] += 1
-    log_event(st, g, phase, EK_FIGHT, seed, -1, inflicted[seed], suffered[seed], 0)
+    close_event(st, g, told, inflicted[seed], suffered[seed], 0)
 
 
 @njit
-def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase):
+def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng):
     """Each model with Hammer of Wrath that charged makes one hit at I10 (core §12)."""
     spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
     for u in range(member.shape[0]):
@@ -430,11 +435,11 @@ def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng, phase)
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0 and unit_flags(st, g, u, m) & MR_HAMMER_OF_WRATH and on_table(st, g, v):
                 hammer_of_wrath_spec(spec, st.stats[g, u, m], majority_stat(st, g, v, T), tb.wound_chart)
-                _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, phase, out)
+                _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, out)
 
 
 @njit
-def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng, phase):
+def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng):
     """At the start of Initiative 10 each model with Mandiblasters rolls a D6; on 4+ the enemy
     unit it fights suffers one Wound, saves and Feel No Pain allowed (core §12)."""
     spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
@@ -446,11 +451,11 @@ def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng, phase):
             if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & MR_MANDIBLASTERS and on_table(st, g, v):
                 if d6(rng, g) >= 4:
                     automatic_wound_spec(spec)
-                    _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, phase, out)
+                    _strike(st, g, u, v, 1, spec, inflicted, suffered, tb, rng, out)
 
 
 @njit
-def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
+def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
     for k in range(N_OUT):
         out[k] = 0
     before = alive(st, g, v)
@@ -465,12 +470,12 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, phase, out):
                     7, defender_chuck, medpacks, out)
     for m in range(was.shape[0]):
         if was[m] > 0 and st.wounds[g, v, m] == 0:
-            join_horde(st, g, v, m, u, tb, phase)
+            join_horde(st, g, v, m, u, tb)
     inflicted[u] += out[OUT_UNSAVED]
     suffered[v] += out[OUT_UNSAVED]
     if out[OUT_BLIND_HITS] > 0:
         st.ustate[g, v, US_BLIND_HIT] = 1
-    after_attack(st, g, v, u, before, tb, rng, phase)
+    after_attack(st, g, v, u, before, tb, rng)
 
 
 @njit
@@ -526,7 +531,7 @@ def _next_step(st, g, below, member, target, tb, choice):
 
 
 @njit
-def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng, phase,
+def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
                      choice, dice, weapon, spec, out):
     """Models striking at Initiative ``step`` are all counted first, then resolved."""
     n, mm = member.shape[0], st.wounds.shape[2]
@@ -551,13 +556,13 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
         for m in range(mm):
             if dice[u, m] > 0 and v >= 0 and on_table(st, g, v):
                 _model_spec(st, g, u, m, v, weapon[u, m], tb, spec)
-                _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, phase, out)
+                _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, out)
                 if weapon[u, m] == -2 and out[OUT_ONES] > 0:
                     fuel_out[u, m] = True  # a natural 1: the chainsaw runs dry (zombie40k §8)
 
 
 @njit
-def join_horde(st, g, p, m, h, tb, phase):
+def join_horde(st, g, p, m, h, tb):
     """Dead Men Walking (zombie40k §10.3, A36): a survivor slain in close combat by a horde
     rises at once as a model of that horde, with its profile (full Wounds), wargear and rules,
     Feel No Pain (5+) at worst, and no power-ups. No free slot: it stays dead."""
@@ -574,7 +579,7 @@ def join_horde(st, g, p, m, h, tb, phase):
             st.wounds[g, h, k] = st.stats[g, h, k, W]
             st.mstatus[g, p, m] |= MS_CONVERTED  # it is a zombie now, not a dead model of the squad
             refresh_radius(st, g, h, tb)
-            log_event(st, g, phase, EK_CONVERT, p, h, m, k, 0)
+            log_event(st, g, EK_CONVERT, p, h, m, k, 0)
             return
 
 
@@ -628,17 +633,17 @@ def _discard_empty_chainsaws(st, g, fuel_out):
 
 
 @njit
-def resolve_combat(st, g, member, inflicted, suffered, tb, rng, phase):
+def resolve_combat(st, g, member, inflicted, suffered, tb, rng):
     """core §7.4-§7.5 for every squad of the combat: the loser tests Morale at Ld minus the
     difference; a fail falls back, unless caught by a Sweeping Advance."""
     for p in range(n_players(tb)):
         if not member[p] or not on_table(st, g, p) or suffered[p] <= inflicted[p]:
             continue
         diff = suffered[p] - inflicted[p]
-        passed = morale_check(st, g, p, -diff, tb, rng, phase)
-        log_event(st, g, phase, EK_MORALE, p, -1, diff, passed, 0)
+        passed = morale_check(st, g, p, -diff, tb, rng)
+        log_event(st, g, EK_MORALE, p, -1, diff, passed, 0)
         if not passed:
-            _break(st, g, p, tb, rng, phase)
+            _break(st, g, p, tb, rng)
     _mark_consolidation(st, g, member)
 
 
@@ -682,46 +687,45 @@ def sweep_initiative(st, g, u, tb):
 
 
 @njit
-def _sweeping_advance(st, g, p, tb, rng, phase):
+def _sweeping_advance(st, g, p, tb, rng):
     """core §7.5: the loser rolls D6 + Initiative once; each winning unit not still locked with
     another enemy rolls D6 + Initiative (+D3 Crusader); the first to equal or beat the loser
     catches it. Returns that unit, or -1."""
     if tb.prm[P_SWEEP_HIGHEST] != 0:
         v = _sweeper(st, g, p, tb)
-        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng,
-                                           phase) else -1
+        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng) else -1
     mine = -1
     for v in range(st.locked.shape[1]):
         if _may_sweep(st, g, p, v, tb, True):
             if mine < 0:
                 mine = d6(rng, g) + sweep_initiative(st, g, p, tb)
-            if _sweep_roll(st, g, v, p, mine, tb, rng, phase):
+            if _sweep_roll(st, g, v, p, mine, tb, rng):
                 return v
     return -1
 
 
 @njit
-def _sweep_roll(st, g, v, p, mine, tb, rng, phase):
+def _sweep_roll(st, g, v, p, mine, tb, rng):
     theirs = d6(rng, g) + sweep_initiative(st, g, v, tb) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
-    log_event(st, g, phase, EK_SWEEP, v, p, theirs, mine, 0)
+    log_event(st, g, EK_SWEEP, v, p, theirs, mine, 0)
     return theirs >= mine
 
 
 @njit
-def _break(st, g, p, tb, rng, phase):
+def _break(st, g, p, tb, rng):
     """A squad that failed its Morale check: caught by a Sweeping Advance it is destroyed (with
     And They Shall Know No Fear it stays locked), else it falls back (core §7.5)."""
-    v = _sweeping_advance(st, g, p, tb, rng, phase)
+    v = _sweeping_advance(st, g, p, tb, rng)
     if v >= 0:
         if any_has(st, g, p, MR_ATSKNF):
             return  # caught, but And They Shall Know No Fear: stays locked
-        wipe(st, g, p, v, tb, rng, phase)
+        wipe(st, g, p, v, tb, rng)
         return
     for w in range(st.locked.shape[1]):
         if st.locked[g, p, w]:
             st.ustate[g, w, US_CONSOLIDATE] = 1
     unlock_all(st, g, p)
-    fall_back(st, g, p, tb, rng, phase)
+    fall_back(st, g, p, tb, rng)
 
 
 @njit
@@ -735,7 +739,7 @@ def _mark_consolidation(st, g, member):
 
 
 @njit
-def consolidate(st, g, u, gx, gy, tb, rng, phase):
+def consolidate(st, g, u, gx, gy, tb, rng):
     """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away)."""
     st.ustate[g, u, US_CONSOLIDATE] = 0
     if not on_table(st, g, u) or in_combat(st, g, u):
@@ -744,8 +748,8 @@ def consolidate(st, g, u, gx, gy, tb, rng, phase):
     ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm)
     note_ev_zone(st, g, u, tb)
-    dangerous_terrain(st, g, u, ax, ay, tb, rng, phase)
-    log_event(st, g, phase, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
+    dangerous_terrain(st, g, u, ax, ay, tb, rng)
+    log_event(st, g, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])
 
 
 @njit

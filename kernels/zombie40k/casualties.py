@@ -35,7 +35,7 @@ from kernels.zombie40k.units import alive, any_has, boss_unit, is_squad, log_eve
 
 
 @njit
-def after_attack(st, g, v, u, alive_before, tb, rng, phase):
+def after_attack(st, g, v, u, alive_before, tb, rng):
     """Book the models unit u's attack removed from unit v; handle v being wiped out."""
     now = alive(st, g, v)
     lost = alive_before - now
@@ -52,14 +52,14 @@ def after_attack(st, g, v, u, alive_before, tb, rng, phase):
             if tb.prm[P_KF] != 0:
                 st.ustate[g, u, US_KF_POINTS] += int(lost * tb.prm[P_KF_PER_KILL])
     if now == 0:
-        wipe(st, g, v, u, tb, rng, phase)
+        wipe(st, g, v, u, tb, rng)
 
 
 @njit
-def wipe(st, g, v, killer, tb, rng, phase):
+def wipe(st, g, v, killer, tb, rng):
     """Unit v is wiped out; a horde's destroyer rolls for a power-up (zombie40k §8)."""
     x, y, r = st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v]
-    log_event(st, g, phase, EK_WIPE, v, killer, x, y, 0)
+    log_event(st, g, EK_WIPE, v, killer, x, y, 0)
     remove_unit(st, g, v)
     st.ustate[g, v, US_WIPED_BY] = killer + 1
     st.ustate[g, v, US_BLINDED] = 0  # the unit that comes back is not blind
@@ -71,11 +71,11 @@ def wipe(st, g, v, killer, tb, rng, phase):
         if killer >= 0 and is_squad(killer, tb):
             st.pres[g, killer, PR_BOSS_KILLED] += 1
             if tb.prm[P_BOSS_KILL_POWERUP] != 0:
-                roll_powerup(st, g, killer, tb, rng, phase)
+                roll_powerup(st, g, killer, tb, rng)
         return
     if killer >= 0 and is_squad(killer, tb):
         st.pres[g, killer, PR_HORDES_KILLED] += 1
-        roll_powerup(st, g, killer, tb, rng, phase)
+        roll_powerup(st, g, killer, tb, rng)
 
 
 @njit
@@ -91,7 +91,7 @@ def _squad_wiped(st, g, p, x, y, r, tb):
 
 
 @njit
-def dangerous_terrain(st, g, u, ax, ay, tb, rng, phase):
+def dangerous_terrain(st, g, u, ax, ay, tb, rng):
     """Unit u has moved from (ax, ay) to where it stands: if the move entered, left or crossed
     dangerous terrain each model tests, a 1 is a Wound with no armour or cover save
     (invulnerable saves and Feel No Pain allowed; Move Through Cover passes; core §5; zombies
@@ -113,4 +113,4 @@ def dangerous_terrain(st, g, u, ax, ay, tb, rng, phase):
     before = alive(st, g, u)
     resolve_attacks(rng, g, ones, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], 7, 0,
                     st.pu[g, 0, 0:0], out)
-    after_attack(st, g, u, -1, before, tb, rng, phase)
+    after_attack(st, g, u, -1, before, tb, rng)

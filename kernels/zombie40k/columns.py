@@ -135,11 +135,14 @@ PR_POWERUP0 = 10  # + result 2..12 -> columns 12..22
 N_PRES = 23
 
 # ---- trace events: float32[n, E, N_EV] ---------------------------------------------------
-EV_TURN, EV_PHASE, EV_KIND, EV_UNIT, EV_OTHER, EV_A, EV_B, EV_C = range(8)
-N_EV = 8
+EV_TURN, EV_PHASE, EV_KIND, EV_UNIT, EV_OTHER, EV_A, EV_B, EV_C, EV_MODELS, EV_OTHER_MODELS = range(10)
+N_EV = 10  # EV_MODELS / EV_OTHER_MODELS: models the unit / the other unit has after the event (-1: not a unit)
+NOW_PHASE, NOW_UNIT = 0, 1  # GameState.w_now: the phase being played and whose it is (-1 everyone's)
+N_NOW = 2
 (PH_SETUP, PH_ROLLOFF, PH_RESPAWN, PH_MOVEMENT, PH_PSYCHIC, PH_SHOOTING, PH_ASSAULT,
  PH_Z_RESPAWN, PH_SHAMBLE, PH_Z_SHOOTING, PH_Z_ASSAULT, PH_END) = range(12)
 (EK_DEPLOY, EK_ORDER, EK_RESPAWN, EK_MOVE, EK_RUN, EK_EMBARK, EK_SHOOT, EK_KILL, EK_WIPE, EK_CHARGE,
  EK_CHARGE_FAIL, EK_FIGHT, EK_OVERWATCH, EK_MORALE, EK_FALL_BACK, EK_SWEEP, EK_POWERUP, EK_ZOMBIE_ARRIVE,
  EK_SHAMBLE, EK_CONSOLIDATE, EK_REGROUP, EK_PUSHBACK, EK_SNAPSHOT, EK_GETS_HOT, EK_PSYCHIC, EK_MEDPACK,
  EK_DEFIB, EK_END, EK_CONVERT, EK_SHOP, EK_MOB_RULE, EK_TERRAIN) = range(32)
+EK_NONE = -1  # an opened event that did not happen (units.cancel_event)

@@ -12,7 +12,6 @@ from kernels.zombie40k.casualties import after_attack, dangerous_terrain
 from kernels.zombie40k.columns import (
     EK_FALL_BACK,
     EK_MOB_RULE,
-    PH_SHOOTING,
     PU_MEDPACKS,
     US_BLIND_HIT,
     US_BLINDED,
@@ -53,16 +52,16 @@ def leadership_test(st, g, u, modifier, tb, rng):
 
 
 @njit
-def morale_check(st, g, u, modifier, tb, rng, phase):
+def morale_check(st, g, u, modifier, tb, rng):
     """A Morale check or a Pinning test (core §9.1, §9.4): a Leadership test, then Mob Rule on
     a failure."""
     if leadership_test(st, g, u, modifier, tb, rng):
         return True
-    return all_have(st, g, u, MR_MOB_RULE) and _mob_rule(st, g, u, tb, rng, phase)
+    return all_have(st, g, u, MR_MOB_RULE) and _mob_rule(st, g, u, tb, rng)
 
 
 @njit
-def _mob_rule(st, g, u, tb, rng, phase):
+def _mob_rule(st, g, u, tb, rng):
     """Mob Rule (core §12; every model must have it, zombie40k §11.3): a D6; on a 1 the test
     passes only if the unit is locked in combat; on 2-6 the unit suffers D6 S4 AP- hits from
     its own mob and the test passes."""
@@ -78,28 +77,28 @@ def _mob_rule(st, g, u, tb, rng, phase):
     before = alive(st, g, u)
     resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
                     chuck, medpacks, out)
-    log_event(st, g, phase, EK_MOB_RULE, u, -1, hits, out[OUT_UNSAVED], 0)
-    after_attack(st, g, u, -1, before, tb, rng, phase)
+    log_event(st, g, EK_MOB_RULE, u, -1, hits, out[OUT_UNSAVED], 0)
+    after_attack(st, g, u, -1, before, tb, rng)
     return True
 
 
 @njit
-def fall_back(st, g, p, tb, rng, phase):
+def fall_back(st, g, p, tb, rng):
     """2D6" straight towards the player starting edge; off the table, the unit is lost (A44).
     A unit that falls back leaves any combat it was locked in (core §9.1, §9.3)."""
     unlock_all(st, g, p)
     st.ustate[g, p, US_FALLING_BACK] = 1
     distance = sum_d6(rng, g, 2)
-    log_event(st, g, phase, EK_FALL_BACK, p, -1, distance, 0, 0)
+    log_event(st, g, EK_FALL_BACK, p, -1, distance, 0, 0)
     if st.pos[g, p, 1] - distance < 0.0:
         before = alive(st, g, p)
         for m in range(st.wounds.shape[2]):
             st.wounds[g, p, m] = 0
-        after_attack(st, g, p, -1, before, tb, rng, phase)
+        after_attack(st, g, p, -1, before, tb, rng)
         return
     ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
     move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm)
-    dangerous_terrain(st, g, p, ax, ay, tb, rng, phase)  # not slowed by difficult terrain (core §9.3)
+    dangerous_terrain(st, g, p, ax, ay, tb, rng)  # not slowed by difficult terrain (core §9.3)
 
 
 @njit
@@ -127,9 +126,9 @@ def leadership_after_shooting(st, g, v, before, pinning, tb, rng):
     Morale (fail: falls back); one hit by a Pinning weapon tests Ld (fail: Goes to Ground)."""
     if not on_table(st, g, v) or before <= 0:
         return
-    if 4 * (before - alive(st, g, v)) >= before and not morale_check(st, g, v, 0, tb, rng, PH_SHOOTING):
-        fall_back(st, g, v, tb, rng, PH_SHOOTING)
-    elif pinning and on_table(st, g, v) and not morale_check(st, g, v, 0, tb, rng, PH_SHOOTING):
+    if 4 * (before - alive(st, g, v)) >= before and not morale_check(st, g, v, 0, tb, rng):
+        fall_back(st, g, v, tb, rng)
+    elif pinning and on_table(st, g, v) and not morale_check(st, g, v, 0, tb, rng):
         st.ustate[g, v, US_PINNED] = 1
 
 

@@ -40,9 +40,6 @@ from kernels.zombie40k.columns import (
     P_SHAMBLE_PREFERS_UNENGAGED,
     P_SURROUNDED_GEOMETRIC,
     P_SURROUNDED_RATIO,
-    PH_MOVEMENT,
-    PH_SHAMBLE,
-    PH_SHOOTING,
     POL_HUNT_RADIUS,
     PU_BANANA,
     PU_BILE,
@@ -78,12 +75,14 @@ from kernels.zombie40k.units import (
     all_have,
     any_has,
     boss_unit,
+    close_event,
     in_combat,
     lock,
     log_event,
     n_players,
     note_ev_zone,
     on_table,
+    open_event,
     unlock_all,
 )
 
@@ -113,11 +112,11 @@ def can_embark(st, g, p, allowance, tb):
 
 
 @njit
-def embark(st, g, p, tb, phase):
+def embark(st, g, p, tb):
     """The squad boards the Escape Vehicle: it leaves the table with its models, which stand
     at the vehicle's access point (Coop Mode squads keep shooting from there, zombie40k §10.1)."""
     note_ev_zone(st, g, p, tb)
-    log_event(st, g, phase, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
+    log_event(st, g, EK_EMBARK, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], alive(st, g, p))
     st.ustate[g, p, US_EMBARKED] = 1
     st.ustate[g, p, US_ON_TABLE] = 0
     st.ustate[g, p, US_FALLING_BACK] = 0
@@ -175,7 +174,7 @@ def movement_goal(st, g, p, tb):
 
 
 @njit
-def advance(st, g, p, allowance, tb, rng, phase, kind):
+def advance(st, g, p, allowance, tb, rng, kind):
     """Move squad p towards its goal; a hunted horde is approached to 1" (no contact)."""
     gx, gy, target = movement_goal(st, g, p, tb)
     stop = 0.0
@@ -186,8 +185,8 @@ def advance(st, g, p, allowance, tb, rng, phase, kind):
     if moved > 0.0:
         st.ustate[g, p, US_MOVED] = 1
     note_ev_zone(st, g, p, tb)
-    dangerous_terrain(st, g, p, ax, ay, tb, rng, phase)
-    log_event(st, g, phase, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
+    dangerous_terrain(st, g, p, ax, ay, tb, rng)
+    log_event(st, g, kind, p, target, moved, st.pos[g, p, 0], st.pos[g, p, 1])
     return moved
 
 
@@ -204,9 +203,9 @@ def squad_movement(st, g, p, tb, rng):
             allowance = REGROUP_IN
             _mark_regrouped(st, g, p)
     if can_embark(st, g, p, allowance, tb):
-        embark(st, g, p, tb, PH_MOVEMENT)
+        embark(st, g, p, tb)
         return True
-    advance(st, g, p, allowance, tb, rng, PH_MOVEMENT, EK_MOVE)
+    advance(st, g, p, allowance, tb, rng, EK_MOVE)
     return False
 
 
@@ -231,11 +230,11 @@ def _mark_regrouped(st, g, p):
 def _regroup(st, g, p, tb, rng):
     """Regroup test at full Leadership even below 25% (zombie40k §5.2); a fail falls back."""
     passed = any_has(st, g, p, MR_ATSKNF) or leadership_test(st, g, p, 0, tb, rng)
-    log_event(st, g, PH_MOVEMENT, EK_REGROUP, p, -1, passed, 0, 0)
+    log_event(st, g, EK_REGROUP, p, -1, passed, 0, 0)
     if passed:
         st.ustate[g, p, US_FALLING_BACK] = 0
         return True
-    fall_back(st, g, p, tb, rng, PH_MOVEMENT)
+    fall_back(st, g, p, tb, rng)
     return False
 
 
@@ -271,9 +270,9 @@ def squad_run(st, g, p, tb, rng, embark_on_run):
     distance = run_distance(st, g, p, tb, rng)
     st.ustate[g, p, US_RAN] = 1
     if embark_on_run and can_embark(st, g, p, distance, tb):
-        embark(st, g, p, tb, PH_SHOOTING)
+        embark(st, g, p, tb)
         return True
-    advance(st, g, p, distance, tb, rng, PH_SHOOTING, EK_RUN)
+    advance(st, g, p, distance, tb, rng, EK_RUN)
     return False
 
 
@@ -425,21 +424,24 @@ def _shamble_unit(st, g, z, p, roll, tb, rng):
         st.ustate[g, z, US_ARRIVED_EDGE] = 0
         if tb.prm[P_EDGE_ARRIVAL] != 0:  # A23: moving on from the edge, not placed on the table
             roll = max(0.0, roll - 2.0 * st.radius[g, z])
+    told = open_event(st, g, EK_SHAMBLE, z, p)  # told before the Overwatch it draws
     if _gap(st, g, z, p) <= roll:
-        overwatch(st, g, p, z, tb, rng, PH_SHAMBLE)  # once per phase per squad (§6.2 step 4)
+        overwatch(st, g, p, z, tb, rng)  # once per phase per squad (§6.2 step 4)
         if not on_table(st, g, z) or not on_table(st, g, p):
+            close_event(st, g, told, 0.0, 0, roll)
             return
     ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, z, st.pos[g, p, 0], st.pos[g, p, 1], roll, p, 0.0,
                          tb.prm)
-    dangerous_terrain(st, g, z, ax, ay, tb, rng, PH_SHAMBLE)  # zombies ignore difficult terrain, not dangerous (A22)
+    dangerous_terrain(st, g, z, ax, ay, tb, rng)  # zombies ignore difficult terrain, not dangerous (A22)
     if not on_table(st, g, z):
+        close_event(st, g, told, moved, 0, roll)
         return
     contact = _gap(st, g, z, p) <= 1e-6
     if contact:
         lock(st, g, z, p)
         st.ustate[g, z, US_CHARGED] = 1
-    log_event(st, g, PH_SHAMBLE, EK_SHAMBLE, z, p, moved, contact, roll)
+    close_event(st, g, told, moved, contact, roll)
 
 
 @njit

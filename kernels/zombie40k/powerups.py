@@ -78,7 +78,7 @@ def is_furthest(st, g, p, tb):
 
 
 @njit
-def roll_powerup(st, g, p, tb, rng, phase):
+def roll_powerup(st, g, p, tb, rng):
     """Squad p rolls on the Power-Up table (or takes the catch-up alternative)."""
     if tb.prm[P_POWERUPS] == 0 or not on_table(st, g, p):
         return
@@ -87,16 +87,16 @@ def roll_powerup(st, g, p, tb, rng, phase):
         policy = int(tb.prm[P_CATCHUP])
         push = policy == 2 or (policy == 0 and leader_d <= tb.prm[P_PVP_ZONE])
         if push and leader >= 0 and leader != p:
-            push_back(st, g, leader, roll_expr_prm(rng, g, tb.prm, P_PUSH_N), tb, phase)
+            push_back(st, g, leader, roll_expr_prm(rng, g, tb.prm, P_PUSH_N), tb)
             return
         first, second = sum_d6(rng, g, 2), sum_d6(rng, g, 2)
-        apply_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb, phase)
+        apply_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb)
         return
-    apply_powerup(st, g, p, sum_d6(rng, g, 2), tb, phase)
+    apply_powerup(st, g, p, sum_d6(rng, g, 2), tb)
 
 
 @njit
-def push_back(st, g, q, inches, tb, phase):
+def push_back(st, g, q, inches, tb):
     """Move squad q (and the zombies locked with it) straight away from the EV (A28)."""
     note_ev_zone(st, g, q, tb)  # where it had come to counts for Coop Mode's trigger (§10.1)
     ex, ey = ev_nearest_point(st.pos[g, q, 0], st.pos[g, q, 1], tb.prm)
@@ -112,7 +112,7 @@ def push_back(st, g, q, inches, tb, phase):
     for v in range(st.pos.shape[1]):
         if st.locked[g, q, v]:
             _shift(st, g, v, dx, dy, tb)
-    log_event(st, g, phase, EK_PUSHBACK, q, -1, inches, st.pos[g, q, 0], st.pos[g, q, 1])
+    log_event(st, g, EK_PUSHBACK, q, -1, inches, st.pos[g, q, 0], st.pos[g, q, 1])
 
 
 @njit
@@ -144,13 +144,13 @@ def _shift(st, g, u, dx, dy, tb):
 
 
 @njit
-def apply_powerup(st, g, p, result, tb, phase):
+def apply_powerup(st, g, p, result, tb):
     """The effect of Power-Up table result 2-12 on squad p (zombie40k §8); a result taken off
     the table (ablation, ``powerups_removed``) gives nothing."""
     if (int(tb.prm[P_PU_REMOVED]) >> result) & 1:
         return
     st.pres[g, p, PR_POWERUP0 + result] += 1
-    log_event(st, g, phase, EK_POWERUP, p, -1, result, 0, 0)
+    log_event(st, g, EK_POWERUP, p, -1, result, 0, 0)
     turn = st.res[g, R_TURNS]
     pu = st.pu[g, p]
     if result == BILE:

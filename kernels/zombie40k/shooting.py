@@ -91,6 +91,8 @@ from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
     alive,
     any_has,
+    cancel_event,
+    close_event,
     combat_members,
     in_combat,
     is_squad,
@@ -98,6 +100,7 @@ from kernels.zombie40k.units import (
     majority_stat,
     n_players,
     on_table,
+    open_event,
     unit_flags,
 )
 
@@ -239,7 +242,7 @@ def _cover_of(st, g, v, tb):
 
 
 @njit
-def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec, out):
+def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, spec, out):
     """Model m of unit u fires ``dice`` shots of a weapon at unit v (hits randomised if v is
     locked with another squad). Returns unsaved wounds."""
     chuck = 1 if is_squad(u, tb) and chuck_active(st, g, u) else 0
@@ -251,12 +254,12 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
         out[k] = 0
     pinning = (row[W_FLAGS] & WR_PINNING) != 0
     if _locked_with_other_squad(st, g, v, u, tb):
-        _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinning)
+        _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning)
     else:
         headshots(st, g, u, v, tb, spec)
-        _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning)
+        _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning)
     if spec[SP_GETS_HOT] != 0:
-        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng, phase)
+        _gets_hot(st, g, u, m, out[OUT_ONES], tb, rng)
     if out[OUT_BLIND_HITS] > 0:
         st.ustate[g, v, US_BLIND_HIT] = 1
     if is_squad(v, tb) and is_squad(u, tb):
@@ -265,7 +268,7 @@ def fire_group(st, g, u, m, v, row, dice, snap, overwatch, tb, rng, phase, spec,
 
 
 @njit
-def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning):
+def _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning):
     """Resolve ``dice`` of a group on unit v; a Pinning weapon's unsaved wounds mark v for its
     Pinning test at the end of the phase (core §9.4)."""
     before, unsaved = alive(st, g, v), out[OUT_UNSAVED]
@@ -276,7 +279,7 @@ def _resolve_on(st, g, u, v, dice, spec, tb, rng, phase, out, pinning):
                     _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
     if pinning and out[OUT_UNSAVED] > unsaved:
         st.ustate[g, v, US_PIN_HIT] = 1
-    after_attack(st, g, v, u, before, tb, rng, phase)
+    after_attack(st, g, v, u, before, tb, rng)
 
 
 @njit
@@ -326,7 +329,7 @@ def _random_combat_unit(st, g, rng):
 
 
 @njit
-def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinning):
+def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning):
     """zombie40k §5.4: shots into v's combat roll to hit as any shot (a blast marker scatters and
     covers, a template covers, the models of the whole combat); each hit goes to a random model
     of the combat and wounds with the firing model's profile (docs/space.md)."""
@@ -343,12 +346,12 @@ def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, phase, out, pinn
                       majority_stat(st, g, w, SV), False, False, spec[SP_EXTRA_REROLL], tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
         headshots(st, g, u, w, tb, tspec)
-        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, pinning)
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, out, pinning)
         _random_hit_grudge(st, g, u, w, tb)
 
 
 @njit
-def _gets_hot(st, g, u, m, ones, tb, rng, phase):
+def _gets_hot(st, g, u, m, ones, tb, rng):
     """Gets Hot: each natural 1 to hit wounds the firer; armour or invulnerable save (core §6.9)."""
     for _ in range(ones):
         if st.wounds[g, u, m] <= 0:
@@ -359,12 +362,12 @@ def _gets_hot(st, g, u, m, ones, tb, rng, phase):
             continue
         before = alive(st, g, u)
         st.wounds[g, u, m] -= 1
-        log_event(st, g, phase, EK_GETS_HOT, u, m, 0, 0, 0)
-        after_attack(st, g, u, -1, before, tb, rng, phase)
+        log_event(st, g, EK_GETS_HOT, u, m, 0, 0, 0)
+        after_attack(st, g, u, -1, before, tb, rng)
 
 
 @njit
-def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
+def _fire_shotgun(st, g, u, m, v, tb, rng, spec, out):
     """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
     and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34). Fired at
     zombies locked with another squad, each hit goes to a random model of the combat (§5.4)."""
@@ -374,9 +377,9 @@ def _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out):
         out[k] = 0
     shots = int(tb.prm[P_SHOTGUN_SHOTS])
     if _locked_with_other_squad(st, g, v, u, tb):
-        _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out)
+        _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out)
     else:
-        _resolve_on(st, g, u, v, shots, spec, tb, rng, phase, out, False)
+        _resolve_on(st, g, u, v, shots, spec, tb, rng, out, False)
     return out[OUT_UNSAVED]
 
 
@@ -387,7 +390,7 @@ def _shotgun_spec(spec, tb, chuck):
 
 
 @njit
-def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out):
+def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out):
     """Each hit on a random model of the combat: a zombie loses a Wound, a survivor takes a hit
     of the appendix Shotgun (S3 AP-) from the firer (zombie40k §5.4, §8 result 8)."""
     models = _combat_models(st, g, v)
@@ -406,7 +409,7 @@ def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, phase, out
                           majority_stat(st, g, w, T), majority_stat(st, g, w, SV), False, False, chuck,
                           tb.wound_chart, tb.geom)
         tspec[SP_HIT_MODE] = HM_AUTO
-        _resolve_on(st, g, u, w, 1, tspec, tb, rng, phase, out, False)
+        _resolve_on(st, g, u, w, 1, tspec, tb, rng, out, False)
         _random_hit_grudge(st, g, u, w, tb)
 
 
@@ -431,11 +434,12 @@ def _uses_shotgun(st, g, u, m, v, tb):
 
 
 @njit
-def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
+def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
     """Every living model of unit u (but model ``skip``, -1 for none) fires at unit v; one may
     throw a grenade instead. Returns (models that fired, unsaved wounds, a Pinning weapon hit)."""
     spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
     out[:] = 0
+    told = open_event(st, g, EK_SHOOT, u, v)  # told before the wipes and power-ups it causes
     thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
     fired, unsaved, pinning = 0, 0, False
     for m in range(st.wounds.shape[2]):
@@ -443,25 +447,27 @@ def shoot(st, g, u, v, tb, rng, phase, snap_all, overwatch, skip):
             continue
         if m == thrower:
             w = st.gear[g, u, m, G_GRENADE]
-            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, phase, spec, out)
+            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, spec, out)
             fired += 1
             continue
         if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
-            unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, phase, spec, out)
+            unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, spec, out)
             fired += 1
             continue
         w, dice, snap, value = best_weapon(st, g, u, m, v, tb, spec, False)
         if w < 0 or (overwatch and tb.weapons[w, W_BLAST] != 0):
             continue
-        unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng, phase,
+        unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng,
                               spec, out)
         pinning = pinning or (tb.weapons[w, W_FLAGS] & WR_PINNING) != 0
         fired += 1
         _mark_no_charge(st, g, u, m, tb.weapons[w])
     blind_tests(st, g, rng)
     if fired > 0:
-        log_event(st, g, phase, EK_SHOOT, u, v, fired, unsaved, overwatch)
+        close_event(st, g, told, fired, unsaved, overwatch)
         st.ustate[g, u, US_SHOT_AT] = v + 1
+    else:
+        cancel_event(st, g, told)
     return fired, unsaved, pinning
 
 
@@ -511,7 +517,7 @@ def max_reach(st, g, u, tb):
 
 
 @njit
-def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
+def split_fire(st, g, u, v, second, tb, rng, snap_all):
     """Split Fire (core §12): the model that does best against ``second`` shoots it before the
     rest of the unit fires at v. Returns that model (-1: nobody had a shot)."""
     spec, out = st.w_spec[W_SPLIT], st.w_out[W_SPLIT]
@@ -525,6 +531,6 @@ def split_fire(st, g, u, v, second, tb, rng, phase, snap_all):
     if best < 0:
         return -1
     w, dice, snap, _ = best_weapon(st, g, u, best, second, tb, spec, False)
-    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, phase, spec, out)
+    fire_group(st, g, u, best, second, tb.weapons[w], dice, snap or snap_all, False, tb, rng, spec, out)
     _mark_no_charge(st, g, u, best, tb.weapons[w])
     return best

@@ -13,7 +13,6 @@ from kernels.jit import njit
 from kernels.w40k.columns import MR_PSYKER
 from kernels.zombie40k.columns import (
     EK_SHOP,
-    PH_RESPAWN,
     SH_COST,
     SH_PSYKER,
     SH_SLOT,
@@ -64,7 +63,7 @@ def _shop_for_model(st, g, p, m, tb):
         if points >= tb.shop[k, SH_COST]:
             st.ustate[g, p, US_KF_POINTS] = points - tb.shop[k, SH_COST]
             _hand_out(st, g, p, m, slot, tb.shop[k, SH_WEAPON], tb.shop[k, SH_SQUAD] != 0)
-            log_event(st, g, PH_RESPAWN, EK_SHOP, p, m, tb.shop[k, SH_WEAPON], tb.shop[k, SH_COST], refund)
+            log_event(st, g, EK_SHOP, p, m, tb.shop[k, SH_WEAPON], tb.shop[k, SH_COST], refund)
             return
 
 

@@ -55,8 +55,6 @@ from kernels.zombie40k.columns import (
     P_TABLE_L,
     P_TABLE_W,
     P_ZOMBIE_BAND,
-    PH_SETUP,
-    PH_Z_RESPAWN,
     R_TURNS,
     US_ARRIVED_EDGE,
     US_DK_LEVEL,
@@ -295,7 +293,7 @@ def respawn_squad(st, g, p, tb, rng):
     y = y0 - (furthest + prm[P_RESPAWN_MARGIN]) - r
     if furthest < 0.0 or y < r or not _respawn_on_band(st, g, p, y, tb):
         deploy_at_start_edge(st, g, p, tb, rng, -1)  # A15: no legal spot on the band
-    log_event(st, g, PH_SETUP, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
+    log_event(st, g, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
 
 
 @njit
@@ -343,12 +341,12 @@ def setup_game(st, g, tb, rng):
     order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
         deploy_at_start_edge(st, g, order[k], tb, rng, k)
-        log_event(st, g, PH_SETUP, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
+        log_event(st, g, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
     for h in range(n_p, boss_unit(st)):
         build_horde(st, g, h, tb)
         st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
         _place_in_band(st, g, h, tb, rng)
-        log_event(st, g, PH_SETUP, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
+        log_event(st, g, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     _place_boss(st, g, tb)
 
 
@@ -360,7 +358,7 @@ def _place_boss(st, g, tb):
     st.radius[g, b] = unit_radius(1, tb.prm)
     x0, x1, y0, y1 = ev_rect(tb.prm)
     _place(st, g, b, 0.5 * (x0 + x1), y0 - 1.0 - st.radius[g, b], tb)
-    log_event(st, g, PH_SETUP, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
+    log_event(st, g, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
 
 
 @njit_alloc
@@ -553,7 +551,7 @@ def respawn_horde(st, g, h, tb, rng):
     placed = _arrive(st, g, h, result, tb, rng)
     st.ustate[g, h, US_ARRIVED_EDGE] = 1 if result <= 4 else 0
     if placed:
-        log_event(st, g, PH_Z_RESPAWN, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
+        log_event(st, g, EK_ZOMBIE_ARRIVE, h, result, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     else:
         _clear_unit(st, g, h)  # no room on the table: it tries again next Zombie Turn
         if tb.prm[P_DK] != 0 and tb.prm[P_DK_FAILED_ARRIVALS] == 0 and h != boss_unit(st):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.w40k.columns import N_OUT, N_SPEC, N_STATS
-from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_PRES, N_PU, N_RES, N_US
+from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_NOW, N_PRES, N_PU, N_RES, N_US
 
 # rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
@@ -66,6 +66,7 @@ class GameState(NamedTuple):
     w_out: np.ndarray  # int64[N_WORK, N_OUT] their outcome counters
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
     w_keys: np.ndarray  # float64[U] their distances to their targets
+    w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
 
 
 class Tables(NamedTuple):
@@ -132,6 +133,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_out=np.zeros((N_WORK, N_OUT), np.int64),
         w_order=np.zeros(u, np.int64),
         w_keys=np.zeros(u),
+        w_now=np.zeros(N_NOW, np.int64),
     )
 
 

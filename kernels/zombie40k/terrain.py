@@ -23,7 +23,6 @@ from kernels.zombie40k.columns import (
     P_TERRAIN_DANGEROUS,
     P_TERRAIN_N,
     P_TERRAIN_R,
-    PH_SETUP,
 )
 from kernels.zombie40k.geometry import ev_rect, norm, rect_distance
 from kernels.zombie40k.units import log_event
@@ -46,7 +45,7 @@ def place_terrain(st, g, tb, rng):
             if rect_distance(x, y, x0, x1, y0, y1) >= r:
                 st.terrain[g, k, TX], st.terrain[g, k, TY], st.terrain[g, k, TR] = x, y, r
                 st.terrain[g, k, TDANGER] = 1.0 if uniform(rng, g) < tb.prm[P_TERRAIN_DANGEROUS] else 0.0
-                log_event(st, g, PH_SETUP, EK_TERRAIN, k, int(st.terrain[g, k, TDANGER]), x, y, r)  # for the trace
+                log_event(st, g, EK_TERRAIN, k, int(st.terrain[g, k, TDANGER]), x, y, r)  # for the trace
                 break
 
 

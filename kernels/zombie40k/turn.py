@@ -66,8 +66,11 @@ from kernels.zombie40k.columns import (
     PH_PSYCHIC,
     PH_RESPAWN,
     PH_ROLLOFF,
+    PH_SETUP,
+    PH_SHAMBLE,
     PH_SHOOTING,
     PH_Z_ASSAULT,
+    PH_Z_RESPAWN,
     PH_Z_SHOOTING,
     POL_CHARGE,
     POL_CHARGE_MAX,
@@ -137,6 +140,7 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    enter_phase,
     in_combat,
     is_squad,
     log_event,
@@ -177,7 +181,7 @@ def respawning_phase(st, g, p, tb, rng):
     respawn_squad(st, g, p, tb, rng)
     st.ustate[g, p, US_RESPAWNS] += 1
     st.pres[g, p, PR_RESPAWNS] += 1
-    roll_powerup(st, g, p, tb, rng, PH_RESPAWN)
+    roll_powerup(st, g, p, tb, rng)
 
 
 @njit
@@ -194,7 +198,7 @@ def _use_defibrillator(st, g, p, tb):
             st.wounds[g, p, m] = 1
             st.pu[g, p, PU_DEFIBS] -= 1
             refresh_radius(st, g, p, tb)
-            log_event(st, g, PH_MOVEMENT, EK_DEFIB, p, m, 0, 0, 0)
+            log_event(st, g, EK_DEFIB, p, m, 0, 0, 0)
             return
 
 
@@ -322,8 +326,8 @@ def _fire_at(st, g, p, target, tb, rng):
     skip = -1
     second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
     if second >= 0:
-        skip = split_fire(st, g, p, target, second, tb, rng, PH_SHOOTING, snap)
-    shoot(st, g, p, target, tb, rng, PH_SHOOTING, snap, False, skip)
+        skip = split_fire(st, g, p, target, second, tb, rng, snap)
+    shoot(st, g, p, target, tb, rng, snap, False, skip)
     end_shooting_phase(st, g, tb, rng)
 
 
@@ -357,7 +361,7 @@ def assault_phase(st, g, p, tb, rng):
     if can_charge(st, g, p):
         v = _charge_target(st, g, p, tb)
         if v >= 0:
-            make_charge(st, g, p, v, tb, rng, PH_ASSAULT)
+            make_charge(st, g, p, v, tb, rng)
     _fight_combat(st, g, p, tb, rng)
     end_assault_phase(st, g)
 
@@ -388,20 +392,20 @@ def end_assault_phase(st, g):
 def _fight_combat(st, g, p, tb, rng):
     """The squad's combat, if it is locked in one, is fought in its Assault phase."""
     if on_table(st, g, p) and in_combat(st, g, p):
-        fight(st, g, p, tb, rng, PH_ASSAULT)
-        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng, PH_ASSAULT)
-        _consolidations(st, g, tb, rng, PH_ASSAULT)
+        fight(st, g, p, tb, rng)
+        resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng)
+        _consolidations(st, g, tb, rng)
 
 
 @njit
-def _consolidations(st, g, tb, rng, phase):
+def _consolidations(st, g, tb, rng):
     for u in range(st.pos.shape[1]):
         if st.ustate[g, u, US_CONSOLIDATE] != 0:
             if is_squad(u, tb):
                 gx, gy = squad_consolidation_goal(st, g, u, tb)
             else:
                 gx, gy = nearest_squad_goal(st, g, u, tb, rng)
-            consolidate(st, g, u, gx, gy, tb, rng, phase)
+            consolidate(st, g, u, gx, gy, tb, rng)
 
 
 @njit
@@ -446,14 +450,14 @@ def psychic_phase(st, g, p, tb, rng):
     if sixes >= 2:
         before = alive(st, g, p)
         st.wounds[g, p, m] -= 1
-        after_attack(st, g, p, -1, before, tb, rng, PH_PSYCHIC)
+        after_attack(st, g, p, -1, before, tb, rng)
     denied = 0
     for _ in range(roll):
         denied += d6(rng, g) == 6
     manifested = successes >= 1 and denied < successes and st.wounds[g, p, m] > 0
     if manifested:
         st.ustate[g, p, US_FORCE] = st.res[g, R_TURNS]
-    log_event(st, g, PH_PSYCHIC, EK_PSYCHIC, p, m, successes, denied, manifested)
+    log_event(st, g, EK_PSYCHIC, p, m, successes, denied, manifested)
 
 
 @njit
@@ -479,18 +483,22 @@ def _end_player_turn(st, g, p, rng):
 def player_turn(st, g, p, tb, rng, check):
     """zombie40k §5. Returns True if the squad escaped (its player wins)."""
     _start_player_turn(st, g, p, tb)
+    enter_phase(st, g, PH_RESPAWN, p)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
+        enter_phase(st, g, PH_SHOOTING, p)
         _fire_from_vehicle(st, g, p, tb, rng)
         _check(st, g, tb, check)
     if not on_table(st, g, p):
         return False
+    enter_phase(st, g, PH_MOVEMENT, p)
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
         if tb.prm[P_EMFH_STOPS_FALL_BACK] == 0:
             compulsory_moves(st, g, p, tb, rng)  # falling back is not a move it chose (§10.5, docs/readings.md)
+        enter_phase(st, g, PH_ASSAULT, p)
         begin_assault_phase(st, g)
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
         end_assault_phase(st, g)
@@ -501,10 +509,13 @@ def player_turn(st, g, p, tb, rng, check):
     if squad_movement(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_PSYCHIC, p)
     psychic_phase(st, g, p, tb, rng)
+    enter_phase(st, g, PH_SHOOTING, p)
     if shooting_phase(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_ASSAULT, p)
     assault_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     _end_player_turn(st, g, p, rng)
@@ -523,7 +534,7 @@ def _fire_from_vehicle(st, g, p, tb, rng):
             if d <= reach and d < best_d:
                 best, best_d = v, d
     if best >= 0:
-        shoot(st, g, p, best, tb, rng, PH_SHOOTING, False, False, -1)
+        shoot(st, g, p, best, tb, rng, False, False, -1)
 
 
 # ------------------------------------------------------------------------ zombie turn
@@ -570,7 +581,7 @@ def zombie_shooting(st, g, tb, rng):
         if on_table(st, g, z) and not in_combat(st, g, z) and max_reach(st, g, z, tb) > 0.0:
             p = _zombie_shooting_target(st, g, z, tb)
             if p >= 0:
-                shoot(st, g, z, p, tb, rng, PH_Z_SHOOTING, False, False, -1)
+                shoot(st, g, z, p, tb, rng, False, False, -1)
     end_shooting_phase(st, g, tb, rng)
 
 
@@ -584,11 +595,11 @@ def zombie_assault(st, g, tb, rng):
     for p in range(n_players(tb)):
         if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
             continue
-        fight(st, g, p, tb, rng, PH_Z_ASSAULT)
+        fight(st, g, p, tb, rng)
         for u in range(member.shape[0]):
             fought[u] = fought[u] or member[u]
-        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng, PH_Z_ASSAULT)
-    _consolidations(st, g, tb, rng, PH_Z_ASSAULT)
+        resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng)
+    _consolidations(st, g, tb, rng)
     end_assault_phase(st, g)
 
 
@@ -605,13 +616,17 @@ def zombie_turn(st, g, tb, rng, check):
     for z in range(n_players(tb), st.pos.shape[1]):
         st.ustate[g, z, US_CHARGED] = 0
         blind_turn_starts(st, g, z)
+    enter_phase(st, g, PH_Z_RESPAWN, -1)
     zombie_respawning(st, g, tb, rng)
     _check(st, g, tb, check)
     _reset_overwatch(st, g)
+    enter_phase(st, g, PH_SHAMBLE, -1)
     shamble_phase(st, g, tb, rng)
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_Z_SHOOTING, -1)
     zombie_shooting(st, g, tb, rng)
     _check(st, g, tb, check)
+    enter_phase(st, g, PH_Z_ASSAULT, -1)
     zombie_assault(st, g, tb, rng)
     for z in range(n_players(tb), st.pos.shape[1]):
         _it_will_not_die(st, g, z, rng)
@@ -713,6 +728,7 @@ def _reset_game(st, g):
 def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
+    enter_phase(st, g, PH_SETUP, -1)
     setup_game(st, g, tb, rng)
     for p in range(n_players(tb)):
         st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
@@ -721,8 +737,9 @@ def play_game(st, g, tb, rng, check):
     for turn in range(1, max_turns + 1):
         st.res[g, R_TURNS] = turn
         start_game_turn(st, g, tb)
+        enter_phase(st, g, PH_ROLLOFF, -1)
         order = turn_order(st, g, tb, rng)
-        log_event(st, g, PH_ROLLOFF, EK_ORDER, order[0], order[-1], 0, 0, 0)
+        log_event(st, g, EK_ORDER, order[0], order[-1], 0, 0, 0)
         emfh_all_test(st, g, tb, rng)
         for k in range(order.shape[0]):
             if player_turn(st, g, order[k], tb, rng, check) and tb.prm[P_COOP] == 0:
@@ -742,14 +759,16 @@ def play_game(st, g, tb, rng, check):
 
 @njit
 def _snapshot(st, g):
+    enter_phase(st, g, PH_END, -1)
     for u in range(st.pos.shape[1]):
         if on_table(st, g, u):
-            log_event(st, g, PH_END, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
+            log_event(st, g, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
                       st.radius[g, u])
 
 
 @njit
 def _finish(st, g, tb, winner, reason):
+    enter_phase(st, g, PH_END, -1)
     st.res[g, R_WINNER] = winner
     st.res[g, R_REASON] = reason
     for p in range(n_players(tb)):
@@ -759,7 +778,7 @@ def _finish(st, g, tb, winner, reason):
             st.pres[g, p, PR_EV_DISTANCE] = ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p], tb.prm)
         else:
             st.pres[g, p, PR_EV_DISTANCE] = 0.0 if st.ustate[g, p, US_EMBARKED] else np.nan
-    log_event(st, g, PH_END, EK_END, winner, reason, 0, 0, 0)
+    log_event(st, g, EK_END, winner, reason, 0, 0, 0)
 
 
 # ------------------------------------------------------------------------- invariants

@@ -6,14 +6,19 @@ from __future__ import annotations
 from kernels.jit import njit
 from kernels.w40k.columns import LD, MR_UNIT_RULES
 from kernels.zombie40k.columns import (
+    EK_NONE,
     EV_A,
     EV_B,
     EV_C,
     EV_KIND,
+    EV_MODELS,
     EV_OTHER,
+    EV_OTHER_MODELS,
     EV_PHASE,
     EV_TURN,
     EV_UNIT,
+    NOW_PHASE,
+    NOW_UNIT,
     P_PVP_ZONE,
     R_TURNS,
     US_FALLING_BACK,
@@ -201,14 +206,60 @@ def note_ev_zone(st, g, p, tb):
 
 
 @njit
-def log_event(st, g, phase, kind, unit, other, a, b, c):
-    """Append a trace event (only when the batch is traced)."""
+def log_event(st, g, kind, unit, other, a, b, c):
+    """Append a trace event (only when the batch is traced), in the phase being played
+    (``enter_phase``), with the models the unit and the other unit have after it."""
+    k = open_event(st, g, kind, unit, other)
+    close_event(st, g, k, a, b, c)
+
+
+@njit
+def open_event(st, g, kind, unit, other):
+    """Reserve the next trace event for something that starts now and is told when it ends
+    (``close_event``): a volley is told before the wipe and the power-up it causes. Returns the
+    event's index, -1 when the batch is not traced or its trace is full."""
     if st.events.shape[0] == 0:
-        return
+        return -1
     k = st.n_events[g]
     if k >= st.events.shape[1]:
+        return -1
+    ev = st.events[g, k]
+    ev[EV_TURN], ev[EV_PHASE], ev[EV_KIND], ev[EV_UNIT] = st.res[g, R_TURNS], st.w_now[NOW_PHASE], kind, unit
+    ev[EV_OTHER] = other
+    st.n_events[g] = k + 1
+    return k
+
+
+@njit
+def close_event(st, g, k, a, b, c):
+    """Fill in an opened event: its numbers and the models of its two units now."""
+    if k < 0:
         return
     ev = st.events[g, k]
-    ev[EV_TURN], ev[EV_PHASE], ev[EV_KIND], ev[EV_UNIT] = st.res[g, R_TURNS], phase, kind, unit
-    ev[EV_OTHER], ev[EV_A], ev[EV_B], ev[EV_C] = other, a, b, c
-    st.n_events[g] = k + 1
+    ev[EV_A], ev[EV_B], ev[EV_C] = a, b, c
+    unit, other = int(ev[EV_UNIT]), int(ev[EV_OTHER])
+    n_units = st.wounds.shape[1]
+    ev[EV_MODELS] = alive(st, g, unit) if 0 <= unit < n_units else -1
+    ev[EV_OTHER_MODELS] = alive(st, g, other) if 0 <= other < n_units else -1
+
+
+@njit
+def retell(st, g, k, kind):
+    """An opened event that turned out another kind (a charge that fell short)."""
+    if k >= 0:
+        st.events[g, k, EV_KIND] = kind
+
+
+@njit
+def cancel_event(st, g, k):
+    """An opened event that did not happen after all (a volley with no model able to fire)."""
+    if k >= 0:
+        st.events[g, k, EV_KIND] = EK_NONE
+
+
+@njit
+def enter_phase(st, g, phase, unit):
+    """The phase (``PH_*``) now played, and the unit whose phase it is (-1: every unit's, as the
+    Shamble): trace events are labelled with it."""
+    st.w_now[NOW_PHASE] = phase
+    st.w_now[NOW_UNIT] = unit
