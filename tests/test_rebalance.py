@@ -193,20 +193,38 @@ def test_runner_race_already_fair_changes_nothing(runner_race, tmp_path):
     assert done.validation.after.table.equals(done.validation.before.table)
 
 
+TINY = rb.Settings(margin=0.05, games=20, iterations=3, budget=10_000, seed=11, validate_games=3000)
+FAR = {"A": 1, "B": 4, "C": 12}  # 12, 3 and 1 runners: three steps of at most e^0.25 cannot even them
+
+
 def test_a_tiny_search_budget_is_caught_by_validation(runner_race, tmp_path):
-    """30 games per candidate and 2 candidates: the search's pick follows its noise; the fresh
-    games refuse it, and the proposal says FAILED."""
-    settings = rb.Settings(margin=0.05, games=30, iterations=2, budget=60, seed=11, validate_games=3000)
-    done = rb.rebalance(race({"A": 3, "B": 4, "C": 12}), settings, tmp_path / "out")
+    """20 games per candidate and 3 candidates: the search proposes changes (its pick follows its
+    noise) that do not make the teams equal; the fresh games refuse them: FAILED."""
+    done = rb.rebalance(race(FAR), TINY, tmp_path / "out")
+    assert done.changes and done.search.stop != "converged"
+    assert len(set(runners(rb.apply_patch(race(FAR), tmp_path / "out" / "proposal.toml")).values())) > 1
     assert not done.passed and done.validation.after.outside
     assert rb.verdict_line(done).startswith("FAILED") and rb.summary(done)["status"] == "FAILED"
     assert tomllib.loads((tmp_path / "out" / "proposal.toml").read_text())["validated"] is False
 
 
+def test_validation_ignores_what_the_search_claims(runner_race, monkeypatch):
+    """A search that says its proposal is fair on its own games (here forced: even rates) is still
+    judged on the fresh games only: unequal teams FAIL."""
+    unfair = {k: Fraction(v) for k, v in UNFAIR.items()}
+    even = pd.Series(500, index=list("ABC"))
+    claim = rb.standing(unfair, even, even * 3, 0.05)
+    assert claim.fair
+    monkeypatch.setattr(rb, "search", lambda *a, **k: rb.Search([claim], "converged", 0, unfair, claim))
+    done = rb.rebalance(race({"A": 4, "B": 4, "C": 4}), SETTINGS)
+    assert done.changes and done.search.stop == "converged"
+    assert not done.passed and rb.verdict_line(done).startswith("FAILED")
+
+
 def test_cli_prints_a_failed_proposal_and_exits_1(runner_race, tmp_path):
-    config = race_file(tmp_path, {"A": 3, "B": 4, "C": 12})
-    result = CliRunner().invoke(app, ["rebalance", str(config), "--margin", "0.05", "-n", "30", "--iterations", "2",
-                                      "--budget", "60", "--validate-games", "3000", "--out", str(tmp_path / "o")])
+    config = race_file(tmp_path, FAR)
+    result = CliRunner().invoke(app, ["rebalance", str(config), "--margin", "0.05", "-n", "20", "--iterations", "3",
+                                      "--seed", "11", "--validate-games", "3000", "--out", str(tmp_path / "o")])
     assert result.exit_code == rb.FAILED == 1, result.output
     assert "FAILED" in result.stdout and "PASSED" not in result.stdout
 
