@@ -122,7 +122,7 @@ def search_path(sides: pd.DataFrame, title: str, margin: float, ylabel: str = "w
     means = sides.groupby("candidate", sort=True)["mean"].first()
     ax.fill_between(means.index, means - margin, means + margin, color="grey", alpha=0.15, linewidth=0,
                     label=f"mean ± {margin * 100:g} points")
-    ax.plot(means.index, means, color="grey", linestyle="--", linewidth=1)
+    ax.plot(means.index, means, color="black", linestyle="--", linewidth=1, label="mean")
     for k, (side, rows) in enumerate(sides.groupby("side", sort=False)):
         rows = rows.sort_values("candidate")
         color = f"C{k % 10}"

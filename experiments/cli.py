@@ -297,7 +297,7 @@ def rebalance(
     = 2024,
     validate_seed: Annotated[Int, typer.Option(help="Seed of the validation's fresh games (default: seed + 1).")]
     = None,
-    validate_games: Annotated[Int, typer.Option(help="Games per cell of the validation (default: twice --games).")]
+    validate_games: Annotated[Int, typer.Option(help="Games per cell of the validation (default: four times --games).")]
     = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (resumable): proposal.toml, tables, chart, "
                                                   "evaluations/. Default: rebalance/<config name>.")] = None,

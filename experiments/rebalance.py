@@ -35,8 +35,17 @@ on its games, or when its game budget is spent (the games of the cells it played
 ``iterations`` candidates.
 
 **The proposal** is the best candidate: fewest sides outside the margin, then the smallest largest
-deviation, then the fewest changed prices, then the earliest. Then, "as few costs changed by as
-little as possible":
+deviation, then the fewest changed prices, then the earliest. The update assumes a dearer side
+is a weaker one; where a side's rate is not monotone in its cost (past some size more models can
+do worse: Zombie 40,000's Guard), the search can walk past the side's best value and never come
+back. So, when the best candidate is not all within the margin:
+
+0. *polish*: each price whose sides are not all within the margin tries the two nearest values
+   either side of its own that play differently (`neighbours`: for a per-model price, one model
+   more or fewer in the team, and two), on the search's games; a trial is kept when fewer sides
+   are outside the margin after it, or as many and the price's own sides nearer the mean.
+
+Then, "as few costs changed by as little as possible":
 
 1. *least change*: each changed price goes back toward its old value as far as it can while every
    cell still plays the very same game (the same compiled tables), in the data's steps; a price
@@ -47,7 +56,8 @@ little as possible":
 
 **Validation.** The game at the start values ("before") and at the proposal ("after", read back
 from the written ``proposal.toml``, so it plays exactly the patch) are replayed on a fresh seed
-(``validate_seed``, ``validate_games`` per cell): each side's rate with its 95% Wilson interval,
+(``validate_seed``, ``validate_games`` per cell, by default four times the search's: a side must be shown within the
+margin on them, so their intervals must be narrower than the search's): each side's rate with its 95% Wilson interval,
 its deviation from the mean and the two one-sided tests against the margin, and a matchup table
 (a side's rate in the games a given opponent played too). The proposal PASSES only when every side
 is within the margin on those games; otherwise it is reported as FAILED (``shamble rebalance``
@@ -94,9 +104,11 @@ from sim.ruleset import Price, Pricing, Ruleset, pricing_of, ruleset_of
 
 EVALUATIONS = "evaluations"
 GAIN, STABILITY, ALPHA, MAX_STEP = 0.5, 1.0, 0.602, 0.25  # the gain sequence (module docstring)
+POLISH_REACH, POLISH_WALK = 2, 60  # the polish pass: distinct plays tried each way, lattice steps walked
 MIN_MEAN = 0.01  # a mean rate below this is taken as this in the relative deviation
 FAILED = 1  # the command's exit code when the proposal fails validation
 MARGIN, GAMES, ITERATIONS, BUDGET = 0.03, 400, 60, 150_000
+VALIDATE_FACTOR = 4  # validation games per cell, times the search's (half the interval width)
 
 
 class RebalanceError(ValueError):
@@ -117,7 +129,7 @@ class Settings:
     budget: int = BUDGET  # games the search may play (the revert pass may add a few cells more)
     seed: int = 2024  # the search's games
     validate_seed: int | None = None  # the validation's games; None: seed + 1
-    validate_games: int | None = None  # games per cell of the validation; None: twice ``games``
+    validate_games: int | None = None  # games per cell of the validation; None: VALIDATE_FACTOR x ``games``
     as_is: bool = False  # play the config's own players (one cell), not the ruleset's default game
 
     def __post_init__(self) -> None:
@@ -143,7 +155,7 @@ class Settings:
 
     @property
     def check_games(self) -> int:
-        return 2 * self.games if self.validate_games is None else self.validate_games
+        return VALIDATE_FACTOR * self.games if self.validate_games is None else self.validate_games
 
 
 def _check(ok: bool, message: str) -> None:
@@ -356,10 +368,12 @@ class Search:
     reverted: list[str] = field(default_factory=list)  # prices the revert pass put back
     search_games: int = 0  # games the candidates played
     revert_games: int = 0  # games the revert trials played
+    polished: list[str] = field(default_factory=list)  # prices the polish pass moved
+    polish_games: int = 0  # games the polish trials played
 
     @property
     def games(self) -> int:
-        return self.search_games + self.revert_games
+        return self.search_games + self.polish_games + self.revert_games
 
 
 def gain(k: int) -> float:
@@ -433,12 +447,58 @@ def search(prices: list[Price] | tuple[Price, ...], evaluate: Evaluate, settings
                 step = min(max(gain(k) * g, -MAX_STEP), MAX_STEP)
                 x[p.key] = min(max(x[p.key] + step, bounds[p.key][0]), bounds[p.key][1])
     best = min(range(len(history)), key=lambda k: _rank(history[k], k, prices))
-    proposal = history[best].values
+    proposal, polished, polish_games = history[best].values, [], 0
+    if same_play is not None and not history[best].fair:
+        proposal, _, polished, polish_games = polish(prices, proposal, history[best], evaluate, same_play)
     if same_play is not None:
         proposal = least_change(prices, proposal, same_play)
     result = evaluate(proposal)
     proposal, result, reverted, revert_games = revert_pass(prices, proposal, result, evaluate)
-    return Search(history, stop, best, proposal, result, reverted, used, result.played + revert_games)
+    return Search(history, stop, best, proposal, result, reverted, used, result.played + revert_games, polished,
+                  polish_games)
+
+
+def polish(prices, values: Mapping[str, Fraction], result: Standing, evaluate: Evaluate,
+           same_play: SamePlay) -> tuple[dict[str, Fraction], Standing, list[str], int]:
+    """Each price whose sides are not all within the margin tries the ``POLISH_REACH`` nearest
+    values either side of its own that play differently (`neighbours`), on the search's games; a
+    trial is kept when fewer sides are outside the margin after it, or as many and its own sides
+    nearer the mean (module docstring: the search assumes a dearer side is a weaker one)."""
+    values, polished, games = dict(values), [], 0
+    for p in prices:
+        if push(result, p) is None:
+            continue
+        for value in neighbours(p, values, same_play):
+            trial = evaluate(values | {p.key: value})
+            games += trial.played
+            if _polish_score(trial, p) < _polish_score(result, p):
+                values, result = dict(trial.values), trial
+                polished = [*dict.fromkeys([*polished, p.key])]
+    return values, result, polished, games
+
+
+def _polish_score(result: Standing, price: Price) -> tuple[int, float]:
+    sides = [s for s in price.sides if s in result.table.index]
+    return len(result.outside), round(float(result.table.deviation[sides].abs().max()), 12)
+
+
+def neighbours(price: Price, values: Mapping[str, Fraction], same_play: SamePlay,
+               reach: int = POLISH_REACH, walk: int = POLISH_WALK) -> list[Fraction]:
+    """Up to ``reach`` values each way from the price's value (on its steps, within its bounds,
+    at most ``walk`` steps away) that each play differently from the one before (the first value
+    of each run of equal plays), nearest first."""
+    found = []
+    for sign in (-1, 1):
+        last, kept = dict(values), 0
+        for i in range(1, walk + 1):
+            value = values[price.key] + sign * i * price.step
+            if not price.low <= value <= price.high or kept == reach:
+                break
+            trial = dict(values) | {price.key: value}
+            if not same_play(trial, last):
+                found.append(value)
+                last, kept = trial, kept + 1
+    return found
 
 
 def least_change(prices, values: Mapping[str, Fraction], same_play: SamePlay) -> dict[str, Fraction]:
@@ -826,8 +886,9 @@ def summary(done: Rebalance) -> dict:
         "ruleset": done.game.ruleset.id, "config": done.source, "game": done.game.title, "mode": done.game.mode,
         "margin": done.settings.margin, "passed": v.passed, "status": "passed" if v.passed else "FAILED",
         "changes": changes_table(done).drop(columns=["old_value", "new_value"]).to_dict("records"),
-        "reverted": s.reverted, "stop": s.stop, "candidates": len(s.history), "best_candidate": s.best,
-        "search_games": s.search_games, "revert_games": s.revert_games,
+        "stop": s.stop, "candidates": len(s.history), "best_candidate": s.best, "polished": s.polished,
+        "reverted": s.reverted, "search_games": s.search_games, "polish_games": s.polish_games,
+        "revert_games": s.revert_games, "games": s.games + v.games,
         "validation": {"seed": v.seed, "games_per_cell": v.games_per_cell, "games": v.games,
                        "before": spread(v.before), "after": spread(v.after)},
         "sides": json.loads(before_after(done).to_json(orient="records")),
@@ -894,8 +955,9 @@ def render(done: Rebalance, console: Console) -> None:
              "budget": "the game budget was spent", "iterations": "the last iteration was reached"}
     console.print(f"search: {len(s.history)} candidates on {done.settings.games} games per cell (seed "
                   f"{done.settings.seed}), {s.search_games} games; stopped: {stops[s.stop]}; proposal from candidate "
-                  f"{s.best}{', reverted ' + ', '.join(s.reverted) if s.reverted else ''} "
-                  f"({s.revert_games} games of revert trials)")
+                  f"{s.best}{', polished ' + ', '.join(s.polished) if s.polished else ''}"
+                  f"{', reverted ' + ', '.join(s.reverted) if s.reverted else ''} ({s.polish_games} games of polish "
+                  f"and {s.revert_games} of revert trials; {s.games + v.games} games in all with the validation)")
     changes = changes_table(done)
     table = Table(title="proposal" if len(changes) else "proposal: no change")
     for col in ("price", "what", "old", "new", "change", "sides"):
