@@ -289,8 +289,8 @@ def rebalance(
                                                   "main unit, the default) or multiplier (one cost factor per team).")]
     = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per cell for every candidate of the search.")]
-    = 400,
-    iterations: Annotated[int, typer.Option(help="Candidates the search may evaluate.")] = 60,
+    = 800,
+    iterations: Annotated[int, typer.Option(help="Candidates the search may evaluate.")] = 40,
     budget: Annotated[int, typer.Option(help="Games the search may play (cells it replays cost nothing).")]
     = 150_000,
     seed: Annotated[int, typer.Option(help="Seed of the search's games (every candidate plays the same games).")]

@@ -107,7 +107,7 @@ GAIN, STABILITY, ALPHA, MAX_STEP = 0.5, 1.0, 0.602, 0.25  # the gain sequence (m
 POLISH_REACH, POLISH_WALK = 2, 60  # the polish pass: distinct plays tried each way, lattice steps walked
 MIN_MEAN = 0.01  # a mean rate below this is taken as this in the relative deviation
 FAILED = 1  # the command's exit code when the proposal fails validation
-MARGIN, GAMES, ITERATIONS, BUDGET = 0.03, 400, 60, 150_000
+MARGIN, GAMES, ITERATIONS, BUDGET = 0.03, 800, 40, 150_000  # the defaults: about 6 minutes on 2 busy cores
 VALIDATE_FACTOR = 4  # validation games per cell, times the search's (half the interval width)
 
 
@@ -281,6 +281,7 @@ class Evaluator:
         self.progress = progress
         self.memory: dict[str, pd.DataFrame] = {}
         self.fingerprints: dict[str, str] = {}
+        self.configs: dict[tuple, Any] = {}  # (cell index, values) -> the priced config
 
     def cell_key(self, cell: Cell, config) -> str:
         """``<cell label>-<hash>``: the hash covers the tables, the sides seated, seed and games."""
@@ -303,7 +304,7 @@ class Evaluator:
         """Each cell's rows at ``values`` (cell, game, player, side, won), and the games played now."""
         out, played = [], 0
         for k, cell in enumerate(self.game.cells):
-            config = self.game.priced(cell, values)
+            config = self.priced(k, values)
             key = self.cell_key(cell, config)
             if key not in self.memory:
                 self.memory[key] = self._load_or_play(config, key).assign(cell=k)
@@ -314,10 +315,10 @@ class Evaluator:
     def fields(self, values: Mapping[str, Fraction], sides) -> dict[str, str]:
         """What each side fields at ``values`` (the pricing's ``describe``, in the first cell that seats it)."""
         found: dict[str, str] = {}
-        for cell in self.game.cells:
+        for k in range(len(self.game.cells)):
             if len(found) == len(sides):
                 break
-            config = self.game.priced(cell, values)
+            config = self.priced(k, values)
             for side in sides:
                 if side not in found:
                     text = self.game.pricing.describe(config, self.game.mode, side)
@@ -347,10 +348,24 @@ class Evaluator:
         result.fields = self.fields(values, list(counts.index))
         return result
 
+    def priced(self, k: int, values: Mapping[str, Fraction]) -> Any:
+        """Cell ``k``'s config at ``values`` (remembered: the least-change and polish passes ask
+        for the same ones many times)."""
+        key = (k, tuple(sorted(values.items())))
+        if key not in self.configs:
+            if len(self.configs) > 20_000:
+                self.configs.clear()
+            self.configs[key] = self.game.priced(self.game.cells[k], values)
+        return self.configs[key]
+
     def same_play(self, a: Mapping[str, Fraction], b: Mapping[str, Fraction]) -> bool:
-        """Whether two candidates play the very same games in every cell (equal tables)."""
-        return all(self.fingerprint(self.game.priced(c, a)) == self.fingerprint(self.game.priced(c, b))
-                   for c in self.game.cells)
+        """Whether two candidates play the very same games in every cell (equal configs, or equal
+        tables)."""
+        for k in range(len(self.game.cells)):
+            ca, cb = self.priced(k, a), self.priced(k, b)
+            if ca != cb and self.fingerprint(ca) != self.fingerprint(cb):
+                return False
+        return True
 
 
 # ---------------------------------------------------------------------------- the search
