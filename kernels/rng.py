@@ -8,6 +8,15 @@ same game index sees the same dice in two cells of a sweep (common random number
 
 A stream is one ``uint64`` slot of an array (``rng[g]``): kernels pass ``(rng, g)`` and every
 draw advances ``rng[g]`` in place.
+
+**Streams by purpose.** A ruleset may give each purpose of a game its own stream, so that a
+change of rules that rolls more dice in one phase leaves every other phase's dice as they were
+(common random numbers that stay in step, not a single stream shifted by the first extra die):
+``begin_streams`` at the start of a game, ``switch_stream(rng, g, streams, key)`` before the
+dice of a purpose (``key``: any integer naming it, such as (game turn, phase, unit)), and
+``end_streams`` at the end, which leaves ``rng[g]`` as if every draw had come from the game's
+one stream, so ``draws_between`` still counts the dice rolled. The purpose's stream starts at
+a mix of the game's stream start and the key: a pure function of (seed, game, key).
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ GOLDEN_INVERSE = np.uint64(0xF1DE83E19937733D)  # GOLDEN * GOLDEN_INVERSE = 1 (m
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GAME_MUL = np.uint64(0xD1B54A32D192ED03)
+_KEY_MUL = np.uint64(0xA0761D6478BD642F)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -62,6 +72,33 @@ def d6(rng, g):
 def uniform(rng, g):
     """A float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(rng, g) >> _S11) * _TO_UNIT
+
+
+@njit
+def begin_streams(rng, g, streams):
+    """Start game g's streams by purpose from its stream start ``rng[g]``. ``streams`` is
+    uint64[3] scratch: the game's start, the current purpose's start, the draws made before it."""
+    streams[0] = rng[g]
+    streams[1] = rng[g]
+    streams[2] = np.uint64(0)
+
+
+@njit
+def switch_stream(rng, g, streams, key):
+    """Roll game g's next dice from the stream of purpose ``key`` (a non-negative integer; each
+    key names one purpose of the game, used once)."""
+    streams[2] += (rng[g] - streams[1]) * GOLDEN_INVERSE
+    start = mix64(streams[0] ^ mix64(np.uint64(key) * _KEY_MUL + GOLDEN))
+    rng[g] = start
+    streams[1] = start
+
+
+@njit
+def end_streams(rng, g, streams):
+    """Leave ``rng[g]`` at the game's stream start plus one step per draw made, in every purpose's
+    stream (what ``draws_between`` counts)."""
+    total = streams[2] + (rng[g] - streams[1]) * GOLDEN_INVERSE
+    rng[g] = streams[0] + total * GOLDEN
 
 
 @njit_parallel

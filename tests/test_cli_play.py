@@ -93,6 +93,10 @@ def test_trace_tells_the_game_and_draws_each_turn(tmp_path):
     pictures = sorted(tmp_path.glob("turn_*.png"))
     assert len(pictures) == len(turns) >= 1
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pictures)
+    wrote = [line.removeprefix("wrote ") for line in result.stdout.splitlines() if line.startswith("wrote ")]
+    assert wrote == [str(p) for p in [*pictures, tmp_path / "game.gif", tmp_path / "contact_sheet.png"]]
+    assert (tmp_path / "game.gif").read_bytes()[:6] == b"GIF89a"  # a frame per turn: tests/test_trace_draw.py
+    assert (tmp_path / "contact_sheet.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.parametrize(("source", "said"), [("compiled", "compiled the game kernels in 3 s"), ("disk cache", "")])

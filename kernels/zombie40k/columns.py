@@ -126,8 +126,8 @@ SH_WEAPON, SH_SLOT, SH_COST, SH_PSYKER, SH_SQUAD = range(5)  # weapon row, gear 
 N_SHOP = 5
 
 # ---- results: int32[n, N_RES] and float64[n, P, N_PRES] ----------------------------------
-R_WINNER, R_REASON, R_TURNS, R_DICE = range(4)
-N_RES = 4
+R_WINNER, R_REASON, R_TURNS = range(3)  # the dice rolled are counted from the stream (sim.play)
+N_RES = 3
 REASON_ESCAPE, REASON_TIMEOUT, REASON_ALL_DEAD, REASON_COOP_WIN = range(4)
 (PR_WIPES, PR_RESPAWNS, PR_ZOMBIES_KILLED, PR_HORDES_KILLED, PR_BOSS_KILLED, PR_MODELS_LOST,
  PR_MODELS_LEFT, PR_EV_DISTANCE, PR_EMBARKED, PR_RIVALS_KILLED) = range(10)

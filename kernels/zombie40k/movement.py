@@ -76,6 +76,7 @@ from kernels.zombie40k.units import (
     any_has,
     boss_unit,
     close_event,
+    dice_for,
     in_combat,
     lock,
     log_event,
@@ -398,6 +399,7 @@ def shamble_phase(st, g, tb, rng):
         z = order[k]
         if keys[z] >= 1e17 or not on_table(st, g, z) or in_combat(st, g, z):
             continue
+        dice_for(st, g, rng, z, 0)  # each zombie unit's move its own dice (the roll is the phase's)
         p = shamble_target(st, g, z, tb, rng)
         if p < 0 or not _boss_may_go(st, g, z, p, tb):
             continue

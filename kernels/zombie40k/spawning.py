@@ -78,7 +78,9 @@ from kernels.zombie40k.terrain import place_terrain
 from kernels.zombie40k.units import (
     alive,
     boss_unit,
+    dice_for,
     in_combat,
+    locked_with_zombies,
     log_event,
     n_players,
     note_ev_zone,
@@ -337,14 +339,18 @@ def setup_game(st, g, tb, rng):
     place_terrain(st, g, tb, rng)
     for p in range(n_p):
         build_squad(st, g, p, tb)
+        dice_for(st, g, rng, p, 0)  # each unit's set-up its own dice (units.dice_for)
         roll_combat_drugs(st, g, p, tb, rng)
+    dice_for(st, g, rng, -1, 1)
     order = rolloff_order(n_p, rng, g)
     for k in range(n_p):
+        dice_for(st, g, rng, order[k], 1)
         deploy_at_start_edge(st, g, order[k], tb, rng, k)
         log_event(st, g, EK_DEPLOY, order[k], -1, st.pos[g, order[k], 0], st.pos[g, order[k], 1], 0)
     for h in range(n_p, boss_unit(st)):
         build_horde(st, g, h, tb)
         st.radius[g, h] = unit_radius(alive(st, g, h), tb.prm)
+        dice_for(st, g, rng, h, 0)
         _place_in_band(st, g, h, tb, rng)
         log_event(st, g, EK_DEPLOY, h, -1, st.pos[g, h, 0], st.pos[g, h, 1], 0)
     _place_boss(st, g, tb)
@@ -404,19 +410,11 @@ def _nearest_free_squad_to(st, g, tb, px, py, dx, dy):
     for p in range(n_players(tb)):
         if not on_table(st, g, p):
             continue
-        locked = _locked_with_zombies(st, g, p, tb)
+        locked = locked_with_zombies(st, g, p, tb)
         d = abs((st.pos[g, p, 0] - px) * dy - (st.pos[g, p, 1] - py) * dx)
         if (best_locked and not locked) or (locked == best_locked and d < best_d):
             best, best_d, best_locked = p, d, locked
     return best
-
-
-@njit
-def _locked_with_zombies(st, g, p, tb):
-    for v in range(n_players(tb), st.pos.shape[1]):
-        if st.locked[g, p, v]:
-            return True
-    return False
 
 
 @njit

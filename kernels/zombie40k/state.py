@@ -42,7 +42,7 @@ class GameState(NamedTuple):
     grudge: np.ndarray  # int8[n, P, P] grudge[a, b] = 1: b has shot at a, so a may shoot b
     pu: np.ndarray  # int32[n, P, N_PU] power-ups each squad holds (PU_*)
     terrain: np.ndarray  # float64[n, MAX_TERRAIN, 4] area terrain: x, y, radius (0 = none), dangerous (0/1)
-    res: np.ndarray  # int32[n, N_RES] winner (-1 none), end reason, game turns, dice rolled
+    res: np.ndarray  # int32[n, N_RES] winner (-1 none), end reason, game turns
     pres: np.ndarray  # float64[n, P, N_PRES] per-player tallies (PR_*)
     events: np.ndarray  # float32[n_traced, E, N_EV] trace events (n_traced = 0: no trace)
     n_events: np.ndarray  # int32[n] events written
@@ -67,6 +67,7 @@ class GameState(NamedTuple):
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
     w_keys: np.ndarray  # float64[U] their distances to their targets
     w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
+    w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
 
 
 class Tables(NamedTuple):
@@ -134,6 +135,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_order=np.zeros(u, np.int64),
         w_keys=np.zeros(u),
         w_now=np.zeros(N_NOW, np.int64),
+        w_stream=np.zeros(3, np.uint64),
     )
 
 

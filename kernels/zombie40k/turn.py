@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels.jit import njit, njit_alloc
-from kernels.rng import d6, stream_start
+from kernels.rng import begin_streams, d6, end_streams, stream_start
 from kernels.w40k.columns import (
     MR_BATTLE_FOCUS,
     MR_IT_WILL_NOT_DIE,
@@ -140,9 +140,12 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    dice_for,
     enter_phase,
     in_combat,
     is_squad,
+    label_phase,
+    locked_with_zombies,
     log_event,
     n_players,
     on_table,
@@ -301,6 +304,7 @@ def shooting_phase(st, g, p, tb, rng):
     if target >= 0:
         _fire_at(st, g, p, target, tb, rng)
     if focus and wants_run and may_run(st, g, p) and st.ustate[g, p, US_FIRED_HEAVY] == 0:
+        dice_for(st, g, rng, p, 2)
         return squad_run(st, g, p, tb, rng, embark_on_run)  # Battle Focus: shoot, then Run (core §12)
     return False
 
@@ -328,6 +332,7 @@ def _fire_at(st, g, p, target, tb, rng):
     if second >= 0:
         skip = split_fire(st, g, p, target, second, tb, rng, snap)
     shoot(st, g, p, target, tb, rng, snap, False, skip)
+    dice_for(st, g, rng, p, 1)  # the tests after the volley roll their own dice
     end_shooting_phase(st, g, tb, rng)
 
 
@@ -362,6 +367,7 @@ def assault_phase(st, g, p, tb, rng):
         v = _charge_target(st, g, p, tb)
         if v >= 0:
             make_charge(st, g, p, v, tb, rng)
+    dice_for(st, g, rng, p, 1)  # the fight's dice apart from the charge's
     _fight_combat(st, g, p, tb, rng)
     end_assault_phase(st, g)
 
@@ -394,6 +400,7 @@ def _fight_combat(st, g, p, tb, rng):
     if on_table(st, g, p) and in_combat(st, g, p):
         fight(st, g, p, tb, rng)
         resolve_combat(st, g, st.w_member, st.w_inflicted, st.w_suffered, tb, rng)
+        dice_for(st, g, rng, p, 2)
         _consolidations(st, g, tb, rng)
 
 
@@ -475,6 +482,7 @@ def _end_player_turn(st, g, p, rng):
         st.pu[g, p, PU_CHUCK] = 0  # the Blessing lasts until the end of the squad's next turn
     if st.ustate[g, p, US_PINNED] == 1:
         st.ustate[g, p, US_PINNED] = 0
+    dice_for(st, g, rng, p, 3)
     _it_will_not_die(st, g, p, rng)
     blind_turn_ends(st, g, p)
 
@@ -483,22 +491,22 @@ def _end_player_turn(st, g, p, rng):
 def player_turn(st, g, p, tb, rng, check):
     """zombie40k §5. Returns True if the squad escaped (its player wins)."""
     _start_player_turn(st, g, p, tb)
-    enter_phase(st, g, PH_RESPAWN, p)
+    enter_phase(st, g, rng, PH_RESPAWN, p)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     if st.ustate[g, p, US_EMBARKED] != 0 and tb.prm[P_COOP] != 0:
-        enter_phase(st, g, PH_SHOOTING, p)
+        enter_phase(st, g, rng, PH_SHOOTING, p)
         _fire_from_vehicle(st, g, p, tb, rng)
         _check(st, g, tb, check)
     if not on_table(st, g, p):
         return False
-    enter_phase(st, g, PH_MOVEMENT, p)
+    enter_phase(st, g, rng, PH_MOVEMENT, p)
     kf_shop(st, g, p, tb)
     _use_defibrillator(st, g, p, tb)
     if _every_man_for_himself(st, g, p, tb, rng):
         if tb.prm[P_EMFH_STOPS_FALL_BACK] == 0:
             compulsory_moves(st, g, p, tb, rng)  # falling back is not a move it chose (§10.5, docs/readings.md)
-        enter_phase(st, g, PH_ASSAULT, p)
+        enter_phase(st, g, rng, PH_ASSAULT, p)
         begin_assault_phase(st, g)
         _fight_combat(st, g, p, tb, rng)  # it still fights in close combat (A38)
         end_assault_phase(st, g)
@@ -509,13 +517,13 @@ def player_turn(st, g, p, tb, rng, check):
     if squad_movement(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
-    enter_phase(st, g, PH_PSYCHIC, p)
+    enter_phase(st, g, rng, PH_PSYCHIC, p)
     psychic_phase(st, g, p, tb, rng)
-    enter_phase(st, g, PH_SHOOTING, p)
+    enter_phase(st, g, rng, PH_SHOOTING, p)
     if shooting_phase(st, g, p, tb, rng):
         return True
     _check(st, g, tb, check)
-    enter_phase(st, g, PH_ASSAULT, p)
+    enter_phase(st, g, rng, PH_ASSAULT, p)
     assault_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)
     _end_player_turn(st, g, p, rng)
@@ -552,6 +560,7 @@ def zombie_respawning(st, g, tb, rng):
     Boss with ``boss_respawns`` (A14)."""
     for h in range(n_players(tb), st.pos.shape[1]):
         if zombie_can_respawn(st, g, h, tb):
+            dice_for(st, g, rng, h, 0)  # each horde's return its own dice
             respawn_horde(st, g, h, tb, rng)
 
 
@@ -581,7 +590,9 @@ def zombie_shooting(st, g, tb, rng):
         if on_table(st, g, z) and not in_combat(st, g, z) and max_reach(st, g, z, tb) > 0.0:
             p = _zombie_shooting_target(st, g, z, tb)
             if p >= 0:
+                dice_for(st, g, rng, z, 0)
                 shoot(st, g, z, p, tb, rng, False, False, -1)
+    dice_for(st, g, rng, -1, 1)
     end_shooting_phase(st, g, tb, rng)
 
 
@@ -593,22 +604,16 @@ def zombie_assault(st, g, tb, rng):
     fought, member = st.w_fought, st.w_member
     fought[:] = False
     for p in range(n_players(tb)):
-        if fought[p] or not on_table(st, g, p) or not _locked_with_zombies(st, g, p, tb):
+        if fought[p] or not on_table(st, g, p) or not locked_with_zombies(st, g, p, tb):
             continue
+        dice_for(st, g, rng, p, 0)  # each combat its own dice, keyed by the first squad in it
         fight(st, g, p, tb, rng)
         for u in range(member.shape[0]):
             fought[u] = fought[u] or member[u]
         resolve_combat(st, g, member, st.w_inflicted, st.w_suffered, tb, rng)
+    dice_for(st, g, rng, -1, 1)
     _consolidations(st, g, tb, rng)
     end_assault_phase(st, g)
-
-
-@njit
-def _locked_with_zombies(st, g, p, tb):
-    for v in range(n_players(tb), st.pos.shape[1]):
-        if st.locked[g, p, v]:
-            return True
-    return False
 
 
 @njit
@@ -616,18 +621,19 @@ def zombie_turn(st, g, tb, rng, check):
     for z in range(n_players(tb), st.pos.shape[1]):
         st.ustate[g, z, US_CHARGED] = 0
         blind_turn_starts(st, g, z)
-    enter_phase(st, g, PH_Z_RESPAWN, -1)
+    enter_phase(st, g, rng, PH_Z_RESPAWN, -1)
     zombie_respawning(st, g, tb, rng)
     _check(st, g, tb, check)
     _reset_overwatch(st, g)
-    enter_phase(st, g, PH_SHAMBLE, -1)
+    enter_phase(st, g, rng, PH_SHAMBLE, -1)
     shamble_phase(st, g, tb, rng)
     _check(st, g, tb, check)
-    enter_phase(st, g, PH_Z_SHOOTING, -1)
+    enter_phase(st, g, rng, PH_Z_SHOOTING, -1)
     zombie_shooting(st, g, tb, rng)
     _check(st, g, tb, check)
-    enter_phase(st, g, PH_Z_ASSAULT, -1)
+    enter_phase(st, g, rng, PH_Z_ASSAULT, -1)
     zombie_assault(st, g, tb, rng)
+    dice_for(st, g, rng, -1, 2)
     for z in range(n_players(tb), st.pos.shape[1]):
         _it_will_not_die(st, g, z, rng)
         blind_turn_ends(st, g, z)
@@ -728,7 +734,7 @@ def _reset_game(st, g):
 def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
-    enter_phase(st, g, PH_SETUP, -1)
+    enter_phase(st, g, rng, PH_SETUP, -1)
     setup_game(st, g, tb, rng)
     for p in range(n_players(tb)):
         st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
@@ -737,7 +743,7 @@ def play_game(st, g, tb, rng, check):
     for turn in range(1, max_turns + 1):
         st.res[g, R_TURNS] = turn
         start_game_turn(st, g, tb)
-        enter_phase(st, g, PH_ROLLOFF, -1)
+        enter_phase(st, g, rng, PH_ROLLOFF, -1)
         order = turn_order(st, g, tb, rng)
         log_event(st, g, EK_ORDER, order[0], order[-1], 0, 0, 0)
         emfh_all_test(st, g, tb, rng)
@@ -759,7 +765,7 @@ def play_game(st, g, tb, rng, check):
 
 @njit
 def _snapshot(st, g):
-    enter_phase(st, g, PH_END, -1)
+    label_phase(st, g, PH_END, -1)
     for u in range(st.pos.shape[1]):
         if on_table(st, g, u):
             log_event(st, g, EK_SNAPSHOT, u, alive(st, g, u), st.pos[g, u, 0], st.pos[g, u, 1],
@@ -768,7 +774,7 @@ def _snapshot(st, g):
 
 @njit
 def _finish(st, g, tb, winner, reason):
-    enter_phase(st, g, PH_END, -1)
+    label_phase(st, g, PH_END, -1)
     st.res[g, R_WINNER] = winner
     st.res[g, R_REASON] = reason
     for p in range(n_players(tb)):
@@ -827,4 +833,6 @@ def play_batch(st, tb, seed, first_game, check, rng):
     array (numba's reference counts on shared arrays serialise threads)."""
     for g in range(st.pos.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
+        begin_streams(rng, g, st.w_stream)  # each phase of each unit its own dice (units.dice_for)
         play_game(st, g, tb, rng, check)
+        end_streams(rng, g, st.w_stream)

@@ -4,6 +4,7 @@ trace events. Units: squads 0..P-1, hordes P..U-2, the Zombie Boss U-1."""
 from __future__ import annotations
 
 from kernels.jit import njit
+from kernels.rng import switch_stream
 from kernels.w40k.columns import LD, MR_UNIT_RULES
 from kernels.zombie40k.columns import (
     EK_NONE,
@@ -150,6 +151,15 @@ def in_combat(st, g, u):
 
 
 @njit
+def locked_with_zombies(st, g, p, tb):
+    """Is squad p locked in close combat with any zombie unit (core §13)?"""
+    for v in range(n_players(tb), st.pos.shape[1]):
+        if st.locked[g, p, v]:
+            return True
+    return False
+
+
+@njit
 def lock(st, g, u, v):
     """Units u and v are now locked in combat; a unit new to combat starts at round 0."""
     if not in_combat(st, g, u):
@@ -258,8 +268,26 @@ def cancel_event(st, g, k):
 
 
 @njit
-def enter_phase(st, g, phase, unit):
+def label_phase(st, g, phase, unit):
     """The phase (``PH_*``) now played, and the unit whose phase it is (-1: every unit's, as the
     Shamble): trace events are labelled with it."""
     st.w_now[NOW_PHASE] = phase
     st.w_now[NOW_UNIT] = unit
+
+
+@njit
+def enter_phase(st, g, rng, phase, unit):
+    """Start a phase: its label, and its own dice (``dice_for(unit, 0)``)."""
+    label_phase(st, g, phase, unit)
+    dice_for(st, g, rng, unit, 0)
+
+
+@njit
+def dice_for(st, g, rng, unit, part):
+    """Roll the next dice of game g from the stream of (game turn, phase, ``unit``, ``part``):
+    common random numbers that stay in step (kernels.rng, streams by purpose). A rule that rolls
+    more dice in one phase, for one unit, leaves the other phases' and units' dice as they were.
+    ``unit`` -1 is the phase's own (one Shamble roll), ``part`` 0-7 a later step of the same unit
+    in the phase (its Morale tests after the shooting, its consolidation)."""
+    key = ((st.res[g, R_TURNS] * 16 + st.w_now[NOW_PHASE]) * 256 + unit + 1) * 8 + part
+    switch_stream(rng, g, st.w_stream, key)

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
 from kernels.zombie40k import columns as GL
-from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 
@@ -99,47 +95,15 @@ def narrative(config: GameConfig, events: np.ndarray) -> list[str]:
     return lines
 
 
-def draw_turn(config: GameConfig, snapshot: np.ndarray, turn: int, path: Path) -> None:
-    """The table at the end of a game turn: squads, hordes, Boss, EV and the 18" zone."""
-    width, length = config.width, config.table_length_in
-    fig = Figure(figsize=(4.5, 4.5 * length / width * 0.75 + 0.5))  # no pyplot: no global state
-    ax = fig.subplots()
-    ax.add_patch(Rectangle((0, 0), width, length, fill=False, lw=1.5))
-    ev_x0, ev_y0 = (width - config.ev_width_in) / 2, length - config.ev_depth_in
-    zone = config.pvp_zone_in
-    ax.add_patch(FancyBboxPatch((ev_x0, ev_y0), config.ev_width_in, config.ev_depth_in,
-                                boxstyle=f"round,pad={zone}", fill=True, alpha=0.08, color="tab:red", lw=0))
-    ax.add_patch(Rectangle((ev_x0, ev_y0), config.ev_width_in, config.ev_depth_in, color="tab:blue"))
-    colours = matplotlib.colormaps["tab10"]
-    for ev in snapshot:
-        u, x, y, r = int(ev[GL.EV_UNIT]), ev[GL.EV_A], ev[GL.EV_B], max(float(ev[GL.EV_C]), 0.4)
-        if u < config.n_players:
-            ax.add_patch(Circle((x, y), r, color=colours(u % 10)))
-            ax.annotate(config.players[u].name, (x, y + r + 0.5), ha="center", fontsize=7)
-        else:
-            boss = unit_name(config, u) == "the Zombie Boss"
-            ax.add_patch(Circle((x, y), r, color="darkred" if boss else "dimgray", alpha=0.8))
-    ax.set_xlim(-1, width + 1)
-    ax.set_ylim(-1, length + 1)
-    ax.set_aspect("equal")
-    ax.set_title(f"end of game turn {turn}", fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=90, format="png")
-
-
 def render(config: GameConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The narrative of one game and, with ``out_dir``, a PNG of the table per game turn."""
+    """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+    a PNG of the table per game turn, ``game.gif`` and ``contact_sheet.png``)."""
     lines = narrative(config, events)
     winner = result.game_winner.iloc[0] or "nobody"
     lines.append(f"== result: {winner} ({result.reason.iloc[0]}) after {result.turns.iloc[0]} turns ==")
     pictures: list[Path] = []
     if out_dir is not None:
-        out_dir = Path(out_dir)
-        snaps = events[events[:, GL.EV_KIND] == GL.EK_SNAPSHOT]
-        for turn in np.unique(snaps[:, GL.EV_TURN]).astype(int):
-            path = out_dir / f"turn_{turn:02d}.png"
-            draw_turn(config, snaps[snaps[:, GL.EV_TURN] == turn], turn, path)
-            pictures.append(path)
+        from sim.rulesets.zombie40k.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+        pictures = write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "))
     return lines, pictures
