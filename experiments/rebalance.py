@@ -42,8 +42,8 @@ back. So, when the best candidate is not all within the margin:
 
 0. *polish*: each price whose sides are not all within the margin tries the two nearest values
    either side of its own that play differently (`neighbours`: for a per-model price, one model
-   more or fewer in the team, and two), on the search's games; a trial is kept when fewer sides
-   are outside the margin after it, or as many and the price's own sides nearer the mean.
+   more or fewer in the team, and two), on the search's games; a trial is kept when it brings the
+   price's own sides nearer the mean and puts no more sides outside the margin.
 
 Then, "as few costs changed by as little as possible":
 
@@ -51,8 +51,9 @@ Then, "as few costs changed by as little as possible":
    cell still plays the very same game (the same compiled tables), in the data's steps; a price
    that can go all the way back is reverted without playing a game;
 2. *reverts*: each remaining change, the smallest first, is reverted on trial (on the search's
-   games); the revert is kept when its sides are within the margin after it and no side that was
-   within the margin leaves it.
+   games); the revert is kept when no side that was within the margin leaves it and the change's
+   own sides are within the margin after it, or no farther from the mean than with the change (a
+   change that does not help its own sides is dropped).
 
 **Validation.** The game at the start values ("before") and at the proposal ("after", read back
 from the written ``proposal.toml``, so it plays exactly the patch) are replayed on a fresh seed
@@ -477,8 +478,8 @@ def polish(prices, values: Mapping[str, Fraction], result: Standing, evaluate: E
            same_play: SamePlay) -> tuple[dict[str, Fraction], Standing, list[str], int]:
     """Each price whose sides are not all within the margin tries the ``POLISH_REACH`` nearest
     values either side of its own that play differently (`neighbours`), on the search's games; a
-    trial is kept when fewer sides are outside the margin after it, or as many and its own sides
-    nearer the mean (module docstring: the search assumes a dearer side is a weaker one)."""
+    trial is kept when it brings its own sides nearer the mean and puts no more sides outside the
+    margin (module docstring: the search assumes a dearer side is a weaker one)."""
     values, polished, games = dict(values), [], 0
     for p in prices:
         if push(result, p) is None:
@@ -486,15 +487,16 @@ def polish(prices, values: Mapping[str, Fraction], result: Standing, evaluate: E
         for value in neighbours(p, values, same_play):
             trial = evaluate(values | {p.key: value})
             games += trial.played
-            if _polish_score(trial, p) < _polish_score(result, p):
+            if len(trial.outside) <= len(result.outside) and _local(trial, p) < _local(result, p):
                 values, result = dict(trial.values), trial
                 polished = [*dict.fromkeys([*polished, p.key])]
     return values, result, polished, games
 
 
-def _polish_score(result: Standing, price: Price) -> tuple[int, float]:
+def _local(result: Standing, price: Price) -> float:
+    """The largest distance from the mean of the price's sides."""
     sides = [s for s in price.sides if s in result.table.index]
-    return len(result.outside), round(float(result.table.deviation[sides].abs().max()), 12)
+    return round(float(result.table.deviation[sides].abs().max()), 12)
 
 
 def neighbours(price: Price, values: Mapping[str, Fraction], same_play: SamePlay,
@@ -551,8 +553,9 @@ def _steps_between(old: Fraction, new: Fraction, step: Fraction) -> list[Fractio
 
 def revert_pass(prices, proposal: dict[str, Fraction], result: Standing,
                 evaluate: Evaluate) -> tuple[dict[str, Fraction], Standing, list[str], int]:
-    """Each change, the smallest first, reverted on trial; kept reverted when its sides are within
-    the margin after it and no side within the margin leaves it (module docstring)."""
+    """Each change, the smallest first, reverted on trial; kept reverted when no side within the
+    margin leaves it and the change's own sides are within the margin after it, or no farther
+    from the mean (a change that does not help its sides is dropped; module docstring)."""
     changed = sorted((p for p in prices if proposal[p.key] != p.value),
                      key=lambda p: abs(math.log(proposal[p.key] / p.value)))
     reverted, games = [], 0
@@ -560,7 +563,8 @@ def revert_pass(prices, proposal: dict[str, Fraction], result: Standing,
         trial = evaluate(proposal | {p.key: p.value})
         games += trial.played
         sides = [s for s in p.sides if s in trial.table.index]
-        if trial.table.equivalent[sides].all() and set(trial.outside) <= set(result.outside):
+        helps = _local(result, p) < _local(trial, p) and not trial.table.equivalent[sides].all()
+        if not helps and set(trial.outside) <= set(result.outside):
             proposal, result = trial.values, trial
             reverted.append(p.key)
     return dict(proposal), result, reverted, games
