@@ -108,7 +108,7 @@ GAIN, STABILITY, ALPHA, MAX_STEP = 0.5, 1.0, 0.602, 0.25  # the gain sequence (m
 POLISH_REACH, POLISH_WALK = 2, 60  # the polish pass: distinct plays tried each way, lattice steps walked
 MIN_MEAN = 0.01  # a mean rate below this is taken as this in the relative deviation
 FAILED = 1  # the command's exit code when the proposal fails validation
-MARGIN, GAMES, ITERATIONS, BUDGET = 0.03, 800, 40, 150_000  # the defaults: about 6 minutes on 2 busy cores
+MARGIN, GAMES, ITERATIONS, BUDGET = 0.03, 800, 40, 150_000  # the defaults: about 7 minutes on 2 busy cores
 VALIDATE_FACTOR = 4  # validation games per cell, times the search's (half the interval width)
 
 
