@@ -151,6 +151,17 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
     return f"{amount} point{plural} {more if diff >= 0 else less} ({points_text(halfwidth)})"
 
 
+def the(name: str) -> str:
+    """A player named in a sentence: "the Marines", "the posse" (a name that has its article
+    keeps it)."""
+    return name if name.lower().startswith("the ") else f"the {name}"
+
+
+def capital(text: str) -> str:
+    """A sentence's first letter up ("the posse" -> "The posse"), the rest as it is."""
+    return text[:1].upper() + text[1:]
+
+
 def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
@@ -204,11 +215,10 @@ def outcomes(s: Played) -> None:
     games = per_game(res, axis)
     games["label"] = games.label.astype(str)
     ref_games = games[games.label == reference]
-    who = " and ".join(f"the {r.name} {word} in {rate_text(r.rate)} ({points_text(r.halfwidth)})"
-                       for r in ref.itertuples())
+    who = ", ".join(f"{the(r.name)} {rate_text(r.rate)} ({points_text(r.halfwidth)})" for r in ref.itertuples())
     where = s.words(reference)
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", axis[5:]), s.view),
-                          f"In {where} {who} of games."))
+                          f"In {where} the {s.view.rate}s are: {who}."))
     split = outcome_split(games)
     shown = split.map(_pc).rename(index=s.title).reset_index(names=options.get("value_label", axis[5:]))
     s.tables.append(Table(shown, _split_sentence(split, s)))
@@ -251,16 +261,16 @@ def _headline(table: pd.DataFrame, worth: bool, s: Played) -> str:
     significant = tested[tested.flagged]
     if significant.empty:
         big = tested.loc[key.idxmax()]
-        return (f"No change is significant after Holm's correction; the largest estimate is {big.label} for the "
-                f"{big['name']} ({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to "
+        return (f"No change is significant after Holm's correction; the largest estimate is {big.label} for "
+                f"{the(big['name'])} ({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to "
                 f"{_signed(big.ci_high)}).")
     big = significant.loc[key[significant.index].idxmax()]
     if worth:
-        return (f"The {s.options.get('thing', 'cell')} worth most is {big.label} for the {big['name']}: with it they "
+        return (f"The {s.options.get('thing', 'cell')} worth most is {big.label} for {the(big['name'])}: with it they "
                 f"{word} in {rate_text(big.reference_rate)} of games, without it in {rate_text(big.rate)} "
                 f"({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to {_signed(big.ci_high)}).")
     change = change_text(big.reference_rate, big.rate, big.ci_low, big.ci_high)
-    return f"Under {big.label} the {big['name']} {word} {change}."
+    return f"Under {big.label} {the(big['name'])} {word} {change}."
 
 
 def _results(s: Played) -> pd.DataFrame:
@@ -310,7 +320,7 @@ def head_to_head(s: Played) -> None:
         return
     table = paired_table(s.result.results, s.axis, b, [a])
     word, ta, tb = s.view.win_word, s.title(a), s.title(b)
-    words = " ".join(f"Against {tb}, {ta} takes the {possessive(r['name'])} {word} rate "
+    words = " ".join(f"Against {tb}, {ta} takes {possessive(the(r['name']))} {word} rate "
                      f"{change_text(r.reference_rate, r.rate, r.ci_low, r.ci_high)}"
                      f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows())
     s.tables.append(Table(diff_table(table.assign(label=f"{ta} vs {tb}"), "head to head"), words))
@@ -326,7 +336,7 @@ def by_value(s: Played) -> None:
     summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
     summary = summary.assign(value=pd.to_numeric(summary[axis]))
     lo, hi = summary.value.min(), summary.value.max()
-    moves = "; ".join(f"the {name} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
+    moves = "; ".join(f"{the(name)} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
                       for name, rows in summary.sort_values("value").groupby("name", sort=False))
     unit = options.get("unit", f" {options.get('x_label', options['axis'])}")
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", options["axis"]), s.view),
@@ -435,9 +445,10 @@ def matchups(s: Played) -> None:
     decisive = seat_balanced_matrix(summary, *args, value="decisive")
     overall = matrix.mean(axis=1).sort_values(ascending=False)
     cells = matrix.map(_pc) + " (" + halfwidth.map(points_text) + ")"
+    most, least = overall.index[0], overall.index[-1]
     s.tables.append(Table(cells.reset_index(names=options.get("row_label", "team (rows) vs opponent")),
-                          f"The {overall.index[0]} {word} most often ({rate_text(overall.iloc[0])} averaged over "
-                          f"opponents and seats), the {overall.index[-1]} least ({rate_text(overall.iloc[-1])}); "
+                          f"{capital(the(most))} {word} most often ({rate_text(overall.iloc[0])} averaged over "
+                          f"opponents and seats), {the(least)} least ({rate_text(overall.iloc[-1])}); "
                           "each cell with its 95% half-width in points."))
     s.tables.append(Table(decisive.map(_pc).reset_index(names="share of decisive games"),
                           f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "

@@ -31,7 +31,8 @@ What a ruleset supplies:
   (invariant breaks found in checked mode), ``results`` (one tidy row per game x player:
   `COMMON_COLUMNS` first, then its own), ``trace`` (one game told and drawn);
 - **experiments**: its own axes (`AxisKind`: Zombie 40,000's budget, mods and power-ups), its
-  report sections (`ReportSection`), its bench configs;
+  report sections (`ReportSection`), its bench configs and, optionally, ``bench_goals()``
+  (bench config label -> the whole games per second on one thread it aims at; `bench_goals_of`);
 - **commands**: an optional ``typer.Typer`` of ruleset-only commands (``shamble zombie40k mods``);
 - **prices** (optional, `OPTIONAL_MEMBERS`): ``pricing()`` returns a `Pricing` (what a rebalance
   may price: Zombie 40,000's points per model of a team's main unit, or one cost multiplier per
@@ -257,12 +258,13 @@ class Ruleset(Protocol):
     def bench_configs(self) -> dict[str, Any]: ...  # label -> config, the whole-game figures
     def cli(self) -> Any: ...  # a typer.Typer of ruleset-only commands, or None
 
-    # optional (OPTIONAL_MEMBERS; not part of the checked protocol): what a rebalance may price
-    #     def pricing(self) -> Pricing | None: ...   # absent = None: "<id> has nothing to price"
+    # optional (OPTIONAL_MEMBERS; not part of the checked protocol):
+    #     def pricing(self) -> Pricing | None: ...   # what a rebalance may price; absent = "nothing to price"
+    #     def bench_goals(self) -> dict[str, float]: ...   # bench label -> games/s aimed at; absent = {}
 
 
-OPTIONAL_MEMBERS = ("pricing",)
-"""Members a ruleset may leave out; `pricing_of` reads them with their defaults."""
+OPTIONAL_MEMBERS = ("pricing", "bench_goals")
+"""Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults."""
 
 
 def pricing_of(ruleset: Ruleset) -> Pricing | None:
@@ -277,6 +279,13 @@ def pricing_of(ruleset: Ruleset) -> Pricing | None:
 
 _REGISTRY: dict[str, Ruleset] = {}
 _DISCOVERED = False
+
+
+def bench_goals_of(ruleset: Ruleset) -> dict[str, float]:
+    """The optional ``bench_goals()``: bench config label -> games/s on one thread aimed at
+    (``shamble bench`` prints them beside the measured figures); {} for a ruleset without any."""
+    goals = getattr(ruleset, "bench_goals", None)
+    return dict(goals()) if goals is not None else {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:

@@ -86,3 +86,12 @@ def test_seat_advantage_is_measured_with_a_test():
     table, finding = s.tables[0], s.findings[0]
     assert list(table.frame.seat) == ["seat 1", "seat 2"] and finding.what == "seats"
     assert "chi-square test of equal seats: p = " in table.sentence and finding.fair is not True
+
+
+def test_a_name_with_its_article_is_not_given_a_second():
+    """Out West's side is "the posse": headlines said "for the the posse" and "the the posse survive"."""
+    assert analyses.the("the posse") == "the posse" and analyses.the("Marines") == "the Marines"
+    assert analyses.capital(analyses.the("the posse")) == "The posse"
+    for flagged in ([False, False], [True, False]):
+        words = analyses._headline(_table([0.03, -0.01], flagged).assign(name="the posse"), False, _played({}))
+        assert "the the" not in words and "the posse" in words

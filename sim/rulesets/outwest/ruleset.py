@@ -125,6 +125,10 @@ class OutwestRuleset:
     def bench_configs(self) -> dict[str, C.OutwestConfig]:
         return report.bench_configs()
 
+    def bench_goals(self) -> dict[str, float]:
+        """Games/s on one thread aimed at for the default scenario."""
+        return {"hold_the_town": 1_000.0}
+
     def cli(self):
         from sim.rulesets.outwest.cli import app
 

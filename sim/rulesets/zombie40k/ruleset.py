@@ -118,6 +118,10 @@ class Zombie40k:
                 configs[f"{EXAMPLE_CONFIGS[n]}_{'+'.join(mods) or 'base'}"] = replace(base, mods=frozenset(mods))
         return configs
 
+    def bench_goals(self) -> dict[str, float]:
+        """Games/s on one thread aimed at (the second speed pass: five times the first's)."""
+        return {"four_players_base": 3_500.0, "two_players_base": 8_000.0}
+
     def cli(self):
         from sim.rulesets.zombie40k.cli import app
 

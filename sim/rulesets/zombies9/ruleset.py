@@ -144,6 +144,10 @@ class Zombies9Ruleset:
         return {"4 players, base game": default_config(4),
                 "4 players, Ashes to Ashes mixed": default_config(4, mode="mixed")}
 
+    def bench_goals(self) -> dict[str, float]:
+        """Games/s on one thread aimed at for the 4-player base game."""
+        return {"4 players, base game": 500.0}
+
     def cli(self):
         from sim.rulesets.zombies9.commands import app
 

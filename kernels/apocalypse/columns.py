@@ -1,0 +1,114 @@
+"""Column layouts of the Zombie Apocalypse state and tables (house style: every field named).
+
+``sim.rulesets.apocalypse.compile`` fills the tables with these indices; the kernels read them and
+never see a Python object. Spec sections are those of ``shared/rules/zombie-apocalypse.md``.
+"""
+
+from __future__ import annotations
+
+# ---- sides, end reasons -------------------------------------------------------------------
+SIDE_PLAYERS, SIDE_ZOMBIES = 0, 1
+REASON_NONE, REASON_EXTRACTED, REASON_WARLORDS_DEAD, REASON_TIME = 0, 1, 2, 3  # §13
+
+# ---- unit types (force_org.toml unit_type) ------------------------------------------------
+UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER = range(6)
+
+# ---- model roles: State.minfo[..., MI_ROLE] -------------------------------------------------
+ROLE_TROOPER, ROLE_CHARACTER, ROLE_IC = 0, 1, 2  # core §16: a sergeant is a Character, an HQ an IC
+
+# ---- Warlord traits (§7); TRAIT_NONE is the no-trait baseline of the paired comparisons ----
+(TRAIT_NONE, TRAIT_DEFENCE, TRAIT_OFFENCE, TRAIT_TENACITY, TRAIT_LEGENDARY, TRAIT_INSPIRING,
+ TRAIT_PRIORITY) = range(7)
+
+# ---- noise sources (§9.3) and spawn sources: State.res counters R_SP0 + source -------------
+(SRC_DEPLOY, SRC_WAVE, SRC_EDGE, SRC_GRAVEYARD, SRC_PISTOL, SRC_ASSAULT, SRC_RAPID_FIRE, SRC_HEAVY,
+ SRC_TEMPLATE, SRC_REROLL, SRC_PSYCHIC, SRC_OVERWATCH, SRC_MOVEMENT, SRC_BRUTE, SRC_HELD) = range(15)
+N_SRC = 15
+
+# ---- per-unit state: int32[n, U, N_US] ------------------------------------------------------
+(US_ALIVE, US_OWNER, US_TYPE, US_DATASHEET, US_START, US_PHASE_START, US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE,
+ US_CHARGED, US_WAS_CHARGED, US_FALLING_BACK, US_AURA_WS1, US_FEAR_WS1, US_NOISE6, US_NOISE12, US_OVERWATCHED,
+ US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED) = range(24)
+N_US = 24
+# US_SHOT: the horde the unit shot at this turn + 1 (0 = none); US_WAS_CHARGED: zombies charged it this
+# turn (Counter-attack); US_AURA_WS1 / US_FEAR_WS1: WS 1 from a spawner's Fear test (A18) / a Fear test
+
+# ---- per-model info: int16[n, U, K, N_MI] ---------------------------------------------------
+MI_OWNER, MI_ROLE, MI_COST, MI_ID, MI_ZW, MI_ZW_TURN, MI_ML, MI_WARLORD = range(8)
+N_MI = 8
+# MI_ZW: Wounds lost to zombie attacks in the current combat (The Plague, §5); MI_ZW_TURN this turn
+
+# ---- per-horde state: int32[n, H, N_HS] -----------------------------------------------------
+HS_ALIVE, HS_Z, HS_J, HS_JH, HS_B, HS_FZ, HS_K, HS_CHARGED, HS_LOCKED, HS_BORN = range(10)
+N_HS = 10
+# HS_Z plain Zombies, HS_J Juggernauts (HS_JH of them have lost a Wound), HS_B Brutes, HS_FZ the
+# First Zombie (0/1), HS_K the Resilience/Hordes bonus in force (losses apply at the end of the
+# phase or Initiative step, §5), HS_LOCKED player units it is locked with, HS_BORN game turn spawned
+
+# ---- special zombie models (Brutes, the First Zombie): kinds ---------------------------------
+SK_NONE, SK_BRUTE, SK_FIRST = 0, 1, 2
+
+# ---- spawners: int32[n, SP, N_SS] ---------------------------------------------------------
+SS_ALIVE, SS_FIRST_WAVE = range(2)
+N_SS = 2
+
+# ---- whole game: int32[n, N_GS] -------------------------------------------------------------
+(G_TURN, G_ZTURN, G_FIRST, G_GRAVEYARD, G_HELD, G_OVER, G_N_SPAWNERS, G_PHASE, G_ACTIVE) = range(9)
+N_GS = 9
+
+# ---- phases (trace, invariants) -----------------------------------------------------------
+(PH_SETUP, PH_MOVEMENT, PH_PSYCHIC, PH_SHOOTING, PH_ASSAULT, PH_Z_MOVEMENT, PH_Z_ASSAULT, PH_END) = range(8)
+
+# ---- results per game: int32[n, N_RES] ------------------------------------------------------
+(R_WINNER, R_REASON, R_TURN, R_DICE, R_WARLORDS_LEFT, R_BRUTES, R_ZKILLED, R_JUGGERNAUTS, R_MAX_HORDE,
+ R_FZ_KILLED, R_GRAVEYARD_TURN, R_OVERFLOW, R_SPAWNER_DEATHS, R_AURA_WOUNDS, R_HELD_MAX, R_ON_TABLE,
+ R_EXCHANGED) = range(17)
+R_SP0 = 17  # zombies spawned by source: R_SP0 + SRC_* (counted as rolled, before Juggernaut exchanges)
+# R_EXCHANGED: models given up by Juggernaut exchanges (3 Zombies become 1 Juggernaut: 2 fewer models)
+N_RES = R_SP0 + N_SRC
+
+# ---- results per player: int32[n, P, N_PRES] ------------------------------------------------
+(PR_WL_FATE, PR_WL_EXTRACTED, PR_MODELS_START, PR_MODELS_LOST, PR_ZKILLED, PR_NOISE, PR_BRUTES, PR_TRAIT) = range(8)
+N_PRES = 8
+WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
+
+# ---- scalar parameters: Tables.prm float64[N_PRM] -------------------------------------------
+(P_N, P_TURNS, P_TABLE, P_CORNER, P_ZONE_R, P_ZONE_SQUARE, P_SPAWN_POINTS, P_SCATTER_DICE, P_SCATTER_BONUS,
+ P_EXCLUSION, P_SPAWNER_R, P_RESCATTER, P_START_DICE, P_START_BONUS, P_WAVE_START, P_EDGE_DICE, P_EDGE_BONUS,
+ P_EXCHANGE_COST, P_EXCHANGE, P_EXCHANGE_ALL, P_GRAVEYARD, P_GRAVE_Z, P_GRAVE_BONUS, P_GRAVE_J, P_GRAVE_END_ONLY,
+ P_FOGGY, P_AURA_R, P_AURA_LD, P_AURA_MORALE, P_SPAWNER_S, P_MERGE, P_BONUS_PER, P_SPLIT_MIN, P_PLAGUE_ON,
+ P_PLAGUE_IC_ON, P_RES_INV, P_RES_BEST, P_FZ_INV, P_FZ_STACK, P_JUGG_RATIO, P_JUGG_FNP, P_BRUTE_DW, P_STR_CAP,
+ P_NOISE_PISTOL, P_NOISE_ASSAULT, P_NOISE_RAPID_D3, P_NOISE_HEAVY_D3, P_NOISE_HEAVY_BONUS, P_NOISE_TEMPLATE,
+ P_NOISE_REROLL_D3, P_NOISE_PSY_UNTYPED, P_NOISE_PER_SHOT, P_PSY_FULL, P_MOVE_NOISE_CHARGES, P_INF_NOISE_PER,
+ P_JUMP_NOISE_D3, P_JUMP_NOISE_ADD, P_BIKE_NOISE_D3, P_BIKE_NOISE_ADD, P_OVER12_D3, P_OVER12_ADD, P_NOISE6_IN,
+ P_NOISE12_IN, P_Z_MOVE, P_Z_RUN_DICE, P_CHARGE_RANGE, P_T_CAP, P_W_CAP, P_BASE_R, P_SPACING, P_Z_SPACING,
+ P_ENGAGED_DEPTH, P_ALLOC_RANDOM, P_MAX_ZOMBIES, P_EDGE_RANDOM, P_WHOLLY, P_MOO_ALL, P_LF_MULT, P_LF_COST,
+ P_SUPER_ANY, P_LOS_ON, P_PRECISION, P_SPAWNERS_FIRST, P_WRECK_WAVES, P_INF_MOVE, P_FAST_MOVE, P_ZONE_COVER,
+ P_DEPLOY_GAP, P_FALLBACK_DICE, P_CONSOLIDATE_DICE, P_SALVO_HEAVY, P_FZ_AT_CENTRE, P_SPLIT_CHARGE,
+ P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS) = range(97)
+N_PRM = 97
+
+# ---- player policies: Tables.policy float64[P, N_POL] (docs/apocalypse.md, P3-P12) -----------
+(POL_PLAN, POL_MARGIN, POL_STANDOFF, POL_RUN, POL_SHOOT, POL_THREAT, POL_HEAVY_WARLORD, POL_REROLL, POL_OVERWATCH,
+ POL_SUPER, POL_ESCORT, POL_TARGET, POL_CHARGE, POL_CHARGE_MAX, POL_BODYGUARD, POL_MERGE, POL_FORCE, POL_TRAIT,
+ POL_AURA_PENALTY, POL_FIRE_UNTIL) = range(20)
+N_POL = 20
+PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
+
+# ---- zombie profiles: Tables.zstats int16[N_ZK, N_STATS] -------------------------------------
+ZK_ZOMBIE, ZK_JUGGERNAUT, ZK_FIRST, ZK_BRUTE = range(4)  # ZK_BRUTE: WS, BS, I, Ld of a Brute
+N_ZK = 4
+
+# ---- model status bits (State.mstatus), beyond kernels.w40k.columns.ST_CONCUSSED ------------
+ST_FORCE = 2  # the psyker's Force weapon has Instant Death until its next Psychic phase (core §13)
+ST_CONC_AGED = 4  # concussed in an earlier Assault phase: lasts to the end of this one (core §12 Concussive)
+
+# ---- weapon-table ids the kernels need: Tables.ids int64[N_IDS] ------------------------------
+ID_CCW, N_IDS = 0, 1
+
+# ---- trace events: float32[n_traced, E, N_EV] -----------------------------------------------
+EV_TURN, EV_PHASE, EV_KIND, EV_A, EV_B, EV_C, EV_X, EV_Y = range(8)
+N_EV = 8
+(EK_UNIT, EK_SPAWNER, EK_HORDE, EK_SPAWN, EK_MOVE, EK_CHARGE, EK_FIGHT, EK_BRUTE, EK_UNIT_LOST, EK_WARLORD,
+ EK_NOISE, EK_GRAVEYARD, EK_SHOOT, EK_FALL_BACK, EK_END, EK_ORDER, EK_AURA, EK_SPAWNER_DEATH, EK_JOIN,
+ EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE) = range(24)

@@ -1,0 +1,124 @@
+"""Attacks that land on the players' units: zombie attack groups (§4-§5), the spawner's blast
+(§10), Gets Hot. Every one goes through the core's ``resolve_attacks`` on the unit's slots (or,
+for the First Zombie's Precision Strikes, one die at a time), and the Wounds lost to zombies are
+counted per model for The Plague.
+"""
+
+from __future__ import annotations
+
+from kernels.apocalypse.columns import US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
+from kernels.apocalypse.state import W_SPARE
+from kernels.apocalypse.strike import (
+    count_zombie_wounds,
+    hits_only_on_six,
+    precise_strikes,
+    remember_wounds,
+)
+from kernels.apocalypse.units import majority
+from kernels.jit import njit
+from kernels.rng import d6
+from kernels.w40k.attack_spec import melee_spec
+from kernels.w40k.columns import (
+    FNP,
+    HM_AUTO,
+    INV,
+    NONE,
+    OUT_UNSAVED,
+    SP_AP,
+    SP_AP_ON_6,
+    SP_HIT_MODE,
+    SP_HIT_ON,
+    SP_NO_COVER,
+    SP_STRENGTH,
+    SP_WOUND_ON,
+    SV,
+    WS,
+    S,
+    T,
+)
+from kernels.w40k.combat import best_save, resolve_attacks, roll_pass
+
+
+@njit
+def target_ws(st, g, u):
+    """The WS zombies roll against: the unit's majority, 1 after a failed Fear test (core §9.4) or
+    the spawner aura's (A18)."""
+    if st.ust[g, u, US_FEAR_WS1] != 0 or st.ust[g, u, US_AURA_WS1] != 0:
+        return 1
+    return majority(st, g, u, WS)
+
+
+@njit
+def _clear_out(out):
+    for k in range(out.shape[0]):
+        out[k] = 0
+
+
+@njit
+def auto_hit_spec(spec, strength, ap, target_t, wound_chart):
+    """Automatic hits at ``strength`` and ``ap`` (no to-hit roll, no cover)."""
+    for k in range(spec.shape[0]):
+        spec[k] = 0
+    spec[SP_HIT_MODE] = HM_AUTO
+    spec[SP_AP] = ap
+    spec[SP_AP_ON_6] = ap
+    spec[SP_STRENGTH] = strength
+    spec[SP_WOUND_ON] = max(2, wound_chart[min(strength, 10), target_t])
+    spec[SP_NO_COVER] = 1
+
+
+@njit
+def blast_on_unit(rng, g, st, u, hits, strength, tb):
+    """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10)."""
+    spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
+    _clear_out(out)
+    auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
+    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
+                    0, st.w_dealt[:0], out)
+    return out[OUT_UNSAVED]
+
+
+@njit
+def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, precise, first_round, tb, out):
+    """``n_dice`` close combat attacks of one zombie profile (``stats``, ``flags``) at unit u with
+    ``weapon`` (a weapon-table row) at ``strength`` (the Hordes bonus applied). Zombies! never get
+    the charge bonus (§5). Returns the Wounds unit u lost (each counted for The Plague)."""
+    if n_dice <= 0:
+        return 0
+    att = st.w_attacker
+    for c in range(att.shape[0]):
+        att[c] = stats[c]
+    att[S] = strength
+    spec = st.w_spec[W_SPARE]
+    melee_spec(spec, weapon, att, flags, target_ws(st, g, u), majority(st, g, u, T), majority(st, g, u, SV),
+               False, first_round, 0, tb.ws_chart, tb.wound_chart)
+    if hits_only_on_six(dull, att[WS], target_ws(st, g, u)):
+        spec[SP_HIT_ON] = 6
+    remember_wounds(st, g, u)
+    if precise:
+        precise_strikes(rng, g, n_dice, spec, st, u, tb, out)
+    else:
+        resolve_attacks(rng, g, n_dice, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],
+                        NONE, 0, st.w_dealt[:0], out)
+    return count_zombie_wounds(st, g, u)
+
+
+@njit
+def gets_hot(rng, g, st, u, m, n):
+    """Gets Hot (core §6.9): each 1 to hit wounds the firer; armour or invulnerable save, then Feel
+    No Pain."""
+    for _ in range(n):
+        if st.wounds[g, u, m] <= 0:
+            return
+        stats = st.stats[g, u, m]
+        if roll_pass(rng, g, best_save(NONE, stats[SV], stats[INV], NONE), 0):
+            continue
+        if stats[FNP] < NONE and d6(rng, g) >= stats[FNP]:
+            continue
+        st.wounds[g, u, m] -= 1
+
+
+@njit
+def brute_changes(stats, tb):
+    """A Brute's WS, BS, I and Ld replace its host's (§4): row ZK_BRUTE of the zombie table."""
+    return tb.zstats[ZK_BRUTE]

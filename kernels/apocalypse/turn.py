@@ -1,0 +1,519 @@
+"""The game loop of Zombie Apocalypse (zombie-apocalypse §12-§13): set-up, then seven game turns of
+one players' turn and one zombie turn in the order of the first-turn roll-off, until every Warlord
+is gone or game turn 7 ends.
+
+``play_batch`` is the entry point: game g of the batch is game ``first_game + g`` of the run,
+played start to finish from its own stream (``rng[g]`` is left at the stream's last counter), game
+after game on one thread. With ``check`` set, invariants are tested after every phase and
+violations counted in ``state.viol``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.apocalypse.assault import fight_phase, recount_locks
+from kernels.apocalypse.columns import (
+    EK_CHARGE,
+    EK_END,
+    EK_SNAP_HORDE,
+    EK_SNAP_UNIT,
+    G_FIRST,
+    G_HELD,
+    G_OVER,
+    G_TURN,
+    G_ZTURN,
+    HS_B,
+    HS_CHARGED,
+    HS_FZ,
+    HS_J,
+    HS_JH,
+    HS_K,
+    HS_LOCKED,
+    HS_Z,
+    MI_OWNER,
+    MI_ZW_TURN,
+    N_SRC,
+    P_BONUS_PER,
+    P_CHARGE_RANGE,
+    P_MOVE_NOISE_CHARGES,
+    P_TABLE,
+    P_TURNS,
+    P_WHOLLY,
+    PH_ASSAULT,
+    PH_END,
+    PH_MOVEMENT,
+    PH_PSYCHIC,
+    PH_SHOOTING,
+    PH_Z_ASSAULT,
+    PH_Z_MOVEMENT,
+    POL_CHARGE,
+    POL_CHARGE_MAX,
+    PR_MODELS_LOST,
+    PR_MODELS_START,
+    PR_WL_EXTRACTED,
+    PR_WL_FATE,
+    R_EXCHANGED,
+    R_ON_TABLE,
+    R_REASON,
+    R_SP0,
+    R_TURN,
+    R_WARLORDS_LEFT,
+    R_WINNER,
+    R_ZKILLED,
+    REASON_EXTRACTED,
+    REASON_TIME,
+    REASON_WARLORDS_DEAD,
+    SIDE_PLAYERS,
+    SIDE_ZOMBIES,
+    SK_BRUTE,
+    SK_FIRST,
+    US_ALIVE,
+    US_AURA_WS1,
+    US_CHARGED,
+    US_FALLING_BACK,
+    US_MOVED,
+    US_NO_CHARGE,
+    US_NOISE6,
+    US_NOISE12,
+    US_OVERWATCHED,
+    US_OWNER,
+    US_RAN,
+    US_REGROUPED,
+    US_REROLLED,
+    US_SHOT,
+    US_START,
+    US_TYPE,
+    US_WAS_CHARGED,
+    WL_ALIVE,
+    WL_KILLED,
+)
+from kernels.apocalypse.geometry import base_on_zone, norm
+from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge_hordes, settle_all, zombies_on_table
+from kernels.apocalypse.movement import (
+    fall_back,
+    form_super_squad,
+    merge_units,
+    move_allowance,
+    move_unit,
+    place_unit,
+    unit_goal,
+)
+from kernels.apocalypse.noise import place_phase_noise, unit_movement_noise
+from kernels.apocalypse.setup import setup_game
+from kernels.apocalypse.shooting import psychic_phase, shooting_phase
+from kernels.apocalypse.trace import log_event
+from kernels.apocalypse.units import (
+    has_ic,
+    knows_no_fear,
+    locate_warlords,
+    models_alive,
+    unit_alive,
+    unit_gap_horde,
+    unit_leadership,
+    warlords_alive,
+)
+from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
+from kernels.dice import sum_d6
+from kernels.jit import njit
+from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
+from kernels.w40k.columns import W
+
+# ------------------------------------------------------------------ turn bookkeeping
+
+
+@njit
+def start_turn(st, g):
+    """Per-turn flags back to zero at the start of either side's turn."""
+    for u in range(st.ust.shape[1]):
+        st.umoved[g, u] = 0.0
+        for c in (US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE, US_CHARGED, US_WAS_CHARGED, US_NOISE6, US_NOISE12,
+                  US_OVERWATCHED, US_REROLLED, US_REGROUPED):
+            st.ust[g, u, c] = 0
+        for m in range(st.wounds.shape[2]):
+            st.minfo[g, u, m, MI_ZW_TURN] = 0
+    for h in range(st.hst.shape[1]):
+        st.hst[g, h, HS_CHARGED] = 0
+
+
+@njit
+def mark_fates(st, g):
+    """A Warlord no longer found on the table, with no other fate recorded, was killed."""
+    locate_warlords(st, g)
+    for p in range(st.wl_unit.shape[1]):
+        if st.wl_unit[g, p] < 0 and st.pres[g, p, PR_WL_FATE] == WL_ALIVE:
+            st.pres[g, p, PR_WL_FATE] = WL_KILLED
+
+
+@njit
+def zombies_win_now(st, g):
+    """§13: the zombies win at once when no Warlord is alive as a non-zombie model."""
+    mark_fates(st, g)
+    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) == 0:
+        st.res[g, R_WINNER] = SIDE_ZOMBIES
+        st.res[g, R_REASON] = REASON_WARLORDS_DEAD
+        st.res[g, R_TURN] = st.gst[g, G_TURN]
+        st.gst[g, G_OVER] = 1
+    return st.gst[g, G_OVER] != 0
+
+
+@njit
+def end_phase(st, g, tb, check, phase):
+    """After every phase: Resilience settles (§5), locks are recounted, the zombies may have won;
+    in checked mode the invariants are tested. Returns True when the game is over."""
+    settle_all(st, g, tb)
+    recount_locks(st, g)
+    over = zombies_win_now(st, g)
+    if check:
+        st.viol[g] += invariant_violations(st, g, tb)
+    return over
+
+
+# ------------------------------------------------------------------ the players' turn
+
+
+@njit
+def regroup(rng, g, st, u, tb):
+    """A falling-back unit tests Leadership at the start of its Movement phase (core §9.2): below
+    25% of its models only a double 1 passes, unless an IC is with it; ATSKNF always regroups and
+    acts normally; a unit that regroups otherwise moves at most 3" and may not run or charge."""
+    if knows_no_fear(st, g, u):
+        st.ust[g, u, US_FALLING_BACK] = 0
+        return
+    d1, d2 = d6(rng, g), d6(rng, g)
+    few = models_alive(st, g, u) * 4 < st.ust[g, u, US_START]
+    passed = d1 == 1 and d2 == 1 if few and not has_ic(st, g, u) else d1 + d2 <= unit_leadership(st, g, u, tb)
+    if not passed:
+        fall_back(rng, g, st, u, tb, PH_MOVEMENT)
+        return
+    st.ust[g, u, US_FALLING_BACK] = 0
+    st.ust[g, u, US_REGROUPED] = 1
+    st.ust[g, u, US_NO_CHARGE] = 1
+    hold, gx, gy = unit_goal(st, g, u, tb)
+    if not hold:
+        st.umoved[g, u] += move_unit(rng, g, st, u, gx, gy, 3.0, -1, True, tb, PH_MOVEMENT)
+        st.ust[g, u, US_MOVED] = 1
+
+
+@njit
+def _locked(st, g, u):
+    for h in range(st.lock.shape[2]):
+        if st.lock[g, u, h] != 0:
+            return True
+    return False
+
+
+@njit
+def movement_phase(rng, g, st, tb):
+    """§12 players' Movement phase: regroup, super squads (P9), every free unit moves (P3), then
+    movement noise (§9.3)."""
+    for u in range(st.ust.shape[1]):
+        if unit_alive(st, g, u) and st.ust[g, u, US_FALLING_BACK] != 0:
+            regroup(rng, g, st, u, tb)
+    form_super_squad(st, g, tb, True)
+    merge_units(st, g, tb)
+    for u in range(st.ust.shape[1]):
+        if not unit_alive(st, g, u) or _locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
+            continue
+        if st.ust[g, u, US_REGROUPED] != 0:
+            continue
+        hold, gx, gy = unit_goal(st, g, u, tb)
+        if hold:
+            continue
+        moved = move_unit(rng, g, st, u, gx, gy, move_allowance(st.ust[g, u, US_TYPE], tb), -1, True, tb,
+                          PH_MOVEMENT)
+        st.umoved[g, u] += moved
+        st.ust[g, u, US_MOVED] = int(moved > 1e-9)
+    form_super_squad(st, g, tb, False)  # A32 'any': Warlords that ended their moves within 2"
+    movement_noise_all(rng, g, st, tb)
+
+
+@njit
+def movement_noise_all(rng, g, st, tb):
+    for u in range(st.ust.shape[1]):
+        if unit_alive(st, g, u):
+            unit_movement_noise(rng, g, st, u, models_alive(st, g, u), tb)
+
+
+@njit
+def charge_target(st, g, u, tb):
+    """P: a horde of at most ``charge_max`` models within 12" the unit may charge (the one it shot
+    at, if it shot), -1 if none."""
+    p = st.ust[g, u, US_OWNER]
+    shot = st.ust[g, u, US_SHOT] - 1
+    best, best_d = -1, 1e18
+    for h in range(st.hst.shape[1]):
+        if not is_alive(st, g, h) or horde_models(st, g, h) > tb.policy[p, POL_CHARGE_MAX]:
+            continue
+        if shot >= 0 and h != shot:
+            continue
+        d = unit_gap_horde(st, g, u, h)
+        if d <= tb.prm[P_CHARGE_RANGE] and d < best_d:
+            best, best_d = h, d
+    return best
+
+
+@njit
+def player_charges(rng, g, st, tb):
+    """Units that may charge (not after running, falling back, or firing Heavy / Rapid Fire weapons
+    without Relentless; core §7.1) charge small hordes when their policy says so: 2D6, less 2" when
+    the charge crosses the zone (difficult terrain) without Move Through Cover."""
+    for u in range(st.ust.shape[1]):
+        if not unit_alive(st, g, u) or _locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
+            continue
+        if tb.policy[st.ust[g, u, US_OWNER], POL_CHARGE] == 0:
+            continue
+        if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0:
+            continue
+        h = charge_target(st, g, u, tb)
+        if h < 0:
+            continue
+        distance = unit_gap_horde(st, g, u, h)
+        roll = sum_d6(rng, g, 2)
+        success = roll >= distance
+        if success:
+            px, py = st.upos[g, u, 0], st.upos[g, u, 1]
+            dx, dy = st.hpos[g, h, 0] - px, st.hpos[g, h, 1] - py
+            d = norm(dx, dy)
+            if d > 1e-9:
+                step = max(0.0, distance) / d
+                moved = place_unit(rng, g, st, u, px, py, px + dx * step, py + dy * step, tb, PH_ASSAULT)
+                if tb.prm[P_MOVE_NOISE_CHARGES] != 0 and unit_alive(st, g, u):  # A17's other reading
+                    st.umoved[g, u] += moved
+                    unit_movement_noise(rng, g, st, u, models_alive(st, g, u), tb)
+            if unit_alive(st, g, u) and is_alive(st, g, h):
+                st.lock[g, u, h] = 1
+                st.ust[g, u, US_CHARGED] = 1
+        log_event(st, g, PH_ASSAULT, EK_CHARGE, u, h, 10 + int(success), st.upos[g, u, 0], st.upos[g, u, 1])
+
+
+@njit
+def phase_dice(rng, g, st, phase):
+    """Each phase of each game turn rolls from its own stream, a pure function of (seed, game, game
+    turn, phase) (kernels.rng, streams by purpose): a rule that rolls more dice in one phase leaves
+    the dice of the later phases as they were (common random numbers that stay in step)."""
+    switch_stream(rng, g, st.w_stream, st.gst[g, G_TURN] * 16 + phase)
+
+
+@njit
+def players_turn(rng, g, st, tb, check):
+    """§12 players' turn: Movement, Psychic, Shooting, Assault. Returns True when the game is over."""
+    start_turn(st, g)
+    phase_dice(rng, g, st, PH_MOVEMENT)
+    movement_phase(rng, g, st, tb)
+    place_phase_noise(st, g, tb, PH_MOVEMENT)
+    if end_phase(st, g, tb, check, PH_MOVEMENT):
+        return True
+    phase_dice(rng, g, st, PH_PSYCHIC)
+    psychic_phase(rng, g, st, tb)
+    place_phase_noise(st, g, tb, PH_PSYCHIC)
+    if end_phase(st, g, tb, check, PH_PSYCHIC):
+        return True
+    phase_dice(rng, g, st, PH_SHOOTING)
+    shooting_phase(rng, g, st, tb)
+    movement_noise_all(rng, g, st, tb)  # runs count towards 'more than 6"' (A17)
+    place_phase_noise(st, g, tb, PH_SHOOTING)
+    if end_phase(st, g, tb, check, PH_SHOOTING):
+        return True
+    form_super_squad(st, g, tb, False)  # A32 'any': after the runs
+    phase_dice(rng, g, st, PH_ASSAULT)
+    player_charges(rng, g, st, tb)
+    place_phase_noise(st, g, tb, PH_ASSAULT)  # charge moves, with A17's 'include_charges'
+    fight_phase(rng, g, st, tb, PH_ASSAULT)
+    merge_hordes(st, g, tb)
+    form_super_squad(st, g, tb, False)  # A32 'any': after the fights
+    return end_phase(st, g, tb, check, PH_ASSAULT)
+
+
+# ------------------------------------------------------------------ the zombie turn
+
+
+@njit
+def zombie_turn(rng, g, st, tb, check):
+    """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
+    start_turn(st, g)
+    st.gst[g, G_ZTURN] += 1
+    phase_dice(rng, g, st, PH_Z_MOVEMENT)
+    zombie_movement_phase(rng, g, st, tb)
+    if end_phase(st, g, tb, check, PH_Z_MOVEMENT):
+        return True
+    phase_dice(rng, g, st, PH_Z_ASSAULT)
+    zombie_charges(rng, g, st, tb)
+    fight_phase(rng, g, st, tb, PH_Z_ASSAULT)
+    merge_hordes(st, g, tb)
+    for u in range(st.ust.shape[1]):
+        st.ust[g, u, US_AURA_WS1] = 0
+    return end_phase(st, g, tb, check, PH_Z_ASSAULT)
+
+
+# ------------------------------------------------------------------ the end (§13)
+
+
+@njit
+def end_of_game(st, g, tb):
+    """End of game turn 7: the players win if every living Warlord is on the zone (A29) and at least
+    one lives; else the zombies win on time."""
+    mark_fates(st, g)
+    if st.gst[g, G_OVER] != 0:
+        return
+    alive, on_zone = 0, 0
+    for p in range(st.wl_unit.shape[1]):
+        u = st.wl_unit[g, p]
+        if u < 0:
+            continue
+        alive += 1
+        if base_on_zone(st.upos[g, u, 0], st.upos[g, u, 1], tb.prm, tb.prm[P_WHOLLY] != 0):
+            on_zone += 1
+            st.pres[g, p, PR_WL_EXTRACTED] = 1
+    players = alive >= 1 and on_zone == alive
+    st.res[g, R_WINNER] = SIDE_PLAYERS if players else SIDE_ZOMBIES
+    st.res[g, R_REASON] = REASON_EXTRACTED if players else REASON_TIME
+    st.res[g, R_TURN] = int(tb.prm[P_TURNS])
+    st.gst[g, G_OVER] = 1
+
+
+@njit
+def finish(st, g, tb):
+    st.res[g, R_WARLORDS_LEFT] = warlords_alive(st, g)
+    st.res[g, R_ON_TABLE] = zombies_on_table(st, g)
+    for p in range(st.pres.shape[1]):
+        st.pres[g, p, PR_MODELS_LOST] = st.pres[g, p, PR_MODELS_START]
+    for u in range(st.ust.shape[1]):
+        if not unit_alive(st, g, u):
+            continue
+        for m in range(st.wounds.shape[2]):
+            if st.wounds[g, u, m] > 0:
+                st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_MODELS_LOST] -= 1
+    log_event(st, g, PH_END, EK_END, st.res[g, R_WINNER], st.res[g, R_REASON], st.res[g, R_TURN], 0.0, 0.0)
+
+
+@njit
+def snapshot(st, g):
+    """Trace: every unit and horde as the game turn ends (``shamble trace`` draws these)."""
+    if g >= st.events.shape[0]:
+        return
+    for u in range(st.ust.shape[1]):
+        if unit_alive(st, g, u):
+            log_event(st, g, PH_END, EK_SNAP_UNIT, u, models_alive(st, g, u), st.ust[g, u, US_OWNER],
+                      st.upos[g, u, 0], st.upos[g, u, 1])
+    for h in range(st.hst.shape[1]):
+        if is_alive(st, g, h):
+            log_event(st, g, PH_END, EK_SNAP_HORDE, h, horde_models(st, g, h), st.hst[g, h, HS_J],
+                      st.hpos[g, h, 0], st.hpos[g, h, 1])
+
+
+@njit
+def play_game(st, g, tb, rng, check):
+    setup_game(st, g, tb, rng)
+    if check:
+        st.viol[g] += invariant_violations(st, g, tb)
+    first = st.gst[g, G_FIRST]
+    over = False
+    for turn in range(1, int(tb.prm[P_TURNS]) + 1):
+        st.gst[g, G_TURN] = turn
+        for k in range(2):
+            side = first if k == 0 else 1 - first
+            over = players_turn(rng, g, st, tb, check) if side == SIDE_PLAYERS else zombie_turn(rng, g, st, tb,
+                                                                                                    check)
+            if over:
+                break
+        snapshot(st, g)
+        if over:
+            break
+    end_of_game(st, g, tb)
+    finish(st, g, tb)
+    if check:
+        st.viol[g] += outcome_violations(st, g, tb)
+
+
+@njit
+def play_batch(st, tb, seed, first_game, check, rng):
+    """Play every game of the batch: game g is game ``first_game + g`` of stream ``seed``."""
+    for g in range(st.res.shape[0]):
+        rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
+        begin_streams(rng, g, st.w_stream)  # the set-up rolls from the game's stream, each phase from its own
+        play_game(st, g, tb, rng, check)
+        end_streams(rng, g, st.w_stream)
+
+
+# ------------------------------------------------------------------ invariants (checked mode)
+
+
+@njit
+def _unit_violations(st, g, tb):
+    bad = 0
+    side = tb.prm[P_TABLE]
+    for u in range(st.ust.shape[1]):
+        n = 0
+        for m in range(st.wounds.shape[2]):
+            w = st.wounds[g, u, m]
+            bad += w < 0 or (w > 0 and w > st.stats[g, u, m, W])
+            n += w > 0
+        if st.ust[g, u, US_ALIVE] != 0:
+            bad += n == 0
+            x, y = st.upos[g, u, 0], st.upos[g, u, 1]
+            bad += x < -1e-6 or y < -1e-6 or x > side + 1e-6 or y > side + 1e-6
+        else:
+            bad += n > 0
+    return bad
+
+
+@njit
+def _horde_violations(st, g, tb):
+    bad = 0
+    per = int(tb.prm[P_BONUS_PER])
+    for h in range(st.hst.shape[1]):
+        s = st.hst[g, h]
+        if s[0] == 0:  # HS_ALIVE
+            continue
+        n = horde_models(st, g, h)
+        bad += s[HS_Z] < 0 or s[HS_J] < 0 or s[HS_JH] < 0 or s[HS_JH] > s[HS_J] or n <= 0
+        bad += s[HS_K] != horde_bonus(n, per)  # every phase ends with losses settled (§5)
+        brutes = fz = 0
+        for k in range(st.sh.shape[1]):
+            if st.sh[g, k] == h:
+                brutes += st.skind[g, k] == SK_BRUTE
+                fz += st.skind[g, k] == SK_FIRST
+                bad += st.swounds[g, k] <= 0
+        bad += brutes != s[HS_B] or fz != s[HS_FZ]
+        locks = 0
+        for u in range(st.lock.shape[1]):
+            locks += st.lock[g, u, h]
+            bad += st.lock[g, u, h] != 0 and st.ust[g, u, US_ALIVE] == 0
+        bad += locks != s[HS_LOCKED]
+    for k in range(st.sh.shape[1]):
+        h = st.sh[g, k]
+        bad += h >= 0 and st.hst[g, h, 0] == 0
+    return bad
+
+
+@njit
+def _conservation(st, g):
+    """Every zombie ever spawned is on the table, killed, or held back."""
+    spawned = 0
+    for k in range(N_SRC):
+        spawned += st.res[g, R_SP0 + k]
+    spawned -= st.res[g, R_EXCHANGED]
+    return int(spawned != zombies_on_table(st, g) + st.res[g, R_ZKILLED] + st.gst[g, G_HELD])
+
+
+@njit
+def invariant_violations(st, g, tb):
+    bad = _unit_violations(st, g, tb) + _horde_violations(st, g, tb) + _conservation(st, g)
+    bad += st.gst[g, G_TURN] < 1 or st.gst[g, G_TURN] > int(tb.prm[P_TURNS])
+    for p in range(st.wl_unit.shape[1]):
+        u = st.wl_unit[g, p]
+        bad += u >= 0 and (st.ust[g, u, US_ALIVE] == 0 or st.wounds[g, u, st.wl_slot[g, p]] <= 0)
+    return bad
+
+
+@njit
+def outcome_violations(st, g, tb):
+    """Exactly one outcome: a winner, a reason that fits it, a turn within the game."""
+    bad = invariant_violations(st, g, tb)
+    winner, reason = st.res[g, R_WINNER], st.res[g, R_REASON]
+    bad += not (winner == SIDE_PLAYERS and reason == REASON_EXTRACTED) and not (
+        winner == SIDE_ZOMBIES and (reason == REASON_WARLORDS_DEAD or reason == REASON_TIME))
+    bad += st.res[g, R_TURN] < 1 or st.res[g, R_TURN] > int(tb.prm[P_TURNS])
+    bad += reason == REASON_WARLORDS_DEAD and warlords_alive(st, g) != 0
+    return bad

@@ -1,0 +1,135 @@
+"""Zombie Apocalypse's catalogue: the 7th-edition units and weapons (``sim/data/w40k``) with the
+HQ characters, Elites, Fast Attack and Heavy Support of ``sim/data/apocalypse``, its Force
+Organisation data (``[[slot]]``), the vehicles its army check refuses (``[[vehicle]]``) and the
+zombie side (zombie-apocalypse §2, §4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from sim.w40k.catalogue import (
+    CORE,
+    Catalogue,
+    CatalogueError,
+    Extension,
+    as_choice,
+    as_points,
+    as_text,
+    load_catalogue,
+    load_catalogue_file,
+)
+
+FOLDERS = (*CORE, "apocalypse")
+SLOTS = ("hq", "troops", "elites", "fast_attack", "heavy_support")
+SLOT_WORDS = {"hq": "HQ", "troops": "Troops", "elites": "Elites", "fast_attack": "Fast Attack",
+              "heavy_support": "Heavy Support"}
+UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature")
+CHARACTERS = ("", "independent")
+VEHICLE_KINDS = ("walker", "transport", "tank", "flyer")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One datasheet an army may take (zombie-apocalypse §2): its Force Organisation slot, unit
+    size, unit type (movement and movement noise, §9.3), character status (core §16), how many
+    weapon swaps it may take, and the source of these data."""
+
+    unit: str
+    slot: str
+    min_models: int
+    max_models: int
+    unit_type: str = "infantry"
+    character: str = ""
+    max_swaps: int = 2
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Vehicle:
+    """A vehicle datasheet: refused by the army check (no vehicles in the core spec yet)."""
+
+    name: str
+    faction: str
+    kind: str
+    cost: Fraction
+    source: str = ""
+
+
+def _count(fields, key: str, lo: int, hi: int, default=None) -> int:
+    """An integer field lo-hi (one-line error naming the field)."""
+    value = fields.get(key, lambda v: v, default) if default is not None else fields.get(key, lambda v: v)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise fields.fail(key, value, f"an integer {lo}-{hi}")
+    return value
+
+
+def _read_slot(fields, resolver) -> Slot:
+    """One [[slot]] entry (force_org.toml)."""
+    slot = Slot(
+        unit=fields.get("unit", as_text),
+        slot=fields.get("slot", as_choice(SLOTS)),
+        min_models=_count(fields, "min_models", 1, 100),
+        max_models=_count(fields, "max_models", 1, 100),
+        unit_type=fields.get("unit_type", as_choice(UNIT_TYPES), "infantry"),
+        character=fields.get("character", as_choice(CHARACTERS), ""),
+        max_swaps=_count(fields, "max_swaps", 0, 20, 2),
+        source=fields.get("source", as_text),
+    )
+    if slot.min_models > slot.max_models:
+        raise fields.fail("max_models", slot.max_models, f"at least min_models ({slot.min_models})")
+    return slot
+
+
+def _read_vehicle(fields, resolver) -> Vehicle:
+    """One [[vehicle]] entry (force_org.toml)."""
+    return Vehicle(
+        name=fields.get("name", as_text),
+        faction=fields.get("faction", as_text),
+        kind=fields.get("kind", as_choice(VEHICLE_KINDS)),
+        cost=fields.get("cost", as_points),
+        source=fields.get("source", as_text),
+    )
+
+
+SLOT = Extension("slot", "slot", _read_slot)
+VEHICLE = Extension("vehicle", "vehicle", _read_vehicle)
+EXTENSIONS = (SLOT, VEHICLE)
+
+
+def _checked(cat: Catalogue, where: str) -> Catalogue:
+    """Every [[slot]] names a unit of the catalogue, once."""
+    seen = set()
+    for slot in cat.extra.get("slot", ()):
+        if slot.unit not in cat.units:
+            raise CatalogueError(f"{where}: slot {slot.unit!r}: no such unit in the catalogue")
+        if slot.unit in seen:
+            raise CatalogueError(f"{where}: slot {slot.unit!r}: given twice")
+        seen.add(slot.unit)
+    return cat
+
+
+_CACHE: dict = {}
+
+
+def catalogue() -> Catalogue:
+    """The packaged Zombie Apocalypse catalogue (cached)."""
+    if "packaged" not in _CACHE:
+        _CACHE["packaged"] = _checked(load_catalogue(FOLDERS, EXTENSIONS), "apocalypse/force_org.toml")
+    return _CACHE["packaged"]
+
+
+def catalogue_file(*paths: str | Path) -> Catalogue:
+    """The packaged catalogue with a user's TOML files (or folders of them) added."""
+    return _checked(load_catalogue_file(*paths, base=FOLDERS, extensions=EXTENSIONS), str(paths[0]))
+
+
+def slots(cat: Catalogue) -> dict[str, Slot]:
+    """Datasheet name -> its Force Organisation entry."""
+    return {s.unit: s for s in cat.extra.get("slot", ())}
+
+
+def vehicles(cat: Catalogue) -> dict[str, Vehicle]:
+    return {v.name: v for v in cat.extra.get("vehicle", ())}

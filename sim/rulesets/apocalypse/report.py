@@ -1,0 +1,115 @@
+"""Zombie Apocalypse's sections of the balance report, as data (``sim.ruleset.ReportSection``).
+
+Every section plays the four-player example (Ultramarines, Cadians, Goffs, Black Legion, every
+rule at the spec's default) on common random numbers:
+
+============  ====================================================================================
+section       cells
+============  ====================================================================================
+policies      the policy presets for every player at 800 points: is shooting worth its noise?
+              (staged: the spec's P3-P12 defaults; quiet never shoots; gunline shoots everything;
+              stealth: the best found)
+points        points levels 200-1200, every army refitted (armies.fit_army), the stealth preset
+players       the first one to four players of the example at 800 points, stealth
+grid          points 400 / 800 / 1200 x one, two and four players, stealth (one axis,
+              ``points_players``, so each cell reads as one label)
+traits        every Warlord with the same trait, each against no trait (800 points, stealth)
+missions      Foggy and the Graveyard on and off (800 points, rush: under stealth nobody fires,
+              and Foggy, which shrouds the targets of shooting, would change no game)
+sensitivity   every chosen [C] number at its low and high plausible value (800 points, stealth)
+============  ====================================================================================
+
+At the spec's 400 points the players all but never win under any policy (docs/apocalypse.md), and
+a rate near 0 everywhere would say nothing about players, traits or rules: those sections play at
+800 points, where the stealth preset extracts about a quarter of the time. Every row also carries
+the zombies spawned by source (``spawned_*``) and the turn the game ended. The players win or lose
+together, so the rates are the players' (option ``who``), one row per cell.
+
+Sizes: about 46,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
+rulesets' parts are 2-3 minutes each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from sim.ruleset import ReportSection
+from sim.rulesets.apocalypse.axes import with_points
+from sim.rulesets.apocalypse.config import POLICY_PRESETS, TRAIT_TITLES, TRAITS, load_config
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse"
+BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
+SEED = 2024
+GAMES = {"policies": 1000, "points": 800, "players": 800, "grid": 400, "traits": 2000, "missions": 1000,
+         "sensitivity": 400}
+POINTS = (200, 400, 600, 800, 1000, 1200)
+GRID_POINTS = (400, 800, 1200)
+GRID_PLAYERS = (1, 2, 4)
+WHO = "players"  # the analyses write "the players"
+RICH = 800  # the points level of the sections that compare policies, traits and rules
+PRESETS = ("staged", "rush", "escort_first", "quiet", "gunline", "stealth")
+MISSIONS = ({}, {"foggy": False}, {"graveyard": False}, {"foggy": False, "graveyard": False})
+MISSION_TITLES = {"base": "Foggy and Graveyard", "foggy=False": "no Foggy", "graveyard=False": "no Graveyard",
+                  "foggy=False;graveyard=False": "neither"}
+
+
+def games_for(section: str, scale: float) -> int:
+    return max(10, round(GAMES[section] * scale))
+
+
+def stealthy(config, preset: str = "stealth"):
+    return replace(config, players=tuple(replace(p, policy=POLICY_PRESETS[preset]) for p in config.players))
+
+
+def report_sections(scale: float = 1.0) -> list[ReportSection]:
+    """The sections of Zombie Apocalypse's report, not played yet."""
+    base = load_config(BASE_CONFIG)
+    rich = with_points(base, RICH)
+    sneaky = stealthy(base)
+    rich_sneaky = stealthy(rich)
+    rich_rush = stealthy(rich, "rush")
+    traits = [t for t in TRAITS] + ["auto"]
+    return [
+        ReportSection(
+            "policies", "Ways of playing: is shooting worth its noise?",
+            f"Every player on one preset, at {RICH} points: staged (the spec's P3-P12), rush, escort first, "
+            "quiet (no shooting, no Overwatch), gunline (everything fires, re-rolls too) and stealth (rush, "
+            "never shoot, Warlords apart). The zombies each cell spawns by source are the result columns "
+            "spawned_*.", rich, games_for("policies", scale), {"policy_all": list(PRESETS)}, ("outcomes", "paired"),
+            {"reference": "staged", "value_label": "policy", "compare_label": "policy", "who": WHO,
+             "chart_title": "Policies against the spec's defaults"}, SEED),
+        ReportSection(
+            "points", "Points level", "Every army refitted to each points level (units grow or shrink, copies "
+            "of its units join), the stealth preset.", sneaky, games_for("points", scale), {"points": list(POINTS)},
+            ("by_value",), {"axis": "points", "value_label": "points", "x_label": "points per player",
+                            "unit": " points", "who": WHO, "chart_title": "Extraction rate by points level"}, SEED),
+        ReportSection(
+            "players", "Player count", f"The example's first one to four players at {RICH} points, stealth: "
+            "each player adds a spawn point and +1 to most zombie rolls, an army to split the hordes, and a "
+            "Warlord of whom one must live.", rich_sneaky, games_for("players", scale),
+            {"player_count": [1, 2, 3, 4]}, ("by_value",),
+            {"axis": "player_count", "value_label": "players", "x_label": "players", "unit": " players",
+             "who": WHO, "chart_title": "Extraction rate by player count"}, SEED),
+        ReportSection(
+            "grid", "Points level and player count", "Where the scenario becomes winnable, stealth.", sneaky,
+            games_for("grid", scale), {"points_players": [f"{pts}x{n}" for pts in GRID_POINTS for n in GRID_PLAYERS]},
+            ("outcomes",), {"value_label": "points, players"}, SEED),
+        ReportSection(
+            "traits", "The value of each Warlord trait", f"Every Warlord takes the same trait ({RICH} points, "
+            "stealth); each cell against the same games without a trait (auto: P8's choice).", rich_sneaky,
+            games_for("traits", scale), {"trait": traits}, ("paired",),
+            {"reference": "none", "compare_label": "trait", "thing": "trait", "who": WHO,
+             "titles": dict(TRAIT_TITLES) | {"auto": "P8's choice"}, "chart_title": "Value of each trait"}, SEED),
+        ReportSection(
+            "missions", "Foggy and the Graveyard", f"Each mission rule off, then both, against the game with "
+            f"both ({RICH} points, rush: it shoots when the kills beat the noise, and Foggy's Shrouded acts only "
+            "on the targets of shooting - under stealth nobody fires and Foggy would change no game).", rich_rush,
+            games_for("missions", scale), {"params": list(MISSIONS)},
+            ("paired",), {"reference": "base", "compare_label": "mission rules", "titles": MISSION_TITLES, "who": WHO,
+                          "chart_title": "Mission rules against the full scenario"}, SEED),
+        ReportSection(
+            "sensitivity", "Sensitivity of the chosen numbers", f"The spec's (default) numbers and the "
+            f"simulator's own ([C]), each at a low and a high plausible value ({RICH} points, stealth).",
+            rich_sneaky, games_for("sensitivity", scale), {}, ("sensitivity",), {}, SEED),
+    ]

@@ -1,0 +1,56 @@
+"""Scenario helpers of the Zombie Apocalypse tests: one game's state set up by hand.
+
+Use them under the root conftest's ``dice`` fixture (hand-fed dice; every kernel runs as plain
+Python) or ``nojit``-style plain Python: ``table(...)`` gives (config, tables, state, rng) of one
+empty game; ``put_unit`` places an army's unit, ``put_horde`` a horde.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+import kernels.apocalypse.hordes as hordes
+import kernels.apocalypse.setup as setup
+from kernels.apocalypse import columns as C
+from sim.rulesets.apocalypse.compile import compile_tables
+from sim.rulesets.apocalypse.config import load_config
+from sim.rulesets.apocalypse.ruleset import RULESET
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "apocalypse"
+
+
+def config(name: str = "one_player", **params):
+    cfg = load_config(EXAMPLES / "configs" / f"{name}.toml")
+    return replace(cfg, **params) if params else cfg
+
+
+def table(name: str = "one_player", **params):
+    """(config, tables, state, rng) of one game with nothing on the table, game turn 1."""
+    cfg = config(name, **params)
+    tb = compile_tables(cfg)
+    st = RULESET.new_state(cfg, tb, 1)
+    st.gst[0, C.G_TURN] = 1
+    st.res[0, C.R_WINNER] = -1
+    return cfg, tb, st, np.zeros(1, np.uint64)
+
+
+def put_unit(st, tb, t: int, x: float, y: float, slot: int | None = None) -> int:
+    """Template unit t (the t-th unit of the armies, HQs first) standing at (x, y)."""
+    u = t if slot is None else slot
+    setup._copy_template(st, 0, u, t, tb)
+    st.upos[0, u] = x, y
+    return u
+
+
+def put_horde(st, tb, x: float, y: float, zombies: int, juggernauts: int = 0) -> int:
+    return hordes.new_horde(st, 0, x, y, zombies, juggernauts, tb)
+
+
+def warlord(st, tb, p: int = 0) -> None:
+    import kernels.apocalypse.units as units
+
+    units.locate_warlords(st, 0)
+    units.refresh_traits(st, 0, tb)
