@@ -319,7 +319,8 @@ def test_cli_errors_are_one_line_exit_2(runner_race, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("config", ["examples/outwest/hold.toml", "examples/zombies9/four_players_base.toml"])
+@pytest.mark.parametrize("config", ["examples/outwest/hold.toml", "examples/zombies9/four_players_base.toml",
+                                    "examples/apocalypse/configs/four_players.toml"])
 def test_rulesets_without_prices_say_so_in_one_line(config, tmp_path):
     run = subprocess.run([sys.executable, "-c", "from experiments.cli import run; run()", "rebalance",
                           str(ROOT / config)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
