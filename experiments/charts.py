@@ -8,7 +8,9 @@ no display needed, and a notebook shows them inline.
   sensitivity), rows flagged by Holm drawn filled;
 - ``game_length``: distribution of game length (turns) per cell;
 - ``win_curves``: cumulative share of games won by the end of turn t, per cell;
-- ``heatmap``: side x side win rates (a matchup matrix).
+- ``heatmap``: side x side win rates (a matchup matrix);
+- ``search_path``: each side's win rate over the candidates of a rebalance, with the band of
+  the mean ± the margin.
 """
 
 from __future__ import annotations
@@ -110,6 +112,29 @@ def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> Figur
         ax.text(j, i, f"{rate:.0%}", ha="center", va="center", color="white" if rate < 0.6 else "black")
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     fig.colorbar(image, ax=ax, format=matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    return fig
+
+
+def search_path(sides: pd.DataFrame, title: str, margin: float, ylabel: str = "win rate") -> Figure:
+    """Each ``side``'s ``rate`` per ``candidate`` (a rebalance's search), the ``mean`` of each
+    candidate dashed with its ± ``margin`` band; a marker where a side is within the margin."""
+    fig, ax = _figure(HEIGHT + 1.2)
+    means = sides.groupby("candidate", sort=True)["mean"].first()
+    ax.fill_between(means.index, means - margin, means + margin, color="grey", alpha=0.15, linewidth=0,
+                    label=f"mean ± {margin * 100:g} points")
+    ax.plot(means.index, means, color="black", linestyle="--", linewidth=1, label="mean")
+    for k, (side, rows) in enumerate(sides.groupby("side", sort=False)):
+        rows = rows.sort_values("candidate")
+        color = f"C{k % 10}"
+        linestyle = "-" if k < 10 else ":"
+        ax.plot(rows.candidate, rows.rate, color=color, linestyle=linestyle, linewidth=1.2, label=str(side))
+        inside = rows[rows.equivalent.astype(bool)]
+        ax.scatter(inside.candidate, inside.rate, color=color, s=12, zorder=3)
+    ax.set(title=title, xlabel="candidate of the search", ylabel=ylabel)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    _percent(ax)
+    ax.legend(frameon=False, fontsize="x-small", ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.grid(alpha=0.3)
     return fig
 
 

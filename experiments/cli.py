@@ -11,6 +11,7 @@ one line on stderr starting with ``error:`` and exit code 2 (``sim.cli_errors``)
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -150,6 +151,9 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     batch_size: Annotated[int, typer.Option(help="Games per batch (memory), never changes results.")] = 2048,
     mod: ModOption = None,
+    patch: Annotated[Path | None, typer.Option(
+        help="A `shamble rebalance` proposal (proposal.toml): play its costs, every team refitted to its budget.")]
+    = None,
 ) -> None:
     """Play a configuration: win rate per player with 95% Wilson intervals, game length, end reasons."""
     from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
@@ -158,6 +162,10 @@ def play(
         if games < 1:
             raise ValueError(f"--games {games}; allowed: 1 or more")
         cfg = _config(config, mod)
+        if patch is not None:
+            from experiments.rebalance import apply_patch
+
+            cfg = apply_patch(cfg, patch)
         if out is not None and out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
         if out is not None:
@@ -271,6 +279,57 @@ def sensitivity(
 
 
 @app.command()
+def rebalance(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML): the rules to rebalance; the game is its "
+                                                "ruleset's standard game (Zombie 40,000: every example team rotated "
+                                                "through its seats) unless --as-is.")],
+    margin: Annotated[float, typer.Option(help="Practical margin around the mean win rate (0.03 = ±3 points).")]
+    = 0.03,
+    mode: Annotated[str | None, typer.Option(help="What to price: per-model (the points per model of each team's "
+                                                  "main unit, the default) or multiplier (one cost factor per team).")]
+    = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell for every candidate of the search.")]
+    = 800,
+    iterations: Annotated[int, typer.Option(help="Candidates the search may evaluate.")] = 40,
+    budget: Annotated[int, typer.Option(help="Games the search may play (cells it replays cost nothing).")]
+    = 150_000,
+    seed: Annotated[int, typer.Option(help="Seed of the search's games (every candidate plays the same games).")]
+    = 2024,
+    validate_seed: Annotated[Int, typer.Option(help="Seed of the validation's fresh games (default: seed + 1).")]
+    = None,
+    validate_games: Annotated[Int, typer.Option(help="Games per cell of the validation (default: four times --games).")]
+    = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (resumable): proposal.toml, tables, chart, "
+                                                  "evaluations/. Default: rebalance/<config name>.")] = None,
+    as_is: Annotated[bool, typer.Option("--as-is", help="Play the config's own players (one cell) instead of the "
+                                                        "ruleset's standard game.")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's played cells first.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    mod: ModOption = None,
+) -> None:
+    """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
+    validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
+    from experiments.rebalance import FAILED, Settings, rebalance_game, render, summary
+    from experiments.rebalance import rebalance as run_rebalance
+
+    folder = out if out is not None else Path("rebalance") / config.stem
+    console = Console()
+    with user_errors(), _interruptible(folder):
+        cfg = _config(config, mod)
+        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is)
+        rebalance_game(cfg, settings.mode, settings.as_is)  # nothing to price, a bad mode: one line, before work
+        writable(f"--out {folder}", folder)
+        done = run_rebalance(cfg, settings, folder, fresh, console=Console(stderr=True), show_progress=not as_json,
+                             source=str(config))
+    if as_json:
+        typer.echo(json.dumps(summary(done), indent=2, default=str))
+    else:
+        render(done, console)
+    if not done.passed:
+        raise typer.Exit(FAILED)
+
+
+@app.command()
 def report(
     name: Annotated[str, typer.Option(help="Report name: the folder under --out.")] = "latest",
     out: Annotated[Path, typer.Option(help="Folder of reports.")] = Path("reports"),
@@ -279,12 +338,15 @@ def report(
     dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
     ruleset: Annotated[list[str] | None, typer.Option(
         "--ruleset", help="Only this ruleset's sections (repeat for several; default: every ruleset).")] = None,
+    with_rebalance: Annotated[bool, typer.Option(
+        "--rebalance", help="Add a rebalance section for each ruleset with prices (`shamble rebalance` of its "
+                            "standard game at the report's scale; minutes more).")] = False,
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
-        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset)
+        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance)
     typer.echo(f"{folder / 'index.html'}")
 
 

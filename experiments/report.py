@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,7 @@ from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
-from sim.ruleset import ReportSection, Ruleset, all_rulesets, get
+from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of
 
 CALIBRATION_GAMES = 200
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -131,8 +131,10 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
 
 
 def run_report(name: str = "latest", out: Path = Path("reports"), scale: float = 1.0, fresh: bool = False,
-               dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None) -> Path:
-    """Play the suite (resumable), analyse it and write the page; returns the report folder."""
+               dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None,
+               rebalance: bool = False) -> Path:
+    """Play the suite (resumable), analyse it and write the page; returns the report folder.
+    With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`."""
     if not scale > 0:
         raise ValueError(f"--scale {scale}; allowed: a number above 0")
     console = console or Console(stderr=True)
@@ -153,12 +155,58 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
             s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
                              console=console)
             analyse(s)
+        if rebalance and part.sections and pricing_of(part.ruleset) is not None:
+            part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
+                                                   fresh, console))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
     write_pages(folder, parts, _report_meta(meta, parts, scale, rates, elapsed))
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
+
+
+def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
+                      console: Console | None = None) -> Played:
+    """`shamble rebalance` of the ruleset's standard game on the rules of its first section, at
+    the report's scale (games per candidate and the search's budget times ``scale``), as a
+    section: the proposal, before and after on fresh games, the search's chart and a verdict."""
+    from experiments import rebalance as rb
+    from experiments.analyses import Chart, Finding, Table
+    from experiments.sweep import SweepResult
+
+    base = part.sections[0].experiment.base
+    settings = rb.Settings(games=max(10, round(rb.GAMES * scale)), budget=round(rb.BUDGET * scale))
+    done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
+    v, margin, word = done.validation, settings.margin, part.ruleset.win_word
+    spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",
+                         f"`shamble rebalance` searched the {done.game.mode} costs of {done.game.title.lower()} "
+                         f"(stochastic approximation on the same {settings.games} games per cell for every candidate, "
+                         f"{done.search.games} games) and replayed its proposal on fresh games (seed {v.seed}).",
+                         base, v.games_per_cell, {}, ())
+    experiment = replace(experiment_of(done.game.pricing.game(base)), name="rebalance", games=v.games_per_cell,
+                         seed=v.seed)  # the validation's games
+    halfwidth = (v.after.table.high95 - v.after.table.low95) / 2
+    result = SweepResult(out, pd.DataFrame(), pd.DataFrame({"halfwidth": halfwidth}),
+                         {"experiment_hash": experiment.fingerprint()}, len(done.game.cells), 0, base)
+    section = Played(spec, experiment, View(word), result)
+    changes = rb.changes_table(done).drop(columns=["old_value", "new_value"])
+    section.tables.append(Table(changes if len(changes) else pd.DataFrame({"proposal": ["no change"]}),
+                                rb.verdict_line(done)))
+    ba = rb.before_after(done)
+    shown = pd.DataFrame({
+        "side": ba.side, "fields before": ba.fields_before, "before": ba.rate_before.map(lambda r: f"{r:.1%}"),
+        "fields after": ba.fields_after, "after": ba.rate_after.map(lambda r: f"{r:.1%}"),
+        "95% CI after": [f"{a:.1%} - {b:.1%}" for a, b in zip(ba.ci_low_after, ba.ci_high_after)],
+        f"within ±{margin * 100:g} after": ba.within_after})
+    section.tables.append(Table(shown, f"On the fresh games the {word} rates spread from "
+                                       f"{v.before.table.rate.min():.1%} - {v.before.table.rate.max():.1%} before to "
+                                       f"{v.after.table.rate.min():.1%} - {v.after.table.rate.max():.1%} after."))
+    section.figures.append(Chart("rebalance_search", rb.search_chart(done),
+                                 "Each line is a side's rate on the search's games at each candidate; the band is the "
+                                 f"mean ± {margin * 100:g} points, a dot a side shown within it."))
+    section.findings.append(Finding("proposed costs", v.passed, rb.verdict_line(done)))
+    return section
 
 
 def _report_meta(meta: dict, parts: list[Part], scale: float, rates: dict, elapsed: float) -> dict:

@@ -33,7 +33,12 @@ What a ruleset supplies:
 - **experiments**: its own axes (`AxisKind`: Zombie 40,000's budget, mods and power-ups), its
   report sections (`ReportSection`), its bench configs and, optionally, ``bench_goals()``
   (bench config label -> the whole games per second on one thread it aims at; `bench_goals_of`);
-- **commands**: an optional ``typer.Typer`` of ruleset-only commands (``shamble zombie40k mods``).
+- **commands**: an optional ``typer.Typer`` of ruleset-only commands (``shamble zombie40k mods``);
+- **prices** (optional, `OPTIONAL_MEMBERS`): ``pricing()`` returns a `Pricing` (what a rebalance
+  may price: Zombie 40,000's points per model of a team's main unit, or one cost multiplier per
+  team; how prices reach a config; the game a rebalance plays by default), or None when the game
+  has nothing to price. A ruleset without the member is one without prices (`pricing_of`), so
+  the default is "nothing to price" and no ruleset needs to say it.
 
 **Configs.** A ruleset's config is a frozen dataclass with a ``ruleset`` property (its id) and a
 ``players`` tuple of frozen dataclasses that have at least ``name`` and ``policy``; the shared
@@ -60,6 +65,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -166,6 +172,48 @@ class ReportSection:
     notes: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Price:
+    """One cost a rebalance may change (`Pricing.prices`).
+
+    ``key`` names it in a patch (a unit, "Hormagaunt"; a team, "Tyranids"); ``value`` is its cost
+    now, exact; ``step`` the smallest change the rule data can express (1 point per model; 1/5 of
+    a point for a unit priced per block of 5; 1/100 for a multiplier); ``low`` and ``high`` bound
+    it; ``sides`` are the sides (values of the pricing's ``side`` column) whose play it changes;
+    ``what`` says what the number is ("points per model", "cost multiplier").
+    """
+
+    key: str
+    value: Fraction
+    step: Fraction
+    low: Fraction
+    high: Fraction
+    sides: tuple[str, ...]
+    what: str = "points per model"
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """What a ruleset lets ``shamble rebalance`` price, and how (the optional ``pricing`` member).
+
+    ``modes`` maps each way of pricing to its help, the default first (Zombie 40,000:
+    ``per-model``, ``multiplier``). ``prices(config, mode)`` lists the `Price` records of the
+    config's sides; ``apply(config, mode, values)`` is the config playing ``values`` (``{key:
+    Fraction}``; keys it does not list keep their cost), with every side refitted to its budget;
+    ``game(config)`` is the game a rebalance plays by default on the config's rules, as a
+    `ReportSection` (its ``options["side"]`` names the results column of a side, its base and
+    axes the cells). ``describe(config, mode, key)`` is a short text of what a price buys in a
+    config (``"Tyranids: 15 models"``), for tables; None when there is nothing to say.
+    """
+
+    modes: Mapping[str, str]
+    side: str
+    prices: Callable[[Any, str], list[Price]]
+    apply: Callable[[Any, str, Mapping[str, Fraction]], Any]
+    game: Callable[[Any], ReportSection]
+    describe: Callable[[Any, str, str], str | None] = lambda config, mode, side: None
+
+
 # ---------------------------------------------------------------------------------- the protocol
 
 
@@ -209,6 +257,21 @@ class Ruleset(Protocol):
     def report_sections(self, scale: float) -> list[ReportSection]: ...
     def bench_configs(self) -> dict[str, Any]: ...  # label -> config, the whole-game figures
     def cli(self) -> Any: ...  # a typer.Typer of ruleset-only commands, or None
+
+    # optional (OPTIONAL_MEMBERS; not part of the checked protocol):
+    #     def pricing(self) -> Pricing | None: ...   # what a rebalance may price; absent = "nothing to price"
+    #     def bench_goals(self) -> dict[str, float]: ...   # bench label -> games/s aimed at; absent = {}
+
+
+OPTIONAL_MEMBERS = ("pricing", "bench_goals")
+"""Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults."""
+
+
+def pricing_of(ruleset: Ruleset) -> Pricing | None:
+    """The ruleset's `Pricing`, or None when it has nothing to price (no ``pricing`` member, or
+    one that returns None)."""
+    member = getattr(ruleset, "pricing", None)
+    return member() if callable(member) else None
 
 
 # ---------------------------------------------------------------------------------- the registry

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from difflib import get_close_matches
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from sim.ruleset import AxisKind
+from sim.rulesets.zombie40k.compile import catalogue_for, cost_factor
 from sim.rulesets.zombie40k.config import MODS, ConfigError, GameConfig, PlayerConfig, mod_key, policy_from
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 from sim.rulesets.zombie40k.teams import Team, TeamError, fit_team, load_team
@@ -58,9 +60,15 @@ def _stem(value: Any) -> str:
 
 
 def with_budget(config: GameConfig, budget: int) -> GameConfig:
-    """Every player's team refitted to ``budget`` points, and the legality cap set to it."""
+    """Every player's team refitted to ``budget`` points, and the legality cap set to it.
+
+    Teams are priced as the config prices them (its catalogue files and ``unit_costs``), and a
+    team with a cost multiplier (``team_cost_factors``) is refitted to ``budget / factor``.
+    """
+    cat = catalogue_for(config)
     try:
-        players = tuple(replace(p, team=fit_team(p.team, budget)) for p in config.players)
+        players = tuple(replace(p, team=fit_team(p.team, Fraction(budget) / cost_factor(config, p.team.name), cat))
+                        for p in config.players)
     except TeamError as err:
         raise ConfigError(str(err)) from None
     return replace(config, players=players, team_budget=int(budget))

@@ -6,6 +6,7 @@ A new rule system adds a module beside this one (``sim/rulesets/<id>.py``) with 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -66,13 +67,39 @@ def boss_profile(config: GameConfig, cat: Catalogue) -> Profile:
 
 
 def catalogue_for(config: GameConfig) -> Catalogue:
-    """The packaged catalogue, plus the config's extra catalogue files."""
+    """The packaged catalogue, plus the config's extra catalogue files, at the config's
+    ``unit_costs`` (points per model replacing the catalogue's)."""
     if not config.catalogue_files:
-        return catalogue()
+        return _packaged_at(tuple(config.unit_costs))
     try:
-        return catalogue_file(*config.catalogue_files)
+        cat = catalogue_file(*config.catalogue_files)  # read afresh: the user may be editing it
     except ValueError as err:
         raise ConfigError(f"catalogue_files: {err}") from None
+    return with_unit_costs(cat, config.unit_costs) if config.unit_costs else cat
+
+
+@functools.lru_cache(maxsize=256)
+def _packaged_at(unit_costs: tuple[tuple[str, str], ...]) -> Catalogue:
+    """The packaged catalogue at these costs (cached: a rebalance compiles many priced games)."""
+    return with_unit_costs(catalogue(), unit_costs) if unit_costs else catalogue()
+
+
+def with_unit_costs(cat: Catalogue, unit_costs) -> Catalogue:
+    """The catalogue with each named unit at a new cost per model (its block price = cost x models
+    in the block, so points per model stay exact: zombie40k §2)."""
+    units = dict(cat.units)
+    for name, cost in unit_costs:
+        try:
+            entry = cat.unit(name)
+        except ValueError as err:
+            raise ConfigError(f"unit_costs: {err}") from None
+        units[entry.name] = replace(entry, block_cost=Fraction(cost) * entry.block_models)
+    return replace(cat, units=units)
+
+
+def cost_factor(config: GameConfig, team_name: str) -> Fraction:
+    """The multiplier of a team's cost (``team_cost_factors``; 1 for a team it does not name)."""
+    return Fraction(dict(config.team_cost_factors).get(team_name, 1))
 
 
 def _gear_row(weapon_names: tuple[str, ...], cat: Catalogue, index: dict[str, int]) -> np.ndarray:
@@ -143,7 +170,8 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
 
 def _check_team(p: int, player, config: GameConfig, cat: Catalogue) -> None:
     """zombie40k §2: a team that breaks a team-building rule does not play."""
-    problems = check_team(player.team, Fraction(config.team_budget), cat, allow_usr=config.usr_allowed)
+    budget = Fraction(config.team_budget) / cost_factor(config, player.team.name)  # its points x factor fit
+    problems = check_team(player.team, budget, cat, allow_usr=config.usr_allowed)
     if problems:
         where = player.team.source or player.team.name
         raise ConfigError(f"players[{p}] {player.name!r}: team {where}: {problems[0]} (see `shamble roster check`)")

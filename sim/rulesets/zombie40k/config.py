@@ -24,6 +24,7 @@ import math
 import re
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +231,13 @@ class GameConfig:
     shop: tuple[str, ...] = _p((), "mods", "§10.11", "items squads buy with kill points, best first; empty = no shop")
     catalogue_files: tuple[str, ...] = _p((), "data", "sim/w40k/catalogue.py", "extra catalogue TOML files (e.g. a "
                                           "user-defined Boss)")
+    unit_costs: tuple[tuple[str, str], ...] = _p(
+        (), "data", "§2", "points per model of catalogue units, replacing the catalogue's (a table unit = cost, e.g. "
+        "{Hormagaunt = 6, \"Grey Knight\" = \"93/5\"}; a `shamble rebalance` proposal); teams are checked at these "
+        "costs, and refitted to them by the budget axis and a rebalance")
+    team_cost_factors: tuple[tuple[str, str], ...] = _p(
+        (), "data", "§2", "a multiplier of a team's cost by team name (a table team = factor, e.g. {Tyranids = 1.15}; "
+        "a `shamble rebalance --mode multiplier` proposal): the team's points times it must fit team_budget")
     max_game_turns: int = _p(20, "A12", "§15", "the game ends with no winner (a timeout) after this many game turns "
                              "(the rules set no limit)")
     surrounded_ratio: float = _p(4.0, "A2", "§6.2", "surrounded_rule ratio: shambling zombies ignore a squad in "
@@ -332,6 +340,8 @@ class GameConfig:
                 object.__setattr__(self, name, tuple(getattr(self, name)))
         if isinstance(self.kf_prices, dict):
             object.__setattr__(self, "kf_prices", tuple(sorted(self.kf_prices.items(), key=str)))
+        for name in _COST_TABLES:
+            object.__setattr__(self, name, cost_table(getattr(self, name), name))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
         names = [p.name for p in self.players]
@@ -443,6 +453,42 @@ def _validate_field(cfg: GameConfig, f) -> None:
         raise ConfigError(f"kf_prices = {shown!r}; allowed: item = cost, a whole number of points 0-1000")
     if f.name == "surrounded_ratio" and (not isinstance(value, int | float) or value <= 0):
         raise ConfigError(f"surrounded_ratio = {value!r}; allowed: a number above 0")
+
+
+_COST_TABLES = {"unit_costs": ("unit", "points per model", 1000), "team_cost_factors": ("team", "factor", 100)}
+
+
+def cost_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    """A ``unit_costs`` or ``team_cost_factors`` table as sorted (name, exact number as text)
+    pairs: {"Hormagaunt": 6} -> (("Hormagaunt", "6"),); numbers may be fractions ("93/5").
+    Anything else is a one-line ConfigError naming the field."""
+    what, number, top = _COST_TABLES[name]
+    allowed = f"a table of {what} = {number} (a number above 0, at most {top}, or a fraction such as \"93/5\")"
+    pairs = value.items() if isinstance(value, dict) else value
+    if not isinstance(pairs, list | tuple | type({}.items())) or not all(
+            isinstance(p, list | tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] for p in pairs):
+        raise ConfigError(f"{name} = {value!r}; allowed: {allowed}")
+    out = {}
+    for key, cost in pairs:
+        exact = exact_number(cost)
+        if exact is None or not 0 < exact <= top:
+            raise ConfigError(f"{name}: {key} = {cost!r}; allowed: {allowed}")
+        out[key] = str(exact)
+    return tuple(sorted(out.items()))
+
+
+def exact_number(value: Any) -> Fraction | None:
+    """An int, a float (as written: 1.15 is 23/20) or a fraction string as a Fraction; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, float):
+            return Fraction(repr(value)) if math.isfinite(value) else None
+        if isinstance(value, int | str | Fraction):
+            return Fraction(value.strip() if isinstance(value, str) else value)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return None
 
 
 def _is_pairs(value: Any) -> bool:
@@ -559,6 +605,11 @@ def _coerce(f, value: Any, source: str) -> Any:
             return Geometry(**value)
         except (TypeError, ValueError) as err:
             raise ConfigError(f"{source}: geometry: {err}") from None
+    if f.name in _COST_TABLES:
+        try:
+            return cost_table(value, f.name)
+        except ConfigError as err:
+            raise ConfigError(f"{source}: {err}") from None
     if f.name == "kf_prices":
         if not isinstance(value, dict) and not _is_pairs(tuple(value) if isinstance(value, list | tuple) else value):
             raise ConfigError(f"{source}: kf_prices = {value!r}; allowed: a table of item = cost")

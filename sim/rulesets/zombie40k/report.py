@@ -89,6 +89,21 @@ def _advance(base: GameConfig) -> GameConfig:
     return replace(base, players=tuple(replace(p, policy=POLICY_PRESETS["advance"]) for p in base.players))
 
 
+def standard_section(base: GameConfig, games: int) -> ReportSection:
+    """The standard game on ``base``'s rules: every example team, as many to a table as ``base``
+    has players, each once in every seat (a lineup per team), every player on the "advance"
+    policy; its sides are the teams (the report's first section, and the game `shamble
+    rebalance` prices by default)."""
+    seats = base.n_players
+    return ReportSection(
+        "standard", "The standard game: factions and seats",
+        f"Every example team, {seats} to a table, each once in every seat ({len(TEAMS)} lineups), every player on "
+        "the same policy (advance): the teams are compared with each other and the seats with each other, "
+        "not the ways of playing.", _advance(base), games,
+        {"lineup": rotations(TEAMS, seats)}, ("sides", "seats"),
+        {"side": "team", "what": "factions", "value_label": "lineup"}, SEED)
+
+
 def report_sections(scale: float = 1.0) -> list[ReportSection]:
     """The sections of Zombie 40,000's report, not played yet."""
     base = load_config(BASE_CONFIG)
@@ -98,13 +113,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
     names = {f: load_team_ref(f, EXAMPLES).name for f in FACTIONS}
     four = base.n_players
     return [
-        ReportSection(
-            "standard", "The standard game: factions and seats",
-            f"Every example team, {four} to a table, each once in every seat ({len(TEAMS)} lineups), every player on "
-            "the same policy (advance): the teams are compared with each other and the seats with each other, "
-            "not the ways of playing.", _advance(base), games_for("standard", scale),
-            {"lineup": rotations(TEAMS, four)}, ("sides", "seats"),
-            {"side": "team", "what": "factions", "value_label": "lineup"}, SEED),
+        standard_section(base, games_for("standard", scale)),
         ReportSection(
             "playstyles", "Ways of playing",
             f"{four} squads of the same team ({PLAYSTYLE_TEAM}) on the {four} policy presets, each preset once in "

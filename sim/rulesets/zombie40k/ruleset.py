@@ -127,5 +127,11 @@ class Zombie40k:
 
         return app
 
+    def pricing(self):
+        """Points per model of each team's main unit, or a cost multiplier per team (pricing.py)."""
+        from sim.rulesets.zombie40k.pricing import PRICING
+
+        return PRICING
+
 
 RULESET = Zombie40k()

@@ -268,9 +268,16 @@ def fit_team(team: Team, budget: int | Fraction, cat: Catalogue | None = None) -
         raise type(err)(f"{where}: {err}") from None
 
 
-def _fit(team: Team, budget: Fraction, cat: Catalogue) -> Team:
+def fill_model(team: Team) -> ModelChoice:
+    """The squad's plain model: its most common unit without an upgrade (the first model's unit
+    when every model is upgraded), the one `fit_team` adds or drops; its unit is the team's main
+    unit, the one a rebalance prices."""
     plain = [m for m in team.models if not (m.leader or m.swap)]
-    fill = max(plain, key=plain.count) if plain else ModelChoice(team.models[0].unit)
+    return max(plain, key=plain.count) if plain else ModelChoice(team.models[0].unit)
+
+
+def _fit(team: Team, budget: Fraction, cat: Catalogue) -> Team:
+    fill = fill_model(team)
     kept = [m for m in team.models if m != fill]
     while kept and team_cost(replace(team, models=tuple(kept)), cat) > budget:
         kept = _strip_one_upgrade(kept)
