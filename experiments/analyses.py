@@ -372,7 +372,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
         out = eq[eq.outside]
         side = out.deviation.abs().idxmax()
         r = out.loc[side]
-        return Finding(what, False, f"{what.capitalize()}: not fair. {side} {word}s in {rate_text(r.rate)} of games "
+        return Finding(what, False, f"{what.capitalize()}: not fair. {side}: {word} rate {rate_text(r.rate)} "
                        f"({_pc(r.low95)}-{_pc(r.high95)}), outside {limits}.")
     if bool(eq.equivalent.all()):
         return Finding(what, True, f"{what.capitalize()}: fair within {limits}: every one is shown within it "

@@ -54,7 +54,7 @@ def test_equivalence_against_the_margin():
     assert eq.attrs["mean"] == pytest.approx(0.34)
     assert list(eq.equivalent) == [True] * 4 + [False] and list(eq.outside) == [False] * 4 + [True]
     finding = analyses._verdict_of(eq, "factions", 0.05, "escape")
-    assert finding.fair is False and finding.sentence.startswith("Factions: not fair. e escapes in 44%")
+    assert finding.fair is False and finding.sentence.startswith("Factions: not fair. e: escape rate 44%")
     fair = analyses._verdict_of(eq.drop(index="e").assign(), "factions", 0.05, "escape")
     assert fair.fair is True
 

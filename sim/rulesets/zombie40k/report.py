@@ -36,8 +36,8 @@ from sim.rulesets.zombie40k.results import POWERUP_NAMES
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 TWO_PLAYERS = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"standard": 500, "playstyles": 1000, "mods": 1200, "budget": 1000, "powerups": 600, "matchups": 800,
-         "sensitivity": 250}
+GAMES = {"standard": 400, "playstyles": 800, "mods": 1000, "budget": 800, "powerups": 500, "matchups": 640,
+         "sensitivity": 200}
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 TEAMS = ("boyz", "dark_eldar", "eldar", "genestealers", "grey_knights", "guard", "marines", "marines_bolters",

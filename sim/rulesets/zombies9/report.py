@@ -27,8 +27,8 @@ from sim.ruleset import ReportSection
 from sim.rulesets.zombies9.config import PRESETS, PlayerConfig, Policy, Zombies9Config
 
 SEED = 2024
-GAMES = {"victories": 4000, "expansion": 3000, "cards": 3000, "players": 2000, "policies": 1000,
-         "sensitivity": 1000}
+GAMES = {"victories": 2400, "expansion": 1800, "cards": 1800, "players": 1200, "policies": 600,
+         "sensitivity": 600}
 POLICIES = ("balanced", "runner", "hunter", "saboteur", "random")
 
 
