@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.files import read_toml
-from sim.ruleset import AxisKind, Ruleset, load_config, ruleset_of
+from sim.ruleset import AxisKind, Ruleset, load_config, rules_version, ruleset_of
 
 PARAM_ORDER = 4.5  # a single parameter's axis is applied after the parameter sets (4)
 
@@ -169,10 +169,12 @@ def _plain(value: Any) -> Any:
 def cell_key(coords, config: Any, seed: int, games: int, target: float | None = None) -> str:
     """``<label>-<hash>``: the label is readable (``axis=value`` for each axis, joined by commas:
     ``budget=50,policy.Marines=dash``; file-name safe, at most 80 characters), the hash covers
-    the config, seed and games, so the key names exactly one set of results."""
+    the config, seed and games and the version of the rules that play it (``rules_version``: an
+    edited kernel or rule file gives new keys), so the key names exactly one set of results."""
     label = ",".join(f"{a}={v}" for a, v in coords) or "base"
     label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:80]
-    digest = hashlib.blake2b(f"{_canonical(config)}|{seed}|{games}|{target}".encode(), digest_size=5).hexdigest()
+    text = f"{_canonical(config)}|{seed}|{games}|{target}|{rules_version(config.ruleset)}"
+    digest = hashlib.blake2b(text.encode(), digest_size=5).hexdigest()
     return f"{label}-{digest}"
 
 

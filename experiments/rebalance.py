@@ -101,7 +101,7 @@ from experiments.experiment import Cell
 from experiments.stats import wilson_interval
 from experiments.sweep import _versions, read_checkpoint, run_cell, write_checkpoint, write_json, write_table
 from sim.files import atomic_path
-from sim.ruleset import Price, Pricing, Ruleset, pricing_of, ruleset_of
+from sim.ruleset import Price, Pricing, Ruleset, pricing_of, rules_version, ruleset_of
 
 EVALUATIONS = "evaluations"
 GAIN, STABILITY, ALPHA, MAX_STEP = 0.5, 1.0, 0.602, 0.25  # the gain sequence (module docstring)
@@ -287,7 +287,7 @@ class Evaluator:
     def cell_key(self, cell: Cell, config) -> str:
         """``<cell label>-<hash>``: the hash covers the tables, the sides seated, seed and games."""
         sides = [str(getattr(getattr(p, "team", None), "name", p.name)) for p in config.players]
-        text = f"{self.fingerprint(config)}|{sides}|{self.seed}|{self.games}"
+        text = f"{self.fingerprint(config)}|{sides}|{self.seed}|{self.games}|{rules_version(config.ruleset)}"
         digest = hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
         label = "".join(ch if ch.isalnum() or ch in "_.,=+-" else "_" for ch in cell.label)[:60]
         return f"{label}-{digest}"

@@ -49,7 +49,7 @@ from experiments.play import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
 from sim.files import atomic_path
 from sim.play import play
-from sim.ruleset import ruleset_of
+from sim.ruleset import rules_version, ruleset_of
 
 CELLS = "cells"
 META_KEY = b"shamble"
@@ -173,6 +173,7 @@ def run_meta(exp: Experiment, exp_hash: str) -> dict:
     """Everything needed to say what produced a folder of results."""
     return {
         "experiment_hash": exp_hash, "seed": exp.seed, "experiment": experiment_summary(exp),
+        "rules_version": rules_version(exp.base.ruleset),
         "package_version": _versions()["shamble"], "git_commit": _git_commit(), "versions": _versions(),
         "python": sys.version.split()[0], "platform": platform.platform(), "cpus": os.cpu_count(),
         "started": now(), "finished": None,
@@ -196,6 +197,11 @@ def _prepare_folder(out: Path, exp: Experiment, exp_hash: str, fresh: bool) -> d
             old = json.loads(meta_path.read_text())
         except ValueError:
             raise CheckpointError(f"{meta_path}: unreadable; rerun with --fresh to start over") from None
+        rules = rules_version(exp.base.ruleset)
+        if old.get("experiment_hash") != exp_hash and old.get("rules_version") not in (None, rules):
+            raise ExperimentError(f"{out}: was played by other rules of {exp.base.ruleset} (version "
+                                  f"{old['rules_version']}, now {rules}: the kernels or rule files changed); rerun "
+                                  "with --fresh to replay it, or choose another --out")
         if old.get("experiment_hash") != exp_hash:
             raise ExperimentError(f"{out}: holds results of another experiment (hash {old.get('experiment_hash')}, "
                                   f"now {exp_hash}); rerun with --fresh to replace them, or choose another --out")

@@ -61,6 +61,8 @@ reads are documented in that module.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
@@ -279,6 +281,25 @@ def pricing_of(ruleset: Ruleset) -> Pricing | None:
 
 _REGISTRY: dict[str, Ruleset] = {}
 _DISCOVERED = False
+
+
+@functools.cache
+def rules_version(ruleset_id: str) -> str:
+    """A hash of every file that decides a ruleset's games: its kernels and the kernels packages
+    they import (``kernels.jit.source_hash``), its own ``sim/rulesets/<id>/`` and ``sim/data/<id>/``
+    and those of the shared core its kernels use (``sim/w40k``, ``sim/data/w40k``). A sweep's cell
+    key contains it, so a checkpoint played by other rules is never resumed as this version's."""
+    from kernels.jit import package_closure, source_hash
+
+    root = Path(__file__).resolve().parent
+    digest = hashlib.blake2b(source_hash(ruleset_id).encode(), digest_size=8)
+    for package in sorted(p for p in package_closure(ruleset_id) if p):
+        for folder in (root / "rulesets" / package, root / package, root / "data" / package):
+            for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+                if path.is_file() and path.suffix in (".py", ".toml"):
+                    digest.update(path.relative_to(root).as_posix().encode())
+                    digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def bench_goals_of(ruleset: Ruleset) -> dict[str, float]:

@@ -113,6 +113,25 @@ def test_changed_experiment_is_refused_unless_fresh(exp_file, tmp_path, plain_py
     assert result.played == 6 and result.summary.games.eq(GAMES - 1).all()
 
 
+def test_a_folder_played_by_other_rules_is_not_resumed(exp_file, tmp_path, plain_python, monkeypatch):
+    """Edited kernels or rule files (another rules_version) give other cell keys, and the folder
+    of the old rules is refused with the reason, never resumed as if its games were this version's."""
+    import experiments.experiment as E
+    import experiments.sweep as S
+
+    out = tmp_path / "out"
+    exp = load_experiment(exp_file)
+    sweep(exp, out, show_progress=False)
+    assert json.loads((out / "meta.json").read_text())["rules_version"] == S.rules_version("zombie40k")
+    keys = [c.key for c in exp.cells()]
+    for module in (E, S):
+        monkeypatch.setattr(module, "rules_version", lambda ruleset_id: "0123456789abcdef")
+    assert all(a != b for a, b in zip(keys, [c.key for c in exp.cells()], strict=True))
+    with pytest.raises(ExperimentError, match="played by other rules of zombie40k.*--fresh"):
+        sweep(exp, out, show_progress=False)
+    assert sweep(exp, out, fresh=True, show_progress=False).played == 6
+
+
 def test_corrupted_and_foreign_checkpoints_are_refused(exp_file, tmp_path, plain_python):
     out = tmp_path / "out"
     exp = load_experiment(exp_file)
