@@ -534,6 +534,8 @@ def volley(st, g, tb, rng, s, t, slot, aimed, blaze, moved):
     face_towards(st, g, s, st.ff[g, t, FF_X], st.ff[g, t, FF_Y])
     total, target = 0, t
     band0 = band_of(tb, gap_between(st, g, tb, s, t))
+    if not gun_reaches(tb, w, band0):
+        return 0  # out of the gun's reach: no Fire, the gun stays loaded (the oracle's reading)
     for _ in range(tb.weapons[w, W_ROLLS]):
         if st.fi[g, target, FI_STATE] == S_GONE:
             target = retarget(st, g, tb, s, w, target) if st.fi[g, t, FI_KIND] != K_HUMAN else -1

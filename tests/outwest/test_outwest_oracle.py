@@ -141,7 +141,7 @@ SHOT_CASES = [
     *[(f"rifle-{b}", ("rifle",), "gunman", gap, 0, 0, 0, 0, 0, False)
       for b, gap in (("point-blank", 1.0), ("close", 4.0), ("medium", 9.0), ("long", 15.0), ("extreme", 21.0))],
     *[(f"shotgun-{b}", ("shotgun",), "citizen", gap, 0, 0, 0, 0, 0, False)
-      for b, gap in (("point-blank", 0.0), ("close", 3.0), ("medium", 8.0))],
+      for b, gap in (("point-blank", 0.0), ("close", 3.0), ("medium", 8.0), ("long", 15.0), ("extreme", 21.0))],
     ("sawn-off-point-blank", ("sawn_off",), "gunman", 2.0, 0, 0, 0, 0, 0, False),
     ("sawn-off-close", ("sawn_off",), "shootist", 5.0, 0, 0, 0, 0, 0, False),
     ("musketoon-close", ("musketoon",), "gunman", 6.0, 0, 0, 0, 0, 0, False),
@@ -170,6 +170,9 @@ def test_a_fire_matches_the_oracle(case):
     keys = [(f, s) for f in X.ZOMBIE_FATES for s in X.GUN_STATES]
     zfate = np.where(out[:, 3] == L.FATE_DESTROYED, 2, np.where(out[:, 2] == L.S_DOWN, 1, 0))
     assert_matches_pmf(zfate * 3 + out[:, 4], _pmf(fate, keys), f"{case[0]}: fate and gun")
+    if X.shot_dice(a.config, gun, X.band_of(a.config, gap), cls, **mods) < 0:  # out of the gun's reach
+        assert (out[:, :2] == -1).all(), f"{case[0]}: a gun out of reach rolls no shooting roll"
+        return
     hits = X.hits_pmf(a.config, gun, gap, cls, **mods)
     assert (out[:, 1] == len(hits) - 1).all(), f"{case[0]}: dice"
     assert_matches_pmf(out[:, 0], [float(p) for p in hits], f"{case[0]}: hits of the first roll")
