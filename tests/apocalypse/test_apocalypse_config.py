@@ -193,7 +193,7 @@ def test_report_sections_are_data_and_scale():
     assert all(s.games >= 10 for s in sections)
     assert {a for s in sections for a in s.analyses} == {"outcomes", "paired", "by_value", "sensitivity"}
     by_key = {s.key: s for s in sections}
-    assert RS.report_sections(1.0)[0].games == 1000  # scale 1: about 46,000 games in all
+    assert RS.report_sections(2.0)[0].games == 2 * RS.report_sections(1.0)[0].games  # games scale with --scale
     assert sum(s.games * _cells(s) for s in RS.report_sections(1.0)) < 60_000
     # The players win together: the paired and by-value sections speak of one side
     assert all(s.options.get("who") == "players" for s in sections if set(s.analyses) & {"paired", "by_value"})
