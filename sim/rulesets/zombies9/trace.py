@@ -72,7 +72,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
                     f"{who} rolls {a:.0f} for movement: up to {b:.0f} squares"),
         L.EK_REST: lambda: f"{who} rests instead of moving: life {a / 2:g}",
         L.EK_NOT_DEAD: lambda: f"{who} rolls for I Don't Think They're Dead: "
-                               + (f"loses {b:.0f} zombies" if a else "safe"),
+                               + (f"loses {b:.0f} zombies" if a else "safe")
+                               + (f" (paid {c:.0f} life, {d:.0f} bullets)" if c + d else ""),
         L.EK_TIMEOUT: lambda: "no winner within the round limit",
     }
     text = texts.get(kind)
