@@ -81,6 +81,7 @@ from kernels.zombies9.layout import (
     MODE_MIXED,
     P_CEM_EMPTY,
     P_CREM_EMPTY,
+    P_DEATH_AT_ONCE,
     P_DOG_STACK,
     P_DOGS_MIX,
     P_FIRST_RANDOM,
@@ -105,6 +106,7 @@ from kernels.zombies9.layout import (
     PL_BULLETS,
     PL_CHAINSAW_ON,
     PL_CLAUS,
+    PL_DEAD,
     PL_FEAR,
     PL_GOAL,
     PL_HAND,
@@ -397,9 +399,14 @@ def check_empty_wins(st, tb, p):
 
 
 @njit
-def _start_turn(st, p):
-    """Start of turn: the round's card is free again (A10); "next turn" effects take hold."""
+def start_turn(st, tb, p):
+    """Start of turn: the round's card is free again (A10); "next turn" effects take hold; a
+    player who died since his last turn starts it with 3 life and 3 bullets (A8.4)."""
     pl = st.w_pl[p]
+    if pl[PL_DEAD]:
+        pl[PL_DEAD] = 0
+        pl[PL_LIFE] = 2 * int(tb.prm[P_START_LIFE])
+        pl[PL_BULLETS] = int(tb.prm[P_START_BULLETS])
     pl[PL_PLAYED] = 0
     pl[PL_CHAINSAW_ON] = 0
     pl[PL_MOLOTOV_ON] = 0
@@ -425,7 +432,7 @@ def _end_turn(st, p):
 def player_turn(st, tb, rng, g, p, check):
     """A5: tile, fight, draw, move, zombies, discard (module docstring of ``cards`` for when
     cards are played)."""
-    _start_turn(st, p)
+    start_turn(st, tb, p)
     log_event(st, g, EK_TURN, p, st.w_pl[p, PL_LIFE], st.w_pl[p, PL_BULLETS], st.w_pl[p, PL_KILLS],
               st.w_pl[p, PL_SQ])
     if st.w_pl[p, PL_PARALYSED]:  # Hysterical Paralysis: the whole turn, step 2 included
@@ -615,7 +622,8 @@ def _player_violations(st, tb):
     v = 0
     for p in range(int(tb.prm[P_N_PLAYERS])):
         pl = st.w_pl[p]
-        v += pl[PL_LIFE] <= 0 or pl[PL_LIFE] > 2 * tb.prm[P_LIFE_CAP]
+        v += (pl[PL_LIFE] < 0 if pl[PL_DEAD] else pl[PL_LIFE] <= 0) or pl[PL_LIFE] > 2 * tb.prm[P_LIFE_CAP]
+        v += pl[PL_DEAD] != 0 and tb.prm[P_DEATH_AT_ONCE] != 0
         v += pl[PL_BULLETS] < 0 or pl[PL_KILLS] < 0
         v += pl[PL_SQ] < 0 or pl[PL_SQ] >= 9 * st.w_gs[GS_NT] or st.w_sq[pl[PL_SQ], SQ_KIND] == 0
         v += hand_count(st, tb, p) > tb.prm[P_HAND]

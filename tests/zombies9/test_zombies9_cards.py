@@ -105,7 +105,7 @@ def test_bad_sense_of_direction_and_where_did_everybody_go(game, z9dice):
     give(st, tb, cfg, 1, "Bad Sense of Direction")
     cards.pre_turn_window(st, tb, rng, 0, 0)
     assert st.w_pl[0, L.PL_SQ] == 4 and st.w_pl[1, L.PL_LIFE] == 4  # Ann back to the centre; Ben pays a life
-    k("turn")._start_turn(st, 1)
+    k("turn").start_turn(st, tb, 1)
     pawn(st, 0, near)
     put(st, tb, sq(2, 1, 1))
     give(st, tb, cfg, 1, "Where Did Everybody Go?")

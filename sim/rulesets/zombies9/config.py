@@ -257,6 +257,8 @@ class Zombies9Config:
     death_rounding: str = _p("up", "D8", "A8/D8", "half the kills lost on death, rounded up or down",
                              ("up", "down"))
     death_discards_hand: bool = _p(False, "D9", "A8/D9", "a death also discards the hand")
+    death_tokens: str = _p("next_turn", "V", "A8", "a dead player has 0 life until the start of his next turn, "
+                           "then 3 life and 3 bullets (next_turn, A8.4), or has them at once", ("next_turn", "at_once"))
     move_zombie_on_player: bool = _p(True, "D10", "A9/D10", "a zombie sharing a pawn's square may be moved")
     zombie_pool_limited: bool = _p(True, "D11", "A3/D11", "placements beyond the figures are skipped")
     butter_fingers_bullets: bool = _p(False, "D13", "A11/D13", "Butter Fingers takes bullets when no item")
