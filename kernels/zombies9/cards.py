@@ -1,8 +1,8 @@
 """The event deck (A10, A11, B5, B7): drawing, Automatic cards, every card's effect, and the
 moments cards are played.
 
-Timing model (A10 "any time", made concrete; D21: a response resolves first, the active player
-answers first):
+Timing model (A10 "any time", made concrete as fixed moments; plays that meet at one moment
+come one at a time in turn order; D21's response stack is not modelled, docs/zombies9.md says why):
 
 - **before a player's turn** every opponent, in turn order, may play an attack card on that
   player (Hysterical Paralysis, Fear, Your Shoe's Untied, Claustrophobia hit the turn about to
