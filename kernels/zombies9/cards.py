@@ -1,8 +1,8 @@
 """The event deck (A10, A11, B5, B7): drawing, Automatic cards, every card's effect, and the
 moments cards are played.
 
-Timing model (A10 "any time", made concrete; D21: a response resolves first, the active player
-answers first):
+Timing model (A10 "any time", made concrete as fixed moments; plays that meet at one moment
+come one at a time in turn order; D21's response stack is not modelled, docs/zombies9.md says why):
 
 - **before a player's turn** every opponent, in turn order, may play an attack card on that
   player (Hysterical Paralysis, Fear, Your Shoe's Untied, Claustrophobia hit the turn about to
@@ -26,7 +26,7 @@ from __future__ import annotations
 from kernels.jit import njit
 from kernels.rng import d6, uniform
 from kernels.zombies9.board import is_inside, zombies_at
-from kernels.zombies9.combat import is_over, kill, lose_kills, lose_life
+from kernels.zombies9.combat import choose_spend, is_over, kill, lose_kills, lose_life
 from kernels.zombies9.events import log_event
 from kernels.zombies9.hand import (
     find_card,
@@ -130,12 +130,14 @@ from kernels.zombies9.layout import (
     PL_SKATEBOARD,
     PL_SQ,
     POL_AFS_LIFE,
+    POL_COMBAT,
     POL_DISCARD,
     POL_DISCARD_BELOW,
     POL_GRENADE_MIN,
     POL_REST_LIFE,
     POL_THREAT,
     PR_BULLETS,
+    PR_HEARTS,
     SQ_BLD,
     SQ_KIND,
     SQ_PAWNS,
@@ -403,32 +405,59 @@ def butter_fingers(st, tb, t):
     return False
 
 
+ND_STANDS, ND_BUY, ND_REROLL, ND_FAIL = 0, 1, 2, 3  # not_dead_choice
+
+
 @njit
-def not_dead_die(roll, bullets, kill_n):
-    """I Don't Think They're Dead, one die: bullets the target spends (it buys a roll 1-2 short
-    when it can; it never pays life on this card), or -1 if the die fails."""
-    short = kill_n - roll
+def not_dead_choice(short, life_h, bullets, rule):
+    """I Don't Think They're Dead, one die ``short`` below the kill number: the die may be
+    modified "with bullets/life as in combat" (A11). The target chooses as in a fight (Q4,
+    ``choose_spend``; no First Aid Kit: it saves a token "in combat" only): ND_BUY spends
+    ``short`` bullets, ND_REROLL pays a life token and rolls this die again; where a fight
+    would pay its last life token (death) the target lets the die fail instead (ND_FAIL)."""
     if short <= 0:
-        return 0
-    if short <= 2 and bullets >= short:
-        return short
-    return -1
+        return ND_STANDS
+    if choose_spend(short, life_h, bullets, 0, 2, rule):
+        return ND_BUY
+    if life_h > 2:
+        return ND_REROLL
+    return ND_FAIL
 
 
 @njit
 def not_dead(st, tb, rng, g, t):
-    """A11: two dice; if either ends at 3 or less the target returns 2 zombies to the pool."""
+    """A11: the target rolls two dice, each modified by bullets / life as in combat
+    (``not_dead_choice``); if either ends at 3 or less the target returns 2 zombies to the
+    pool. The target works on the lower die first and spends nothing more once a die has
+    failed (the loss is certain then)."""
     kill_n = int(tb.prm[P_KILL_NUMBER])
+    rule = int(tb.pol[t, POL_COMBAT])
+    a, b = d6(rng, g), d6(rng, g)
+    roll = min(a, b)
+    other = max(a, b)
     failed = False
-    for _ in range(2):
-        spent = not_dead_die(d6(rng, g), st.w_pl[t, PL_BULLETS], kill_n)
-        if spent < 0:
-            failed = True
-        else:
-            st.w_pl[t, PL_BULLETS] -= spent
-            st.pres[g, t, PR_BULLETS] += spent
+    hearts = spent = 0
+    for die in range(2):
+        if die == 1:
+            roll = other
+        while not failed:
+            choice = not_dead_choice(kill_n - roll, st.w_pl[t, PL_LIFE], st.w_pl[t, PL_BULLETS], rule)
+            if choice == ND_STANDS:
+                break
+            if choice == ND_BUY:
+                spent += kill_n - roll
+                st.w_pl[t, PL_BULLETS] -= kill_n - roll
+                break
+            if choice == ND_REROLL:
+                st.w_pl[t, PL_LIFE] -= 2
+                hearts += 1
+                roll = d6(rng, g)
+            else:
+                failed = True
+    st.pres[g, t, PR_BULLETS] += spent
+    st.pres[g, t, PR_HEARTS] += hearts
     lost = lose_kills(st, tb, g, t, int(tb.prm[P_NOT_DEAD_LOST])) if failed else 0
-    log_event(st, g, EK_NOT_DEAD, t, failed, lost, 0, 0)
+    log_event(st, g, EK_NOT_DEAD, t, failed, lost, hearts, spent)
     return lost
 
 

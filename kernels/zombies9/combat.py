@@ -35,6 +35,7 @@ from kernels.zombies9.layout import (
     P_CEM_EMPTY,
     P_CHAINSAW,
     P_CREM_EMPTY,
+    P_DEATH_AT_ONCE,
     P_DEATH_DISCARD_HAND,
     P_DEATH_ROUND_UP,
     P_DOG_DAMAGE,
@@ -51,6 +52,7 @@ from kernels.zombies9.layout import (
     PL_BULLETS,
     PL_CHAINSAW,
     PL_CHAINSAW_ON,
+    PL_DEAD,
     PL_FIRST_AID,
     PL_HAND,
     PL_KILLS,
@@ -264,8 +266,10 @@ def lose_kills(st, tb, g, p, n):
 @njit
 def death(st, tb, g, p):
     """A8.4: the pawn goes to the centre of the start tile; half the collection is lost (D8:
-    rounded up), every weapon and item in play too (D9: the hand is kept); life and bullets
-    are back to 3 and 3 for the next turn."""
+    rounded up), every weapon and item in play too (D9: the hand is kept). "You start your next
+    turn with 3 life and 3 bullet tokens": until then the player has no life token (PL_DEAD;
+    ``turn.start_turn`` gives the 3 and 3) and keeps his bullets; under the option
+    ``death_tokens = "at_once"`` he has 3 and 3 at once."""
     pl = st.w_pl[p]
     k = pl[PL_KILLS]
     lost = lose_kills(st, tb, g, p, (k + 1) // 2 if tb.prm[P_DEATH_ROUND_UP] != 0 else k // 2)
@@ -283,9 +287,13 @@ def death(st, tb, g, p):
                 to_discard(st, pl[i])
                 pl[i] = -1
     set_pawn(st, p, st.w_gs[GS_RESPAWN])
-    pl[PL_LIFE] = 2 * int(tb.prm[P_START_LIFE])
-    pl[PL_BULLETS] = int(tb.prm[P_START_BULLETS])
-    log_event(st, g, EK_DEATH, p, lost, st.w_gs[GS_RESPAWN], 0, 0)
+    if tb.prm[P_DEATH_AT_ONCE] != 0:
+        pl[PL_LIFE] = 2 * int(tb.prm[P_START_LIFE])
+        pl[PL_BULLETS] = int(tb.prm[P_START_BULLETS])
+    else:
+        pl[PL_LIFE] = 0
+        pl[PL_DEAD] = 1
+    log_event(st, g, EK_DEATH, p, lost, st.w_gs[GS_RESPAWN], tb.prm[P_DEATH_AT_ONCE], 0)
     return lost
 
 

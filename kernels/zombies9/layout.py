@@ -68,8 +68,8 @@ N_IDS = 9
  P_DOGS_MIX, P_DOG_KILL, P_DOG_MOVES, P_DOG_STACK, P_DOG_DAMAGE, P_TWO_DICE, P_MAX_ROUNDS, P_KEYS_MOVES,
  P_SHOTGUN_COMBATS, P_REST_LIFE, P_EVERYBODY_MOVES, P_SCREWED, P_MASTER, P_NOT_SO_BAD, P_NOT_DEAD_LOST,
  P_AXE, P_CHAINSAW, P_MOLOTOV, P_SHOTGUN, P_SKATEBOARD, P_BUTTER_LOST, P_GRENADE_LIFE,
- P_BAD_SENSE_LIFE) = range(60)
-N_PRM = 60
+ P_BAD_SENSE_LIFE, P_DEATH_AT_ONCE, P_QUICK) = range(62)
+N_PRM = 62
 MODE_BASE, MODE_MIXED, MODE_ALONE = 0, 1, 2
 
 # ---------------------------------------------------------------- policies (Tables.pol[p])
@@ -159,7 +159,8 @@ PL_SKATEBOARD = 18
 PL_MARBLES = 19
 PL_GOAL = 20  # G_* chosen this turn
 PL_ADRENALINE = 21  # 1: movement doubled this turn
-PL_HAND = 22  # MAX_HAND slots: card ids, -1 empty
+PL_DEAD = 22  # 1: died, has 0 life until the 3 life and 3 bullets of the next turn's start (A8.4)
+PL_HAND = 23  # MAX_HAND slots: card ids, -1 empty
 N_PL = PL_HAND + MAX_HAND
 
 # State.w_gs: the game's scalars

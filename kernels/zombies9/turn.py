@@ -81,6 +81,7 @@ from kernels.zombies9.layout import (
     MODE_MIXED,
     P_CEM_EMPTY,
     P_CREM_EMPTY,
+    P_DEATH_AT_ONCE,
     P_DOG_STACK,
     P_DOGS_MIX,
     P_FIRST_RANDOM,
@@ -97,6 +98,7 @@ from kernels.zombies9.layout import (
     P_POOL_DOG,
     P_POOL_KID,
     P_POOL_LIMITED,
+    P_QUICK,
     P_START_BULLETS,
     P_START_LIFE,
     P_TOKEN_CAP,
@@ -105,6 +107,7 @@ from kernels.zombies9.layout import (
     PL_BULLETS,
     PL_CHAINSAW_ON,
     PL_CLAUS,
+    PL_DEAD,
     PL_FEAR,
     PL_GOAL,
     PL_HAND,
@@ -243,6 +246,8 @@ def setup(st, tb, rng, g):
     first = min(n - 1, int(uniform(rng, g) * n)) if tb.prm[P_FIRST_RANDOM] != 0 else 0
     st.w_gs[GS_FIRST] = first
     _players(st, tb, g, first)
+    if tb.prm[P_QUICK] != 0:
+        quick_layout(st, tb, rng, g, first)  # B9 option: the map before the cards
     m = int(tb.ids[ID_N_CARDS])
     for i in range(m):
         st.w_deck[i] = tb.deck[i]
@@ -362,6 +367,32 @@ def tile_phase(st, tb, rng, g, p):
     s = choose_stack(st, tb, rng, g, p)
     if s < 0:
         return
+    if draw_and_lay(st, tb, rng, g, p, s) and open_edges(st) == 0 and st.w_gs[GS_CLOSED] == 0:
+        st.w_gs[GS_CLOSED] = 1
+        st.w_gs[GS_LOSE_TURN] = 1
+        log_event(st, g, EK_MAP_CLOSED, p, 0, 0, 0, 0)
+
+
+@njit
+def quick_layout(st, tb, rng, g, first):
+    """B9 quick game (unconfirmed): every tile of the base stack is laid at the set-up, the
+    seats laying in turn from the first player, each where its Q2 policy likes it, populated as
+    usual; the Graveyard Entrance (mixed) gets its set-aside four-way at once ("place the
+    expansion entrances"); a tile that fits nowhere is discarded, the Helipad shuffled back while
+    tiles are left (A6). A closed map costs no turn here (no turn is being played)."""
+    n = int(tb.prm[P_N_PLAYERS])
+    k = 0
+    while st.w_gs[GS_TOP0] < st.w_gs[GS_N0]:
+        draw_and_lay(st, tb, rng, g, (first + k) % n, 0)
+        k += 1
+    if open_edges(st) == 0:
+        st.w_gs[GS_CLOSED] = 1
+
+
+@njit
+def draw_and_lay(st, tb, rng, g, p, s):
+    """Draw the top tile of stack s and lay it for p (Q2; the Helipad by its D19 placer), or
+    deal with a tile that fits nowhere. Returns True if a tile was laid."""
     top_key = GS_TOP0 + 2 * s
     t = st.w_stack[s, st.w_gs[top_key]]
     st.w_gs[top_key] += 1
@@ -370,15 +401,12 @@ def tile_phase(st, tb, rng, g, p):
     n = list_placements(st, tb, t)
     if n == 0:
         _unplaceable(st, tb, rng, g, p, s, t)
-        return
+        return False
     i = choose_placement(st, tb, rng, g, placer, t, n)
     k = lay(st, tb, rng, g, placer, t, st.w_cand[i, 0], st.w_cand[i, 1], st.w_cand[i, 2])
     if tb.tile_info[t, TI_ROLE] == R_ENTRANCE and tb.prm[P_MODE] == MODE_MIXED:
         _attach_set_aside(st, tb, rng, g, placer, k)
-    if open_edges(st) == 0 and st.w_gs[GS_CLOSED] == 0:
-        st.w_gs[GS_CLOSED] = 1
-        st.w_gs[GS_LOSE_TURN] = 1
-        log_event(st, g, EK_MAP_CLOSED, p, 0, 0, 0, 0)
+    return True
 
 
 # ---------------------------------------------------------------- the turn (A5)
@@ -397,9 +425,14 @@ def check_empty_wins(st, tb, p):
 
 
 @njit
-def _start_turn(st, p):
-    """Start of turn: the round's card is free again (A10); "next turn" effects take hold."""
+def start_turn(st, tb, p):
+    """Start of turn: the round's card is free again (A10); "next turn" effects take hold; a
+    player who died since his last turn starts it with 3 life and 3 bullets (A8.4)."""
     pl = st.w_pl[p]
+    if pl[PL_DEAD]:
+        pl[PL_DEAD] = 0
+        pl[PL_LIFE] = 2 * int(tb.prm[P_START_LIFE])
+        pl[PL_BULLETS] = int(tb.prm[P_START_BULLETS])
     pl[PL_PLAYED] = 0
     pl[PL_CHAINSAW_ON] = 0
     pl[PL_MOLOTOV_ON] = 0
@@ -425,7 +458,7 @@ def _end_turn(st, p):
 def player_turn(st, tb, rng, g, p, check):
     """A5: tile, fight, draw, move, zombies, discard (module docstring of ``cards`` for when
     cards are played)."""
-    _start_turn(st, p)
+    start_turn(st, tb, p)
     log_event(st, g, EK_TURN, p, st.w_pl[p, PL_LIFE], st.w_pl[p, PL_BULLETS], st.w_pl[p, PL_KILLS],
               st.w_pl[p, PL_SQ])
     if st.w_pl[p, PL_PARALYSED]:  # Hysterical Paralysis: the whole turn, step 2 included
@@ -615,7 +648,8 @@ def _player_violations(st, tb):
     v = 0
     for p in range(int(tb.prm[P_N_PLAYERS])):
         pl = st.w_pl[p]
-        v += pl[PL_LIFE] <= 0 or pl[PL_LIFE] > 2 * tb.prm[P_LIFE_CAP]
+        v += (pl[PL_LIFE] < 0 if pl[PL_DEAD] else pl[PL_LIFE] <= 0) or pl[PL_LIFE] > 2 * tb.prm[P_LIFE_CAP]
+        v += pl[PL_DEAD] != 0 and tb.prm[P_DEATH_AT_ONCE] != 0
         v += pl[PL_BULLETS] < 0 or pl[PL_KILLS] < 0
         v += pl[PL_SQ] < 0 or pl[PL_SQ] >= 9 * st.w_gs[GS_NT] or st.w_sq[pl[PL_SQ], SQ_KIND] == 0
         v += hand_count(st, tb, p) > tb.prm[P_HAND]

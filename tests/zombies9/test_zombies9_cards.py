@@ -105,7 +105,7 @@ def test_bad_sense_of_direction_and_where_did_everybody_go(game, z9dice):
     give(st, tb, cfg, 1, "Bad Sense of Direction")
     cards.pre_turn_window(st, tb, rng, 0, 0)
     assert st.w_pl[0, L.PL_SQ] == 4 and st.w_pl[1, L.PL_LIFE] == 4  # Ann back to the centre; Ben pays a life
-    k("turn")._start_turn(st, 1)
+    k("turn").start_turn(st, tb, 1)
     pawn(st, 0, near)
     put(st, tb, sq(2, 1, 1))
     give(st, tb, cfg, 1, "Where Did Everybody Go?")
@@ -144,17 +144,48 @@ def test_butter_fingers(game, bullets_option):
     check(st, tb)
 
 
-@pytest.mark.parametrize(("dice", "bullets", "lost", "bullets_left"),
-                         [((4, 2), 0, 2, 0), ((3, 5), 1, 0, 0), ((1, 6), 5, 2, 5), ((2, 3), 3, 0, 0)])
-def test_i_dont_think_theyre_dead(game, z9dice, dice, bullets, lost, bullets_left):
-    st, tb, rng = game(default_config(2))
-    st.w_pl[0, L.PL_KILLS], st.w_pl[0, L.PL_BULLETS] = 5, bullets
+# I Don't Think They're Dead (A11): "may modify each [die] with bullets/life as in combat". Rows: the
+# target's policy (Q4 rule), life tokens, bullets, scripted dice (the two dice, then the re-rolls),
+# zombies lost, life tokens and bullets left. The lower die is worked on first.
+NOT_DEAD_CASES = [
+    ("rule", 1, 0, (4, 2), 2, 1, 0),  # 2 short, no bullets, only the last life: the die fails
+    ("rule", 3, 1, (3, 5), 0, 3, 0),  # 1 short: one bullet buys it
+    ("rule", 1, 2, (2, 3), 2, 1, 0),  # at the last life the 2 is bought, the 3 then finds no bullet left
+    ("rule", 3, 0, (4, 2, 5), 0, 2, 0),  # no bullets: a life token re-rolls the 2 into a 5
+    ("rule", 3, 5, (1, 6, 3), 0, 2, 4),  # 3 short at 3 life: re-roll (a life), then buy the 3 with a bullet
+    ("rule", 1, 3, (1, 5), 0, 1, 0),  # 3 short at the last life: three bullets buy it
+    ("rule", 1, 2, (1, 3), 2, 1, 2),  # the 1 cannot be saved: nothing is spent on the 3
+    ("rule", 2, 0, (2, 2, 1), 2, 1, 0),  # re-roll once (2 -> 1), then only the last life is left
+    ("hearts", 2, 5, (3, 6, 2), 0, 1, 3),  # hearts first: a life re-rolls, then at the last life bullets buy
+    ("bullets", 3, 5, (1, 6), 0, 3, 2),  # bullets first: three bullets at once
+]
+
+
+@pytest.mark.parametrize(("rule", "life", "bullets", "dice", "lost", "life_left", "bullets_left"), NOT_DEAD_CASES)
+def test_i_dont_think_theyre_dead(game, z9dice, rule, life, bullets, dice, lost, life_left, bullets_left):
+    cfg = Zombies9Config(players=(PlayerConfig("Ann", Policy(combat=rule)), PlayerConfig("Ben")))
+    st, tb, rng = game(cfg)
+    st.w_pl[0, L.PL_KILLS], st.w_pl[0, L.PL_BULLETS], st.w_pl[0, L.PL_LIFE] = 5, bullets, 2 * life
     st.w_gs[L.GS_POOL_ADULT] -= 5
     z9dice.script(*dice)
     assert k("cards").not_dead(st, tb, rng, 0, 0) == lost
-    assert st.w_pl[0, L.PL_KILLS] == 5 - lost and st.w_pl[0, L.PL_BULLETS] == bullets_left
+    assert st.w_pl[0, L.PL_KILLS] == 5 - lost
+    assert (st.w_pl[0, L.PL_LIFE], st.w_pl[0, L.PL_BULLETS]) == (2 * life_left, bullets_left)
+    assert st.pres[0, 0, L.PR_HEARTS] == life - life_left and st.pres[0, 0, L.PR_BULLETS] == bullets - bullets_left
     z9dice.done()
     check(st, tb)
+
+
+@pytest.mark.parametrize(("short", "life_h", "bullets", "rule", "choice"), [
+    (0, 6, 0, L.COMBAT_RULE, 0), (-2, 2, 0, L.COMBAT_RULE, 0),  # the die stands
+    (1, 6, 1, L.COMBAT_RULE, 1), (2, 6, 2, L.COMBAT_RULE, 2), (2, 4, 2, L.COMBAT_RULE, 1),  # Q4's rule
+    (3, 2, 2, L.COMBAT_RULE, 3), (3, 3, 0, L.COMBAT_RULE, 2),  # the last life is never paid; 1.5 tokens may pay one
+    (1, 6, 1, L.COMBAT_HEARTS, 2), (1, 2, 1, L.COMBAT_HEARTS, 1), (3, 6, 3, L.COMBAT_BULLETS, 1),
+    (1, 0, 0, L.COMBAT_RULE, 3), (1, 0, 1, L.COMBAT_RULE, 1),  # no life at all: only bullets
+])
+def test_not_dead_choice_is_q4_without_the_last_life(short, life_h, bullets, rule, choice):
+    fn = k("cards").not_dead_choice
+    assert getattr(fn, "py_func", fn)(short, life_h, bullets, rule) == choice
 
 
 def test_zombie_cards_fill_and_double_buildings(game):

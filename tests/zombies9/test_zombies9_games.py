@@ -47,9 +47,12 @@ CONFIGS = {
     "alone_options": Zombies9Config(players=mixed_policies(2), mode="alone", cemetery_trigger="empty",
                                     alone_kills_win=True, pet_cemetery_dogs=True, zombie_pool_limited=False),
     "two_players_no_cards": default_config(2, event_cards=False),
+    "quick_base": default_config(4, quick_game=True, two_dice_after_helipad=True),  # B9 options
+    "quick_mixed": Zombies9Config(players=mixed_policies(4), mode="mixed", quick_game=True, death_tokens="at_once"),
 }
 REASONS = {"base": {1, 2, 5}, "mixed": {1, 2, 3, 5}, "alone": {4, 5}, "everything": {1, 2, 3, 5},
-           "alone_options": {2, 4, 5}, "two_players_no_cards": {1, 2, 5}}
+           "alone_options": {2, 4, 5}, "two_players_no_cards": {1, 2, 5},
+           "quick_base": {1, 2, 5}, "quick_mixed": {1, 2, 3, 5}}
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))

@@ -91,8 +91,9 @@ def _check(st, tb):
     assert _k("turn").count_violations(st, tb) == 0
 
 
-def test_death_returns_the_pawn_and_halves_the_collection(game, z9dice):
-    cfg = default_config(2)
+@pytest.mark.parametrize("tokens", ["next_turn", "at_once"])
+def test_death_returns_the_pawn_and_halves_the_collection(game, z9dice, tokens):
+    cfg = default_config(2, death_tokens=tokens)
     st, tb, rng = game(cfg)
     clear(st, tb)
     empty_hands(st, tb)
@@ -109,9 +110,50 @@ def test_death_returns_the_pawn_and_halves_the_collection(game, z9dice):
     pl = st.w_pl[0]
     assert pl[L.PL_KILLS] == 2  # half of 5 lost, rounded up (D8)
     assert pl[L.PL_AXE] == -1 and pl[L.PL_SQ] == 4  # items lost; back on the Town Square centre
-    assert (pl[L.PL_LIFE], pl[L.PL_BULLETS]) == (6, 3)
+    # A8.4 "You start your next turn with 3 life and 3 bullet tokens"; the option: at once
+    assert (pl[L.PL_LIFE], pl[L.PL_BULLETS]) == ((0, 0) if tokens == "next_turn" else (6, 3))
     assert st.w_sq[q, L.SQ_ADULT] == 1 and st.pres[0, 0, L.PR_DEATHS] == 1
     _check(st, tb)
+    _k("turn").start_turn(st, tb, 0)
+    assert (pl[L.PL_LIFE], pl[L.PL_BULLETS], pl[L.PL_DEAD]) == (6, 3, 0)
+    _check(st, tb)
+
+
+@pytest.mark.parametrize("tokens", ["next_turn", "at_once"])
+def test_a_dead_player_fights_without_life_until_his_turn(game, z9dice, tokens):
+    """Between a death and the dead player's next turn (A8.4) a fight finds him with no life token:
+    a failed roll bullets cannot buy is a second death (half the collection again)."""
+    cfg = default_config(2, death_tokens=tokens)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    st.w_pl[0, L.PL_LIFE], st.w_pl[0, L.PL_BULLETS], st.w_pl[0, L.PL_KILLS] = 2, 0, 8
+    st.w_gs[L.GS_POOL_ADULT] -= 8
+    combat = _k("combat")
+    combat.death(st, tb, 0, 0)  # 8 -> 4 zombies
+    put(st, tb, 4)
+    z9dice.script(2, 3) if tokens == "at_once" else z9dice.script(2)  # at once: 3 life, a re-roll, bullets buy the 3
+    won = combat.fight(st, tb, rng, 0, 0, 4, L.Z_ADULT, 1)
+    z9dice.done()
+    pl = st.w_pl[0]
+    if tokens == "next_turn":
+        assert not won and pl[L.PL_KILLS] == 2 and st.pres[0, 0, L.PR_DEATHS] == 2 and pl[L.PL_LIFE] == 0
+    else:
+        assert won and pl[L.PL_KILLS] == 5 and st.pres[0, 0, L.PR_DEATHS] == 1 and pl[L.PL_LIFE] == 4
+    _check(st, tb)
+
+
+def test_a_dead_player_cannot_pay_life_on_i_dont_think_theyre_dead(game, z9dice):
+    for tokens, dice, lost in (("next_turn", (4, 2), 2), ("at_once", (4, 2, 5), 0)):
+        st, tb, rng = game(default_config(2, death_tokens=tokens))
+        st.w_pl[0, L.PL_KILLS], st.w_pl[0, L.PL_BULLETS] = 10, 0
+        st.w_gs[L.GS_POOL_ADULT] -= 10
+        _k("combat").death(st, tb, 0, 0)  # 5 zombies left; no bullets under next_turn, 3 under at_once
+        st.w_pl[0, L.PL_BULLETS] = 0
+        z9dice.script(*dice)
+        assert _k("cards").not_dead(st, tb, rng, 0, 0) == lost
+        z9dice.done()
+        _check(st, tb)
 
 
 def test_weapons_axe_and_shotgun_charges(game, z9dice):
@@ -371,10 +413,10 @@ def test_one_card_per_round(game, z9dice):
     assert st.w_pl[0, L.PL_FEAR] == 1 and st.w_pl[1, L.PL_PLAYED] == 1
     cards.pre_turn_window(st, tb, rng, 0, 0)
     assert st.w_pl[0, L.PL_SHOE] == 0  # Ben's card of the round is spent
-    turn._start_turn(st, 1)
+    turn.start_turn(st, tb, 1)
     cards.pre_turn_window(st, tb, rng, 0, 0)
     assert st.w_pl[0, L.PL_SHOE] == 1
-    turn._start_turn(st, 0)
+    turn.start_turn(st, tb, 0)
     assert st.w_pl[0, L.PL_FEAR] == 2  # Fear holds during this turn
     z9dice.done()
     _check(st, tb)

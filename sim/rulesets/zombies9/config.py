@@ -257,6 +257,8 @@ class Zombies9Config:
     death_rounding: str = _p("up", "D8", "A8/D8", "half the kills lost on death, rounded up or down",
                              ("up", "down"))
     death_discards_hand: bool = _p(False, "D9", "A8/D9", "a death also discards the hand")
+    death_tokens: str = _p("next_turn", "V", "A8", "a dead player has 0 life until the start of his next turn, "
+                           "then 3 life and 3 bullets (next_turn, A8.4), or has them at once", ("next_turn", "at_once"))
     move_zombie_on_player: bool = _p(True, "D10", "A9/D10", "a zombie sharing a pawn's square may be moved")
     zombie_pool_limited: bool = _p(True, "D11", "A3/D11", "placements beyond the figures are skipped")
     butter_fingers_bullets: bool = _p(False, "D13", "A11/D13", "Butter Fingers takes bullets when no item")
@@ -286,6 +288,8 @@ class Zombies9Config:
     dog_pool: int = _p(16, "C", "C/D11", "zombie dog figures [default, unconfirmed]", range_=(0, 100),
                          plausible=(8, 24))
     two_dice_after_helipad: bool = _p(False, "option", "B9", "movement on two dice once the Helipad is down")
+    quick_game: bool = _p(False, "option", "B9", "quick game [unconfirmed]: the whole base stack (mixed: the Graveyard "
+                          "Entrance too) laid out at the set-up, the seats in turn by their Q2 policy; base or mixed")
     max_rounds: int = _p(150, "sim", "-", "rounds before a game is called a timeout", range_=(1, 10000))
 
     def __post_init__(self) -> None:
@@ -300,6 +304,9 @@ class Zombies9Config:
             shown = sorted(self.mods, key=str) if isinstance(self.mods, frozenset) else self.mods
             raise ConfigError(f"mods = {shown!r}; allowed: names among {', '.join(MODS)}")
         _validate(self)
+        if self.quick_game and self.mode == "alone":
+            raise ConfigError("quick_game = true with mode = 'alone'; allowed: quick_game with mode base or mixed "
+                              "(Z9 alone has no base tiles to lay out)")
         if round(2 * self.dog_damage) != 2 * self.dog_damage:
             raise ConfigError(f"dog_damage = {self.dog_damage!r}; allowed: a multiple of 0.5 from 0.5 to 2")
 

@@ -55,7 +55,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
         L.EK_MAP_CLOSED: lambda: f"{who}'s tile closes the last open road: the rest of the turn is lost",
         L.EK_FIGHT: lambda: f"{who} fights {FIGURES.get(int(a), 'a zombie')}: "
                     + (f"kills it ({c:g} life, {d:.0f} bullets spent)" if b else f"loses ({c:g} life spent)"),
-        L.EK_DEATH: lambda: f"{who} DIES: {a:.0f} zombies lost, back to the start",
+        L.EK_DEATH: lambda: f"{who} DIES: {a:.0f} zombies lost, back to the start (3 life, 3 bullets "
+                            + ("at once)" if c else "at the next turn)"),
         L.EK_MOVE: lambda: (f"{who} moves {c:.0f} squares towards {GOALS.get(int(d), '?')}" if d >= 0 else
                     f"{who} is moved {c:.0f} squares by {name(-1 - d)}"),
         L.EK_PICKUP: lambda: f"{who} picks up {a:.0f} life and {b:.0f} bullet tokens",
@@ -72,7 +73,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
                     f"{who} rolls {a:.0f} for movement: up to {b:.0f} squares"),
         L.EK_REST: lambda: f"{who} rests instead of moving: life {a / 2:g}",
         L.EK_NOT_DEAD: lambda: f"{who} rolls for I Don't Think They're Dead: "
-                               + (f"loses {b:.0f} zombies" if a else "safe"),
+                               + (f"loses {b:.0f} zombies" if a else "safe")
+                               + (f" (paid {c:.0f} life, {d:.0f} bullets)" if c + d else ""),
         L.EK_TIMEOUT: lambda: "no winner within the round limit",
     }
     text = texts.get(kind)
