@@ -68,8 +68,9 @@ R_SP0 = 17  # zombies spawned by source: R_SP0 + SRC_* (counted as rolled, befor
 N_RES = R_SP0 + N_SRC
 
 # ---- results per player: int32[n, P, N_PRES] ------------------------------------------------
-(PR_WL_FATE, PR_WL_EXTRACTED, PR_MODELS_START, PR_MODELS_LOST, PR_ZKILLED, PR_NOISE, PR_BRUTES, PR_TRAIT) = range(8)
-N_PRES = 8
+(PR_WL_FATE, PR_WL_EXTRACTED, PR_MODELS_START, PR_MODELS_LOST, PR_ZKILLED, PR_NOISE, PR_BRUTES, PR_TRAIT,
+ PR_GRENADES) = range(9)
+N_PRES = 9  # PR_GRENADES: grenades this player's models threw (core §6.1)
 WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
 
 # ---- scalar parameters: Tables.prm float64[N_PRM] -------------------------------------------

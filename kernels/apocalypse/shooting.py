@@ -41,6 +41,7 @@ from kernels.apocalypse.columns import (
     POL_TARGET,
     POL_THREAT,
     POL_TRAIT,
+    PR_GRENADES,
     PR_ZKILLED,
     ROLE_TROOPER,
     SRC_OVERWATCH,
@@ -456,6 +457,7 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
             break  # P5: the models still to fire would only add noise
         if m == thrower:  # core §6.1: it throws one grenade instead of firing
             k, shots, snap, ev = grenade, 1, False, ev_throw
+            st.pres[g, p, PR_GRENADES] += 1
         else:
             k, shots, snap, ev, _n = best_weapon(st, g, u, m, h, distance, overwatch, heavy_ok, tb)
         if k < 0:

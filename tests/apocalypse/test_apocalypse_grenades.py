@@ -153,6 +153,7 @@ def test_the_thrown_frag_grenade_is_a_blast_and_makes_assault_noise(dice, quiet,
     assert st.res[0, C.R_SP0 + C.SRC_ASSAULT] == noise and st.w_noise[u] == noise
     assert st.res[0, C.R_SP0 + C.SRC_RAPID_FIRE] == 0  # the boltgun did not fire
     assert st.ust[0, u, C.US_NO_CHARGE] == 0  # Assault 1: the unit may still charge
+    assert st.pres[0, 0, C.PR_GRENADES] == 1  # the result column `grenades`
 
 
 def test_the_rest_of_the_unit_fires_as_before(dice):
@@ -191,6 +192,7 @@ def test_no_grenade_is_thrown_in_overwatch(dice):
     killed, made = shooting.fire_unit(rng, 0, st, u, h, True, tb, C.PH_Z_ASSAULT)
     dice.done()
     assert killed == 0 and made == 3 and st.res[0, C.R_SP0 + C.SRC_ASSAULT] == 0
+    assert st.pres[0, 0, C.PR_GRENADES] == 0
 
 
 # ------------------------------------------------------------------ exact odds
