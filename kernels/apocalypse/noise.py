@@ -17,6 +17,7 @@ from kernels.apocalypse.columns import (
     P_BIKE_NOISE_D3,
     P_EDGE_BAND,
     P_EXCHANGE_ALL,
+    P_GRENADE_QUIET,
     P_INF_NOISE_PER,
     P_JUMP_NOISE_ADD,
     P_JUMP_NOISE_D3,
@@ -116,10 +117,11 @@ def type_noise(rng, g, kind, salvo_as_heavy, tb):
 
 @njit
 def noise_of_weapon(rng, g, weapon, tb):
-    """(zombies, source) one weapon attracts by firing (§9.3; a template: its type's amount + 4)."""
+    """(zombies, source) one weapon attracts by firing (§9.3; a template: its type's amount + 4). A
+    thrown grenade is Assault 1 (catalogue §3.2): Assault noise, or none with ``P_GRENADE_QUIET``."""
     kind = weapon[W_KIND]
-    if kind == K_MELEE:
-        return 0, -1
+    if kind == K_MELEE or (kind == K_GRENADE and tb.prm[P_GRENADE_QUIET] != 0):
+        return 0, -1  # grenade_noise = "none": a grenade is thrown, not fired
     salvo_heavy = tb.prm[P_SALVO_HEAVY] != 0
     amount = type_noise(rng, g, kind, salvo_heavy, tb)
     template = weapon[W_TEMPLATE] != 0

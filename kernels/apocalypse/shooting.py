@@ -2,9 +2,13 @@
 
 Each unit picks a target horde (P12), each of its models the weapon that kills most there (its one
 weapon of the phase, core §6.1); the unit fires if that is worth its noise (P5), else it may Run
-(P4). Re-rolls to hit are optional (Shhh!, §6) and cost D3 zombies a phase (P6). Ordnance and
-Large Blasts are never fired (§2); grenades are not thrown. Overwatch is fired at full BS and
-makes half the noise (§6).
+(P4). Instead of firing, one model of the unit may throw one grenade (core §6.1-§6.2: range 8",
+a blast for frag and the other blast grenades; krak grenades only matter against vehicles, core
+§8, and there are none) when the policy's rule says so (``POL_GRENADE``); the throw is an
+Assault 1 weapon fired (catalogue §3.2) for the noise table. Re-rolls to hit are optional (Shhh!,
+§6) and cost D3 zombies a phase (P6). Ordnance and Large Blasts are never fired (§2). Overwatch is
+fired at full BS and makes half the noise (§6); no grenade is thrown in Overwatch (a Blast,
+core §6.2).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from kernels.apocalypse.columns import (
     MI_ML,
     MI_ROLE,
     P_FOGGY,
+    P_GRENADE_QUIET,
     P_MOO_ALL,
     P_NOISE_HEAVY_BONUS,
     P_NOISE_PER_SHOT,
@@ -28,6 +33,7 @@ from kernels.apocalypse.columns import (
     PH_SHOOTING,
     POL_FIRE_UNTIL,
     POL_FORCE,
+    POL_GRENADE,
     POL_HEAVY_WARLORD,
     POL_REROLL,
     POL_RUN,
@@ -35,6 +41,7 @@ from kernels.apocalypse.columns import (
     POL_TARGET,
     POL_THREAT,
     POL_TRAIT,
+    PR_GRENADES,
     PR_ZKILLED,
     ROLE_TROOPER,
     SRC_OVERWATCH,
@@ -176,6 +183,14 @@ def may_fire(weapon, snap, overwatch):
 
 
 @njit
+def may_throw(weapon):
+    """A grenade a model may throw in the Shooting phase (core §6.1, §6.2): one with a blast (frag,
+    plasma, defensive, psyk-out, blight; catalogue §3.2). Krak grenades and melta bombs only matter
+    against vehicles (core §8) and the simulator has none, so they are never thrown."""
+    return weapon[W_KIND] == K_GRENADE and weapon[W_BLAST] == 1 and (weapon[W_FLAGS] & WR_NO_DAMAGE) == 0
+
+
+@njit
 def is_snap(weapon, stationary, falling_back):
     """Heavy weapons after a move (not Relentless) and a falling-back unit fire Snap Shots."""
     return falling_back or (weapon[W_KIND] == K_HEAVY and not stationary)
@@ -212,8 +227,10 @@ def noise_estimate(weapon, tb):
         base = 2.0
     elif kind == K_HEAVY or kind == K_SALVO:
         base = 4.0 + tb.prm[P_NOISE_HEAVY_BONUS]
+    elif kind == K_GRENADE and tb.prm[P_GRENADE_QUIET] != 0:
+        base = 0.0
     else:
-        base = 2.0
+        base = 2.0  # Assault (a thrown grenade is Assault 1)
     if weapon[W_TEMPLATE] != 0:
         base += tb.prm[P_NOISE_TEMPLATE]
     return base
@@ -245,6 +262,65 @@ def best_weapon(st, g, u, m, h, distance, overwatch, heavy_ok, tb):
         if shots > 0 and ev > best_ev:
             best, best_shots, best_snap, best_ev, best_noise = k, shots, snap, ev, noise_estimate(weapon, tb)
     return best, best_shots, best_snap, best_ev, best_noise
+
+
+@njit
+def best_grenade(st, g, u, m, h, distance, tb):
+    """(gear slot, expected kills) of model m's best grenade thrown at horde h; slot -1 when it has
+    none it may throw or the horde is beyond the throw's 8" (core §6.2)."""
+    alive = horde_models(st, g, h)
+    t = majority_toughness(st, g, h, tb)
+    inv = horde_inv(st, g, h, tb)
+    cover = horde_cover(st, g, h, tb)
+    fnp = 6 if jugg_active(st, g, h, tb) else NONE
+    best, best_ev = -1, 0.0
+    for k in range(st.gear.shape[3]):
+        w = st.gear[g, u, m, k]
+        if w < 0 or not may_throw(tb.weapons[w]):
+            continue
+        weapon = tb.weapons[w]
+        shots = shots_of(weapon, st.stats[g, u, m, A], distance, True)
+        ev = expected_kills(weapon, st.stats[g, u, m, BS], st.stats[g, u, m, S], shots, False, alive, t, inv, cover,
+                            fnp, tb)
+        if shots > 0 and ev > best_ev:
+            best, best_ev = k, ev
+    return best, best_ev
+
+
+@njit
+def throw_gain(mode, ev_throw, ev_weapon):
+    """How much better model's throw is than its own weapon, or -1 if it should not throw: policy 0
+    never, 1 only when the throw's expected kills beat the weapon's, 2 whenever it can throw."""
+    if mode == 0 or ev_throw <= 0.0:
+        return -1.0
+    gain = ev_throw - ev_weapon
+    if mode == 1 and gain <= 0.0:
+        return -1.0
+    return gain + 1e9 if mode == 2 else gain  # mode 2: any thrower beats no thrower
+
+
+@njit
+def choose_thrower(st, g, u, h, distance, heavy_ok, tb):
+    """(model, grenade slot, expected kills of the throw, expected kills given up, noise of the
+    weapon given up) of the one model of unit u that throws a grenade at horde h instead of firing
+    (core §6.1), the one whose throw gains most; model -1 when none throws (``POL_GRENADE``)."""
+    mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_GRENADE])
+    best_m, best_k, best_ev, best_lost, best_noise, best_gain = -1, -1, 0.0, 0.0, 0.0, -1.0
+    if mode == 0 or distance > 8.0:
+        return best_m, best_k, best_ev, best_lost, best_noise
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        k, ev = best_grenade(st, g, u, m, h, distance, tb)
+        if k < 0:
+            continue
+        wk, _s, _sn, ev_w, nz_w = best_weapon(st, g, u, m, h, distance, False, heavy_ok, tb)
+        if wk < 0:
+            ev_w, nz_w = 0.0, 0.0
+        gain = throw_gain(mode, ev, ev_w)
+        if gain > best_gain:
+            best_m, best_k, best_ev, best_lost, best_noise, best_gain = m, k, ev, ev_w, nz_w, gain
+    return best_m, best_k, best_ev, best_lost, best_noise
 
 
 # ------------------------------------------------------------------ targets (P12, trait 6)
@@ -371,12 +447,19 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
     killed, noise, rerolled = 0, 0, 0
     enough = tb.policy[p, POL_FIRE_UNTIL] * horde_models(st, g, h)
     expected = 0.0
+    thrower, grenade, ev_throw = -1, -1, 0.0
+    if not overwatch:  # a grenade is a Blast: never in Overwatch (core §6.2)
+        thrower, grenade, ev_throw, _lost, _nz = choose_thrower(st, g, u, h, distance, heavy_ok, tb)
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] <= 0 or horde_models(st, g, h) <= 0:
             continue
         if enough > 0.0 and expected >= enough and not overwatch:
             break  # P5: the models still to fire would only add noise
-        k, shots, snap, ev, _n = best_weapon(st, g, u, m, h, distance, overwatch, heavy_ok, tb)
+        if m == thrower:  # core §6.1: it throws one grenade instead of firing
+            k, shots, snap, ev = grenade, 1, False, ev_throw
+            st.pres[g, p, PR_GRENADES] += 1
+        else:
+            k, shots, snap, ev, _n = best_weapon(st, g, u, m, h, distance, overwatch, heavy_ok, tb)
         if k < 0:
             continue
         expected += ev
@@ -454,6 +537,10 @@ def shooting_decision(st, g, u, h, tb):
             if k >= 0:
                 kills += ev
                 noise += nz
+    thrower, grenade, ev_throw, lost, nz_lost = choose_thrower(st, g, u, h, distance, heavy_ok, tb)
+    if thrower >= 0:  # the throw replaces that model's own shot (core §6.1)
+        kills += ev_throw - lost
+        noise += noise_estimate(tb.weapons[st.gear[g, u, thrower, grenade]], tb) - nz_lost
     return kills > noise
 
 

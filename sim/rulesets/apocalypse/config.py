@@ -96,12 +96,14 @@ class Policy:
     bodyguard: int = _h(0, "1: the Warlord deploys joined to his detachment's biggest unit but the escort")
     force: int = _h(1, "psykers cast Force when a horde is within 12\"")
     merge: int = _h(1, "A3: two depleted units of one datasheet within 2\" of each other merge into one")
+    grenade: int = _h(1, "core §6.1: one model throws a blast grenade instead of shooting: 0 never, 1 when its "
+                         "expected kills beat its own weapon's, 2 whenever in range (8\")")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
-                  "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1)}
+                  "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -304,6 +306,9 @@ class ApocalypseConfig:
                        choices=("keep_ratio", "none", "maximise"))
     exchange_batches: str = _p("all", "C", "§9.1", "which spawn batches may exchange", ("all", "waves"))
     salvo_noise: str = _p("heavy", "C", "§9.3", "Salvo weapons are not in the noise table", ("heavy", "rapid_fire"))
+    grenade_noise: str = _p("assault", "C", "§9.3 catalogue §3.2",
+                            "a thrown grenade (catalogue: Assault 1) makes Assault noise, or none (thrown, not fired)",
+                            ("assault", "none"))
     # [C] numbers of the simulator (docs/apocalypse.md)
     zone_cover: int = _p(4, "C", "§3.1 core §6.7", "cover save of the zone (a ruin)", lo=2, hi=7, plausible=(3, 5))
     base_radius_in: float = _p(0.5, "C", "docs/apocalypse.md", "a 25 mm base", lo=0.2, hi=2)

@@ -9,7 +9,8 @@ equals, or "custom"), ``warlord`` (the Warlord's fate:
 alive / killed / brute / spawner / fled), ``extracted`` (1 if this Warlord stood on the zone at
 the end), ``models_start``, ``models_lost``, ``brutes`` (this player's models that rose as
 Brutes), ``zombies_killed`` (by this player's models), ``noise`` (zombies this player's units
-attracted). Per game (the same on every row of a game): ``warlords_left``, ``brutes_created``,
+attracted), ``grenades`` (grenades this player's models threw, core §6.1). Per game (the same on
+every row of a game): ``warlords_left``, ``brutes_created``,
 ``zombies_killed_total``, ``juggernauts``, ``largest_horde``, ``graveyard_turn`` (0 = not sprung),
 ``first_zombie_killed``, ``spawner_deaths``, ``aura_wounds``, ``zombies_on_table``,
 ``held_back_max`` (the most zombies waiting off the table, A37), ``slot_overflow`` (spawns that
@@ -40,7 +41,8 @@ GAME_COLUMNS = {C.R_WARLORDS_LEFT: "warlords_left", C.R_BRUTES: "brutes_created"
                 C.R_AURA_WOUNDS: "aura_wounds", C.R_ON_TABLE: "zombies_on_table", C.R_HELD_MAX: "held_back_max",
                 C.R_OVERFLOW: "slot_overflow"}
 PLAYER_COLUMNS = {C.PR_WL_EXTRACTED: "extracted", C.PR_MODELS_START: "models_start", C.PR_MODELS_LOST: "models_lost",
-                  C.PR_BRUTES: "brutes", C.PR_ZKILLED: "zombies_killed", C.PR_NOISE: "noise"}
+                  C.PR_BRUTES: "brutes", C.PR_ZKILLED: "zombies_killed", C.PR_NOISE: "noise",
+                  C.PR_GRENADES: "grenades"}
 
 
 def preset_name(policy) -> str:
