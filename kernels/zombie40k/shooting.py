@@ -329,14 +329,22 @@ def _random_combat_unit(st, g, rng):
 
 
 @njit
-def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning):
-    """zombie40k §5.4: shots into v's combat roll to hit as any shot (a blast marker scatters and
-    covers, a template covers, the models of the whole combat); each hit goes to a random model
-    of the combat and wounds with the firing model's profile (docs/space.md)."""
+def _hits_into_combat(st, g, v, dice, spec, rng, out):
+    """The hits of ``dice`` shots at v's combat, rolled against the models of the whole combat
+    (zombie40k §5.4)."""
     models = _combat_models(st, g, v)
     hits = 0
     for _ in range(dice):
         hits += hits_of_die(rng, g, spec, models, out)
+    return hits
+
+
+@njit
+def _fire_into_combat(st, g, u, m, v, dice, spec, row, tb, rng, out, pinning):
+    """zombie40k §5.4: shots into v's combat roll to hit as any shot (a blast marker scatters and
+    covers, a template covers, the models of the whole combat); each hit goes to a random model
+    of the combat and wounds with the firing model's profile (docs/space.md)."""
+    hits = _hits_into_combat(st, g, v, dice, spec, rng, out)
     tspec = st.w_spec[W_INTO_COMBAT]
     for _ in range(hits):
         w = _random_combat_unit(st, g, rng)
@@ -393,10 +401,7 @@ def _shotgun_spec(spec, tb, chuck):
 def _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out):
     """Each hit on a random model of the combat: a zombie loses a Wound, a survivor takes a hit
     of the appendix Shotgun (S3 AP-) from the firer (zombie40k §5.4, §8 result 8)."""
-    models = _combat_models(st, g, v)
-    hits = 0
-    for _ in range(shots):
-        hits += hits_of_die(rng, g, spec, models, out)
+    hits = _hits_into_combat(st, g, v, shots, spec, rng, out)
     tspec = st.w_spec[W_INTO_COMBAT]
     for _ in range(hits):
         w = _random_combat_unit(st, g, rng)
