@@ -8,6 +8,10 @@ the ``cancel`` effect (``cancel_deck``), as a user's deck file may (D12, D23).
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -261,23 +265,74 @@ def test_food_source_in_reply_lasts_to_the_end_of_its_players_next_turn(game, z9
 # ---------------------------------------------------------------- whole games
 
 
-def _play(config, n, seed=5):
+def reply_config(deck: str) -> Zombies9Config:
+    """Random and leader-answering players with the cancel deck: replies and cancels are common."""
+    pols = (Policy(cards="random"), Policy(reply="leader", threat_turns=1000.0), Policy(cards="random"),
+            Policy(reply="leader"))
+    return Zombies9Config(players=tuple(PlayerConfig(f"P{i}", p) for i, p in enumerate(pols)), cards_file=deck)
+
+
+def _play(config, n, seed=5, check=True, first_game=0, state=None, tables=None):
     rs = registry.get("zombies9")
-    tb = rs.compile(config)
-    st = rs.new_state(config, tb, n)
-    RS_rng = np.zeros(n, np.uint64)
-    rs.play_batch(st, tb, np.uint64(seed), np.int64(0), True, RS_rng)
-    return st, rs.results(config, st, 0, np.zeros(n, np.int64))
+    tb = tables if tables is not None else rs.compile(config)
+    st = state if state is not None else rs.new_state(config, tb, n)
+    rng = np.zeros(n, np.uint64)
+    rs.play_batch(st, tb, np.uint64(seed), np.int64(first_game), check, rng)
+    return st, rng
 
 
 def test_whole_games_with_replies_keep_every_invariant(cancel_deck):
-    """Random and leader-answering players with the cancel deck: replies and cancels happen, every
-    invariant holds after every step, and the result columns count them."""
-    pols = (Policy(cards="random"), Policy(reply="leader", threat_turns=1000.0), Policy(cards="random"),
-            Policy(reply="leader"))
-    cfg = Zombies9Config(players=tuple(PlayerConfig(f"P{i}", p) for i, p in enumerate(pols)), cards_file=cancel_deck)
-    st, df = _play(cfg, 200)
+    """Every invariant holds after every step, and the result columns count replies and cancels."""
+    cfg = reply_config(cancel_deck)
+    st, _ = _play(cfg, 200)
+    df = registry.get("zombies9").results(cfg, st, 0, np.zeros(200, np.int64))
     assert st.viol.sum() == 0
     assert df.replies.sum() > 0 and df.cancelled.sum() > 0
     assert (df.replies <= df.cards_played).all()
     assert df.cancelled.sum() <= df.replies.sum()
+
+
+def test_games_with_replies_are_the_same_for_any_batch_size(cancel_deck):
+    cfg = reply_config(cancel_deck)
+    rs = registry.get("zombies9")
+    tb = rs.compile(cfg)
+    whole, rng_whole = _play(cfg, 40, seed=8, check=False, tables=tb)
+    assert whole.pres[:, :, L.PR_REPLIES].sum() > 0
+    for size in (1, 17):
+        st = rs.new_state(cfg, tb, size)
+        for start in range(0, 40, size):
+            count = min(size, 40 - start)
+            part = rs.head(st, count)
+            rng = np.zeros(count, np.uint64)
+            rs.play_batch(part, tb, np.uint64(8), np.int64(start), False, rng)
+            assert np.array_equal(part.pres, whole.pres[start: start + count]), (size, start)
+            assert np.array_equal(part.res, whole.res[start: start + count]), (size, start)
+            assert np.array_equal(rng, rng_whole[start: start + count])
+
+
+CHILD = """
+import json, sys
+from test_zombies9_replies import _play, reply_config
+st, rng = _play(reply_config(sys.argv[1]), int(sys.argv[2]), seed=31)
+print(json.dumps({"res": st.res.tolist(), "pres": st.pres.tolist(), "rng": [int(x) for x in rng],
+                  "viol": int(st.viol.sum())}))
+"""
+
+
+@pytest.mark.slow
+def test_plain_python_gives_the_same_games_with_replies(cancel_deck):
+    """NUMBA_DISABLE_JIT=1 plays bit for bit the same games, replies and cancels included."""
+    n = 3
+    here = Path(__file__).resolve().parent
+    root = here.parents[1]
+    path = os.pathsep.join([str(root), str(here), str(root / "tests")])
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=path)
+    out = subprocess.run([sys.executable, "-c", CHILD, cancel_deck, str(n)], env=env, capture_output=True, text=True,
+                         timeout=600, check=True, cwd=here)
+    child = json.loads(out.stdout.strip().splitlines()[-1])
+    st, rng = _play(reply_config(cancel_deck), n, seed=31)
+    assert st.pres[:, :, L.PR_REPLIES].sum() > 0 and st.pres[:, :, L.PR_CANCELLED].sum() > 0
+    assert child["viol"] == 0 and st.viol.sum() == 0
+    assert child["res"] == st.res.tolist()
+    assert child["pres"] == st.pres.tolist()
+    assert child["rng"] == [int(x) for x in rng]
