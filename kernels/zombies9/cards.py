@@ -2,7 +2,7 @@
 moments cards are played.
 
 Timing model (A10 "any time", made concrete as fixed moments; plays that meet at one moment
-come one at a time in turn order; D21's response stack is not modelled, docs/zombies9.md says why):
+come one at a time in turn order; every card played is open to replies, D21, ``replies``):
 
 - **before a player's turn** every opponent, in turn order, may play an attack card on that
   player (Hysterical Paralysis, Fear, Your Shoe's Untied, Claustrophobia hit the turn about to
@@ -35,9 +35,7 @@ from kernels.zombies9.hand import (
     is_random,
     may_play,
     play_card,
-    put_in_play,
     random_choice,
-    try_items,
 )
 from kernels.zombies9.layout import (
     CI_AUTO,
@@ -160,6 +158,7 @@ from kernels.zombies9.policy import (
     prepare_hindrance,
     speed,
 )
+from kernels.zombies9.replies import answered, play_item, try_items
 
 # ---------------------------------------------------------------- the deck
 
@@ -533,7 +532,8 @@ def pre_turn_window(st, tb, rng, g, t):
         if slot >= 0:
             e = tb.cards[st.w_pl[o, slot], CI_EFFECT]
             c = play_card(st, tb, g, o, slot, t)
-            _apply_attack(st, tb, rng, g, o, t, e)
+            if answered(st, tb, rng, g, o, c, t):  # D21: the replies first; a cancelled card does nothing
+                _apply_attack(st, tb, rng, g, o, t, e)
             to_discard(st, c)
 
 
@@ -590,14 +590,14 @@ def _zombie_near(st, q):
 
 
 @njit
-def play_self(st, tb, g, p, slot):
-    """A self card (Shotgun, Alternate Food Source) from slot."""
+def play_self(st, tb, rng, g, p, slot):
+    """A self card (Shotgun, Alternate Food Source) from slot, open to replies (D21)."""
     e = tb.cards[st.w_pl[p, slot], CI_EFFECT]
     if e == E_SHOTGUN:
-        put_in_play(st, tb, g, p, slot)
+        play_item(st, tb, rng, g, p, slot)
         return
     c = play_card(st, tb, g, p, slot, -1)
-    if e == E_AFS:
+    if answered(st, tb, rng, g, p, c, -1) and e == E_AFS:
         st.w_gs[GS_AFS_OWNER] = p
         st.w_gs[GS_AFS_END] = st.w_gs[GS_TURN] + int(tb.prm[P_N_PLAYERS])  # the end of p's next turn
     to_discard(st, c)
@@ -618,15 +618,16 @@ def start_window(st, tb, rng, g, p):
         n = (shotgun >= 0 and st.w_pl[p, PL_SHOTGUN_CARD] < 0) + (afs >= 0)
         k = random_choice(rng, g, n) if n > 0 else -1
         if k >= 0:
-            play_self(st, tb, g, p, shotgun if (k == 0 and shotgun >= 0 and st.w_pl[p, PL_SHOTGUN_CARD] < 0) else afs)
+            gun = k == 0 and shotgun >= 0 and st.w_pl[p, PL_SHOTGUN_CARD] < 0
+            play_self(st, tb, rng, g, p, shotgun if gun else afs)
         return
     if afs >= 0 and st.w_pl[p, PL_LIFE] <= 2 * tb.pol[p, POL_AFS_LIFE] and _zombie_near(st, q):
-        play_self(st, tb, g, p, afs)
+        play_self(st, tb, rng, g, p, afs)
         return
     goal = choose_goal(st, tb, p)
     wants_fights = zombies_at(st, q) > 0 or goal == G_KILLS or goal == G_CREMATORIUM
     if shotgun >= 0 and st.w_pl[p, PL_SHOTGUN_CARD] < 0 and wants_fights:
-        play_self(st, tb, g, p, shotgun)
+        play_self(st, tb, rng, g, p, shotgun)
 
 
 @njit
@@ -641,26 +642,31 @@ def movement_roll(st, tb, rng, g, p, goal, fear):
     Your Shoe's Untied, the Skateboard, Adrenaline Rush, Alternate Food Source. Returns the
     squares p may move (-1: no move this turn)."""
     pl = st.w_pl[p]
-    playing = may_play(st, tb, p)
-    rest = find_card(st, tb, p, E_REST) if playing else -1
-    keys = find_card(st, tb, p, E_KEYS) if playing else -1
+    rest = find_card(st, tb, p, E_REST) if may_play(st, tb, p) else -1
     random = is_random(tb, p)
     tired = pl[PL_LIFE] < 2 * tb.prm[P_LIFE_CAP]
     if rest >= 0 and tired and (pl[PL_LIFE] <= 2 * tb.pol[p, POL_REST_LIFE] if not random else
                                 random_choice(rng, g, 1) == 0):
         c = play_card(st, tb, g, p, rest, -1)
-        pl[PL_LIFE] = min(2 * int(tb.prm[P_LIFE_CAP]), pl[PL_LIFE] + 2 * int(tb.prm[P_REST_LIFE]))
-        log_event(st, g, EK_REST, p, pl[PL_LIFE], 0, 0, 0)
+        rests = answered(st, tb, rng, g, p, c, -1)  # D21; cancelled: p rolls after all
+        if rests:
+            pl[PL_LIFE] = min(2 * int(tb.prm[P_LIFE_CAP]), pl[PL_LIFE] + 2 * int(tb.prm[P_REST_LIFE]))
+            log_event(st, g, EK_REST, p, pl[PL_LIFE], 0, 0, 0)
         to_discard(st, c)
-        return -1
+        if rests:
+            return -1
     if fear:
         return -1
+    keys = find_card(st, tb, p, E_KEYS) if may_play(st, tb, p) else -1
     dist = goal_distance(st, p, goal)
     if keys >= 0 and ((dist > speed(st, tb, p) and dist <= tb.prm[P_KEYS_MOVES]) if not random else
                       random_choice(rng, g, 1) == 0):
-        to_discard(st, play_card(st, tb, g, p, keys, -1))
-        log_event(st, g, EK_ROLL, p, 0, tb.prm[P_KEYS_MOVES], 1, 0)
-        return int(tb.prm[P_KEYS_MOVES])
+        c = play_card(st, tb, g, p, keys, -1)
+        drives = answered(st, tb, rng, g, p, c, -1)
+        to_discard(st, c)
+        if drives:
+            log_event(st, g, EK_ROLL, p, 0, tb.prm[P_KEYS_MOVES], 1, 0)
+            return int(tb.prm[P_KEYS_MOVES])
     roll = d6(rng, g)
     if tb.prm[P_TWO_DICE] != 0 and st.w_gs[GS_HELI] >= 0:
         roll += d6(rng, g)  # B9 option
@@ -684,21 +690,29 @@ def _after_roll(st, tb, rng, g, p, goal, dist, points):
         n = (adrenaline >= 0) + (afs >= 0)
         k = random_choice(rng, g, n) if n > 0 else -1
         if k == 0 and adrenaline >= 0:
-            to_discard(st, play_card(st, tb, g, p, adrenaline, -1))
-            st.w_pl[p, PL_ADRENALINE] = 1
-            return 2 * points
+            return _adrenaline(st, tb, rng, g, p, adrenaline, points)
         if k >= 0:
-            play_self(st, tb, g, p, afs)
+            play_self(st, tb, rng, g, p, afs)
         return points
     heli = st.w_gs[GS_HELI]
     if afs >= 0 and goal == G_HELIPAD and 0 <= dist <= points and zombies_at(st, 9 * heli + 4) > 0:
-        play_self(st, tb, g, p, afs)  # reach the centre without killing its zombie
+        play_self(st, tb, rng, g, p, afs)  # reach the centre without killing its zombie
         return points
     if adrenaline >= 0 and dist > points:
-        to_discard(st, play_card(st, tb, g, p, adrenaline, -1))
-        st.w_pl[p, PL_ADRENALINE] = 1
-        return 2 * points
+        return _adrenaline(st, tb, rng, g, p, adrenaline, points)
     return points
+
+
+@njit
+def _adrenaline(st, tb, rng, g, p, slot, points):
+    """Adrenaline Rush doubles the move (A11), unless a reply cancels it (D21)."""
+    c = play_card(st, tb, g, p, slot, -1)
+    doubles = answered(st, tb, rng, g, p, c, -1)
+    to_discard(st, c)
+    if not doubles:
+        return points
+    st.w_pl[p, PL_ADRENALINE] = 1
+    return 2 * points
 
 
 @njit
@@ -720,9 +734,12 @@ def brain_cramp_window(st, tb, rng, g, t, points):
             who, turns, kind = leader(st, tb, o)
             if who != t or turns > tb.pol[o, POL_THREAT] or path_field(st.w_pl[t, PL_GOAL]) < 0:
                 continue
-        to_discard(st, play_card(st, tb, g, o, slot, t))
-        hostile_move(st, tb, rng, g, o, t, points, False)
-        return True
+        c = play_card(st, tb, g, o, slot, t)
+        cramps = answered(st, tb, rng, g, o, c, t)  # D21; cancelled: the next opponent may answer the move
+        to_discard(st, c)
+        if cramps:
+            hostile_move(st, tb, rng, g, o, t, points, False)
+            return True
     return False
 
 
@@ -757,8 +774,9 @@ def after_move_window(st, tb, rng, g, p):
     if pick >= 0:
         e = tb.cards[st.w_pl[p, pick], CI_EFFECT]
         c = play_card(st, tb, g, p, pick, -1)
-        score_squares(st, tb, p)
-        zombie_card(st, tb, p, e)
+        if answered(st, tb, rng, g, p, c, -1):
+            score_squares(st, tb, p)
+            zombie_card(st, tb, p, e)
         to_discard(st, c)
 
 

@@ -326,3 +326,31 @@ def sample_combats(seed, kill_n, bonus, dmg, life_h, bullets, kits, rule, rng, o
         won, life_left, bullets_left, kits_left, _ = combat_core(rng, 0, kill_n, bonus, dmg, life_h, bullets, kits,
                                                                  rule)
         out[i] = outcome_index(int(won), life_left, bullets_left, kits_left, life_h, bullets, kits)
+
+
+@njit
+def sample_fights(st, tb, seed, p, q, kind, ahead, saved_pl, saved_sq, saved_tile, saved_gs, rng, out):
+    """Fight ``out.shape[0]`` independent fights of p against a figure of ``kind`` on q (fight i
+    on stream i of ``seed``), each from the position saved in ``saved_*`` (copies of ``w_pl``,
+    ``w_sq``, ``w_tile``, ``w_gs``), through ``fight`` as games call it; ``out[i]`` = the end
+    (``sim.rulesets.zombies9.exact.FIGHT_END``); ``rng`` is a one-slot scratch."""
+    for i in range(out.shape[0]):
+        _restore(st.w_pl, saved_pl)
+        _restore(st.w_sq, saved_sq)
+        _restore(st.w_tile, saved_tile)
+        for k in range(saved_gs.shape[0]):
+            st.w_gs[k] = saved_gs[k]
+        rng[0] = stream_start(np.uint64(seed), np.uint64(i))
+        won = fight(st, tb, rng, 0, p, q, kind, ahead)
+        pl = st.w_pl[p]
+        row = out[i]
+        row[0], row[1], row[2], row[3] = won, pl[PL_LIFE], pl[PL_BULLETS], pl[PL_FIRST_AID] >= 0
+        row[4], row[5], row[6] = pl[PL_AXE] >= 0, pl[PL_CHAINSAW] >= 0, pl[PL_CHAINSAW_ON]
+        row[7], row[8], row[9] = pl[PL_MOLOTOV] >= 0, pl[PL_MOLOTOV_ON] > 0, pl[PL_SHOTGUN]
+
+
+@njit
+def _restore(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]

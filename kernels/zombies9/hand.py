@@ -99,8 +99,16 @@ def play_card(st, tb, g, p, slot, target):
 
 @njit
 def put_in_play(st, tb, g, p, slot):
-    """An item card (or the Shotgun) from the hand into play in front of p."""
+    """An item card (or the Shotgun) from the hand into play in front of p (no reply asked:
+    ``replies.try_items`` is the play that other players may answer, D21)."""
     c = play_card(st, tb, g, p, slot, -1)
+    place_in_play(st, tb, p, c)
+    return c
+
+
+@njit
+def place_in_play(st, tb, p, c):
+    """The played item card c lies in front of p (A10); Lots of Ammo is spent at once."""
     effect = tb.cards[c, CI_EFFECT]
     if effect == E_AMMO:  # spent at once (the model's choice): +3 bullets, then discarded
         st.w_pl[p, PL_BULLETS] += int(tb.prm[P_AMMO])
@@ -110,7 +118,6 @@ def put_in_play(st, tb, g, p, slot):
         st.w_pl[p, PL_SHOTGUN_CARD] = c
     else:
         st.w_pl[p, item_column(effect)] = c
-    return c
 
 
 @njit
@@ -121,35 +128,6 @@ def playable_item(st, tb, p, slot):
         return False
     k = item_slot(st, tb, p, c)
     return k >= 0 and in_item_place(st, tb, st.w_pl[p, PL_SQ], k)
-
-
-@njit
-def try_items(st, tb, rng, g, p):
-    """Q6: an item goes in play as soon as the pawn is in its building (random baseline: a
-    random legal item or none). Returns True if one was played."""
-    if not may_play(st, tb, p):
-        return False
-    n = 0
-    first = -1
-    for i in range(PL_HAND, PL_HAND + MAX_HAND):
-        if playable_item(st, tb, p, i):
-            n += 1
-            if first < 0:
-                first = i
-    if n == 0:
-        return False
-    if is_random(tb, p):
-        k = random_choice(rng, g, n)
-        if k < 0:
-            return False
-        for i in range(PL_HAND, PL_HAND + MAX_HAND):
-            if playable_item(st, tb, p, i):
-                if k == 0:
-                    put_in_play(st, tb, g, p, i)
-                    return True
-                k -= 1
-    put_in_play(st, tb, g, p, first)
-    return True
 
 
 @njit

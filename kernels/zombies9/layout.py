@@ -44,8 +44,10 @@ N_CI = 5
 (E_ADRENALINE, E_MARBLES, E_AFS, E_BAD_SENSE, E_BRAIN_CRAMP, E_BUTTER, E_CHAINSAW, E_CLAUSTRO, E_FEAR,
  E_AXE, E_FIRST_AID, E_GRENADE, E_SHOTGUN, E_PARALYSIS, E_NOT_DEAD, E_WORSE, E_AMMO, E_MOLOTOV, E_REST,
  E_SKATEBOARD, E_MISCALC, E_KEYS, E_NOT_SO_BAD, E_SCREWED, E_EVERYBODY, E_SHOE, E_MASTER, E_DUST,
- E_PROBLEM) = range(29)
-N_EFFECTS = 29
+ E_PROBLEM, E_CANCEL) = range(30)
+N_EFFECTS = 30
+# E_CANCEL: "the card it answers does nothing" (D21's reply that cancels). No card of A11 or B7 has it;
+# a deck file may give it to a card (D12, D23), which is then played only in reply (kernels.zombies9.replies)
 
 # Tables.ids
 ID_START = 0  # tile type the game starts on (Town Square; Graveyard Entrance alone, B3)
@@ -76,12 +78,14 @@ MODE_BASE, MODE_MIXED, MODE_ALONE = 0, 1, 2
 (POL_GOAL, POL_MARGIN, POL_FARM_KILLS, POL_CREM_TURNS, POL_CREM_FACTOR, POL_TURNS_PER_KILL, POL_PLACE_RANDOM,
  POL_V_TOKEN, POL_V_ZOMBIE, POL_V_HELIPAD, POL_V_ITEM, POL_V_CREM, POL_FIGHT_STEPS, POL_DETOUR, POL_COMBAT,
  POL_MULTI, POL_DANGER_LIFE, POL_CARDS, POL_THREAT, POL_REST_LIFE, POL_AFS_LIFE, POL_GRENADE_MIN, POL_ZOMBIES,
- POL_BLOCK_W, POL_SELF_W, POL_ATTACK_LIFE, POL_DISCARD, POL_DISCARD_BELOW, POL_STACK, POL_HUNT) = range(30)
-N_POL = 30
+ POL_BLOCK_W, POL_SELF_W, POL_ATTACK_LIFE, POL_DISCARD, POL_DISCARD_BELOW, POL_STACK, POL_HUNT, POL_REPLY,
+ POL_REPLY_CHANCE) = range(32)
+N_POL = 32
 GOAL_HEURISTIC, GOAL_HELIPAD, GOAL_KILLS, GOAL_GREEDY = 0, 1, 2, 3  # POL_GOAL (Q1)
 COMBAT_RULE, COMBAT_BULLETS, COMBAT_HEARTS = 0, 1, 2  # POL_COMBAT (Q4)
 CARDS_HEURISTIC, CARDS_RANDOM, CARDS_NEVER = 0, 1, 2  # POL_CARDS (Q6)
 STACK_DEFAULT, STACK_BASE, STACK_GRAVEYARD, STACK_RANDOM = 0, 1, 2, 3  # POL_STACK (Q9, D25)
+REPLY_NEVER, REPLY_DEFEND, REPLY_LEADER = 0, 1, 2  # POL_REPLY (D21: when a card is answered, replies)
 
 # goals a pawn walks to (Q1)
 G_GATHER, G_HELIPAD, G_KILLS, G_CREMATORIUM, G_CEMETERY = 0, 1, 2, 3, 4
@@ -119,7 +123,9 @@ PR_LOST = 10  # zombies lost from the collection (death, I Don't Think They're D
 PR_TURNS_LOST = 11  # turns lost (Hysterical Paralysis, a map-closing placement)
 PR_HELI_LAID = 12  # 1: this player laid the Helipad
 PR_CREM_LAID = 13  # 1: this player laid the Crematorium
-N_PRES = 14
+PR_REPLIES = 14  # cards played in reply to another card (D21; counted in PR_CARDS too)
+PR_CANCELLED = 15  # this player's cards cancelled by a reply (D21)
+N_PRES = 16
 
 # ---------------------------------------------------------------- scratch: the map being played
 # State.w_tile columns, one row per placed tile (slot = order laid)
@@ -190,4 +196,11 @@ N_EV = 8
 (EK_FIRST, EK_TILE, EK_TILE_DISCARD, EK_HELI_RESHUFFLE, EK_MAP_CLOSED, EK_POPULATE, EK_FIGHT, EK_MOVE,
  EK_PICKUP, EK_DEATH, EK_CARD, EK_AUTO, EK_ZMOVES, EK_DISCARD, EK_WIN, EK_LOST_TURN, EK_GRENADE, EK_ITEM,
  EK_SNAP_Z, EK_SNAP_P, EK_DRAW, EK_ROLL, EK_STACK, EK_TIMEOUT, EK_REST, EK_NOT_DEAD, EK_TURN,
- EK_DEAL) = range(28)
+ EK_DEAL, EK_REPLY, EK_CANCELLED) = range(30)
+# EK_REPLY: a = the reply card, b = the card answered, c = the answered card's player, d = stack level
+# EK_CANCELLED: player = the cancelled card's player, a = that card, b = the cancelling player
+
+# ---------------------------------------------------------------- the response stack (D21, State.w_reply)
+MAX_STACK = 8  # the card played and its replies (one card per player and round: at most 1 + 5 replies)
+RS_PLAYER, RS_CARD, RS_TARGET, RS_CANCELLED = 0, 1, 2, 3  # w_reply columns; RS_TARGET -1: no target
+N_RS = 4

@@ -15,7 +15,7 @@ from kernels.rng import d6, uniform
 from kernels.zombies9.board import field_run, is_inside, steps_from, zombies_at
 from kernels.zombies9.combat import declare_win, fight, is_over
 from kernels.zombies9.events import log_event
-from kernels.zombies9.hand import pick_up, try_items
+from kernels.zombies9.hand import pick_up
 from kernels.zombies9.layout import (
     BIG,
     EK_MOVE,
@@ -49,6 +49,7 @@ from kernels.zombies9.layout import (
 )
 from kernels.zombies9.pieces import can_hold, figure_column, first_figure, move_zombie, set_pawn
 from kernels.zombies9.policy import afs_on, fight_cost, hindrance, plan_route, prepare_hindrance
+from kernels.zombies9.replies import try_items
 
 MOVED, CHANGED, STOPPED, DIED, WON = 0, 1, 2, 3, 4  # what entering a square led to
 

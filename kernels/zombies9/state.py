@@ -16,12 +16,14 @@ import numpy as np
 
 from kernels.zombies9.layout import (
     MAX_HAND,
+    MAX_STACK,
     N_EV,
     N_F,
     N_GS,
     N_PL,
     N_PRES,
     N_RES,
+    N_RS,
     N_SQ,
     N_TS,
 )
@@ -53,6 +55,7 @@ class State(NamedTuple):
     w_moved: np.ndarray  # int8[Q, 3] figures (adult, kid, dogs) already moved this zombie phase
     w_pick: np.ndarray  # int32[Q] a list of squares (placement choices, paths)
     w_score: np.ndarray  # float64[max(Q, 16 T)] scores of candidates
+    w_reply: np.ndarray  # int32[MAX_STACK, N_RS] the response stack (D21): level 0 the card played, then replies
 
 
 class Tables(NamedTuple):
@@ -105,4 +108,5 @@ def new_state(n_games: int, tables: Tables, trace_events: int = 0) -> State:
         w_moved=np.zeros((q, 3), np.int8),
         w_pick=np.zeros(q, np.int32),
         w_score=np.zeros(max(q, 16 * t)),
+        w_reply=np.full((MAX_STACK, N_RS), -1, np.int32),
     )

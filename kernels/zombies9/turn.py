@@ -37,6 +37,7 @@ from kernels.zombies9.layout import (
     EK_TIMEOUT,
     EK_TURN,
     EK_WIN,
+    GS_ACTIVE,
     GS_AFS_END,
     GS_AFS_OWNER,
     GS_BOARD,
@@ -531,6 +532,7 @@ def play_game(st, tb, rng, g, check):
         for k in range(n):
             p = (first + k) % n
             st.w_gs[GS_TURN] += 1
+            st.w_gs[GS_ACTIVE] = p  # D21: the active player answers first (from the window before the turn)
             pre_turn_window(st, tb, rng, g, p)
             _check(st, tb, g, check)
             if not is_over(st):

@@ -256,13 +256,13 @@ def test_items_go_in_play_in_their_building_only(game, z9dice):
     hand = k("hand")
     give(st, tb, cfg, 0, "Lots of Ammo")
     give(st, tb, cfg, 0, "Fire Axe")
-    assert not hand.try_items(st, tb, rng, 0, 0)  # on the Town Square
+    assert not k("replies").try_items(st, tb, rng, 0, 0)  # on the Town Square
     pawn(st, 0, sq(k_, 2, 1))
-    assert not hand.try_items(st, tb, rng, 0, 0)  # the road in front of the door is not inside (D16)
+    assert not k("replies").try_items(st, tb, rng, 0, 0)  # the road in front of the door is not inside (D16)
     pawn(st, 0, sq(k_, 1, 1))
-    assert hand.try_items(st, tb, rng, 0, 0)
+    assert k("replies").try_items(st, tb, rng, 0, 0)
     assert st.w_pl[0, L.PL_BULLETS] == 6 and hand.hand_count(st, tb, 0) == 1  # Lots of Ammo spent at once
-    assert not hand.try_items(st, tb, rng, 0, 0)  # one card a round
+    assert not k("replies").try_items(st, tb, rng, 0, 0)  # one card a round
     z9dice.done()
     check(st, tb)
 

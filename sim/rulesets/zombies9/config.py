@@ -118,6 +118,9 @@ class Policy:
     stack: str = _p("default", "policy", "Q9/D25", "mixed: which tile stack (default: graveyard first until the "
                     "Crematorium or the Helipad is down)", ("default", "base", "graveyard", "random"))
     hunt: bool = _p(True, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens")
+    reply: str = _p("defend", "policy", "D21/Q6", "cards in reply to a card: defend (answer a card on oneself), "
+                    "leader (also a card of the threatening leader), never", ("defend", "leader", "never"))
+    reply_chance: float = _p(1.0, "policy", "D21/Q6", "chance that a chosen reply is played", range_=(0.0, 1.0))
 
     def __post_init__(self) -> None:
         _validate(self)

@@ -29,11 +29,12 @@ EFFECTS = (  # kernels.zombies9.layout E_*, in order
     "hysterical_paralysis", "not_dead", "could_not_get_worse", "lots_of_ammo", "molotov_cocktail",
     "much_needed_rest", "skateboard", "slight_miscalculation", "keys_still_in_it", "this_isnt_so_bad",
     "were_screwed", "where_did_everybody_go", "shoe_untied", "zombie_master", "dust_to_dust", "little_problem",
+    "cancel",  # D21: played only in reply, the card it answers does nothing (no printed card has it)
 )
 ITEM_EFFECTS = frozenset({"all_the_marbles", "chainsaw", "fire_axe", "first_aid_kit", "grenade", "lots_of_ammo",
                           "molotov_cocktail", "skateboard"})
 AUTOMATIC_EFFECTS = frozenset({"dust_to_dust", "little_problem"})
-CARD_TYPES = ("self", "opponent", "zombies", "global", "item", "automatic")
+CARD_TYPES = ("self", "opponent", "zombies", "global", "item", "automatic", "reply")
 
 
 class DataError(ValueError):

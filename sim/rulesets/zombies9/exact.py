@@ -116,3 +116,76 @@ def odds_table(max_bullets: int = 6, max_life: int = 5, bonus: int = 0, kill_num
             rows.append({"life": life, "bullets": b, "win": float(o.win), "hearts_spent": float(o.hearts_spent),
                          "bullets_spent": float(o.bullets_spent)})
     return rows
+
+
+# ---------------------------------------------------------------- a whole fight on the board
+
+
+FIGURES = ("adult", "kid", "dog")
+
+
+@dataclass(frozen=True)
+class FightStart:
+    """A player about to fight one figure (A8, A10, A11, Q5, C): what the player holds and the
+    numbers of the rules (their defaults the spec's)."""
+
+    life: float
+    bullets: int
+    figure: str = "adult"  # adult, kid (B6: fought as an adult), dog (C)
+    fire_axe: bool = False  # items in play (A11)
+    chainsaw: bool = False
+    molotov: bool = False
+    in_building: bool = False  # the figure stands on a square of a named building (the Molotov's)
+    shotgun: int = 0  # combats left on Hey, Look! A Shotgun!
+    first_aid: bool = False
+    ahead: int = 1  # zombies to be fought this turn (Q5)
+    rule: str = "rule"  # Q4
+    multi_zombies: int = 2  # Q5: discard the Chainsaw / Molotov at this many zombies ahead ...
+    danger_life: int = 2  # ... or at this life or less
+    kill_number: int = 4
+    dog_kill: int = 5  # D37
+    dog_damage: float = 0.5  # C
+    axe_bonus: int = 1
+    chainsaw_bonus: int = 2
+    molotov_bonus: int = 2
+    shotgun_bonus: int = 1
+
+
+FIGHT_END = ("won", "life_h", "bullets", "first_aid", "fire_axe", "chainsaw", "chainsaw_on", "molotov", "molotov_on",
+             "shotgun")
+
+
+def fight_odds(s: FightStart) -> dict[tuple, Fraction]:
+    """The exact end of one fight as games fight it, over ``FIGHT_END``: (won, life in halves,
+    bullets, First Aid Kit held, Fire Axe held, Chainsaw held, Chainsaw burning this turn, Molotov
+    held, Molotov burning this turn, Shotgun combats left) -> probability.
+
+    From the rules, not the kernels: Q5 discards the Chainsaw for +2 this turn when ``ahead`` >=
+    ``multi_zombies`` or life <= ``danger_life`` (else a Molotov, inside a building); A10 allows one
+    weapon per combat, the best, plus the Shotgun's +1, whose charge is spent by the fight; the
+    figure sets the kill number and the damage (a dog 5+ and half a token, a kid as an adult); the
+    First Aid Kit is a lost roll's token (the chain); a lost fight is death (A8.4): every weapon
+    and item in play is lost, life 0 until the next turn, bullets kept."""
+    if s.figure not in FIGURES:
+        raise ValueError(f"figure = {s.figure!r}; allowed: {', '.join(FIGURES)}")
+    chainsaw, molotov, chainsaw_on, molotov_on = s.chainsaw, s.molotov, False, False
+    if s.ahead >= s.multi_zombies or s.life <= s.danger_life:
+        if chainsaw:
+            chainsaw, chainsaw_on = False, True
+        elif molotov and s.in_building:
+            molotov, molotov_on = False, True
+    weapon = max([0] + [s.axe_bonus] * s.fire_axe + [s.chainsaw_bonus] * chainsaw_on + [s.molotov_bonus] * molotov_on)
+    bonus = weapon + (s.shotgun_bonus if s.shotgun > 0 else 0)
+    dog = s.figure == "dog"
+    kill, damage_h = (s.dog_kill, round(2 * s.dog_damage)) if dog else (s.kill_number, 2)
+    ends = _end_states(kill, bonus, damage_h, round(2 * s.life), s.bullets, int(s.first_aid), s.rule)
+    out: dict[tuple, Fraction] = {}
+    for (won, life_h, bullets, kits), p in ends:
+        if won:
+            end = (1, life_h, bullets, kits > 0, s.fire_axe, chainsaw, chainsaw_on, molotov, molotov_on,
+                   max(0, s.shotgun - 1))
+        else:
+            end = (0, 0, bullets, False, False, False, False, False, False, 0)
+        end = tuple(int(x) for x in end)
+        out[end] = out.get(end, Fraction(0)) + p
+    return out

@@ -18,9 +18,10 @@ PLAYER_COLUMNS = {  # per-player tallies (State.pres) -> column
     L.PR_HEARTS: "hearts_spent", L.PR_BULLETS: "bullets_spent", L.PR_CARDS: "cards_played",
     L.PR_TILES: "tiles_laid", L.PR_FIGHTS: "fights", L.PR_TOKENS: "tokens", L.PR_LOST: "zombies_lost",
     L.PR_TURNS_LOST: "turns_lost", L.PR_HELI_LAID: "laid_helipad", L.PR_CREM_LAID: "laid_crematorium",
+    L.PR_REPLIES: "replies", L.PR_CANCELLED: "cancelled",
 }
 INTEGER = {"turn_order", "kills", "zombies_killed", "deaths", "bullets_spent", "cards_played", "tiles_laid", "fights",
-           "tokens", "zombies_lost", "turns_lost", "laid_helipad", "laid_crematorium"}
+           "tokens", "zombies_lost", "turns_lost", "laid_helipad", "laid_crematorium", "replies", "cancelled"}
 GAME_COLUMNS = {L.RES_TURNS: "player_turns", L.RES_HELI_ROUND: "helipad_round",
                 L.RES_CREM_ROUND: "crematorium_round", L.RES_HELI_GONE: "helipad_gone", L.RES_TILES: "tiles"}
 COLUMNS = COMMON_COLUMNS + ("policy", "mode") + tuple(PLAYER_COLUMNS.values()) + tuple(GAME_COLUMNS.values())

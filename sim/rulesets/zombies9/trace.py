@@ -76,6 +76,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
                                + (f"loses {b:.0f} zombies" if a else "safe")
                                + (f" (paid {c:.0f} life, {d:.0f} bullets)" if c + d else ""),
         L.EK_TIMEOUT: lambda: "no winner within the round limit",
+        L.EK_REPLY: lambda: f"  (in reply to {name(c)}'s {card_names[int(b)]}; it resolves first, D21)",
+        L.EK_CANCELLED: lambda: f"{who}'s {card_names[int(a)]} is cancelled by {name(b)}: it does nothing",
     }
     text = texts.get(kind)
     return text() if text else None
