@@ -24,6 +24,7 @@ def gap(st, u, v):
 def keep_models(st, tb, u, n):
     """Unit u keeps its first ``n`` models (the others die off the table's books)."""
     st.wounds[0, u, n:] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, u, tb)
 
 
@@ -73,6 +74,7 @@ class StrikeRecorder:
         inflicted[u] += before
         suffered[v] += before
         st.wounds[g, v] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
         kernels.zombie40k.casualties.after_attack(st, g, v, u, before, tb, rng)
 
     def dice_of(self, u):

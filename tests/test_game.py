@@ -156,6 +156,7 @@ def test_s4_turn_order_is_a_permutation(nojit):
 def _wipe_squad(st, tb, rng, p, killer):
     for m in range(st.wounds.shape[2]):
         st.wounds[0, p, m] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng)
 
 
@@ -167,6 +168,7 @@ def test_s5_1_respawn_behind_the_furthest_squad(nojit):
     st.pu[0, 0, GL.PU_MEDPACKS] = 2
     st.pu[0, 0, GL.PU_SHADES] = 1
     st.wounds[0, 0, 1:] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     _wipe_squad(st, tb, rng, 0, killer=2)
     assert not kernels.zombie40k.units.on_table(st, 0, 0)
     assert st.pu[0, 0].sum() == 0  # §8: power-ups are lost with the squad
@@ -368,6 +370,7 @@ def test_s6_2_surrounded_squad_is_ignored(nojit):
     st, tb, rng = one_game(example_config("two_players"))
     _targeting_scene(st, tb)
     st.wounds[0, 1, 1:] = 0  # one Marine left, locked with a horde of 5: surrounded (A2)
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.units.refresh_radius(st, 0, 1, tb)
     kernels.zombie40k.spawning.build_horde(st, 0, 3, tb)
     _put(st, tb, 3, 40.0, 36.0)

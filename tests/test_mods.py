@@ -87,6 +87,7 @@ def _ev_distance(st, tb, u):
 
 def _wipe_squad(st, tb, rng, p, killer):
     st.wounds[0, p] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.wipe(st, 0, p, killer, tb, rng)
 
 
@@ -416,9 +417,13 @@ def test_s10_3_dead_men_walking_slain_survivor_joins_the_horde(dice):
 def test_s10_3_dead_men_walking_fnp_is_at_worst_dmw_fnp_and_wounds_are_full(dice):
     st, tb, rng = _dmw_combat()
     st.stats[0, 0, 1, L.FNP] = L.NONE  # a Guardsman without Feel No Pain
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.stats[0, 0, 2, L.FNP] = 4  # one with a better Feel No Pain keeps it
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.stats[0, 0, 2, L.W], st.wounds[0, 0, 2] = 3, 1  # wounded: it rises with its full 3 Wounds
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.wounds[0, 0, 0] = 0  # the sergeant is already dead
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     _strike(st, tb, rng, 2, 0, 2)
     dice.done()
     assert st.stats[0, 2, 5, L.FNP] == 5 and st.stats[0, 2, 6, L.FNP] == 4
@@ -429,6 +434,7 @@ def test_s10_3_dead_men_walking_fnp_is_at_worst_dmw_fnp_and_wounds_are_full(dice
 def test_s10_3_dead_men_walking_parameter_dmw_fnp(dice):
     st, tb, rng = _dmw_combat(modded("dead_men_walking", dmw_fnp=3))
     st.wounds[0, 0, 0] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     _strike(st, tb, rng, 2, 0, 1)
     dice.done()
     assert st.stats[0, 2, 5, L.FNP] == 3
@@ -502,6 +508,7 @@ def test_s10_3_close_combat_kills_all_convert_with_real_dice(nojit):
     made unwoundable and fierce (T10, A3) so that they live to strike."""
     st, tb, rng = _dmw_combat()
     st.stats[0, 2, :5, L.T], st.stats[0, 2, :5, L.A] = 10, 3
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     guard = {m: st.stats[0, 0, m].copy() for m in range(11)}
     for _ in range(20):
         kernels.zombie40k.assault.fight(st, 0, 0, tb, rng)
@@ -701,6 +708,7 @@ def test_s10_7_instant_death_whole_game_ends_all_dead(nojit, monkeypatch):
         real(st, g, tb, rng)
         for p in range(tb.policy.shape[0]):
             st.wounds[g, p] = 0
+            st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
             kernels.zombie40k.casualties.wipe(st, g, p, tb.policy.shape[0], tb, rng)
 
     monkeypatch.setattr(kernels.zombie40k.turn, "setup_game", setup)
@@ -1052,14 +1060,17 @@ def test_s10_11_kf_points_per_zombie_killed(nojit):
     config, st, tb, rng = _kf(kf_points_per_kill=3)
     before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = st.wounds[0, 2, 1] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 2
     boss = st.pos.shape[1] - 1
     st.wounds[0, boss, 0] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.after_attack(st, 0, boss, 1, 1, tb, rng)
     assert st.ustate[0, 1, GL.US_KF_POINTS] == 3  # the Boss counts as one kill
     before = kernels.zombie40k.units.alive(st, 0, 1)
     st.wounds[0, 1, 0] = 0  # a rival survivor is no zombie: no points
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.after_attack(st, 0, 1, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 6
 
@@ -1068,6 +1079,7 @@ def test_s10_11_kf_no_points_without_the_mod(nojit):
     st, tb, rng = one_game(modded(kf_points_per_kill=3), seed=6)
     before = kernels.zombie40k.units.alive(st, 0, 2)
     st.wounds[0, 2, 0] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.after_attack(st, 0, 2, 0, before, tb, rng)
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0 and st.pres[0, 0, GL.PR_ZOMBIES_KILLED] == 1
 
@@ -1109,6 +1121,7 @@ def test_s10_11_kf_shop_sells_at_half_price_rounded_up(dice):
     st.ustate[0, 0, GL.US_KF_POINTS] = 2
     for k in np.flatnonzero(st.wounds[0, 0] > 0)[1:]:
         st.wounds[0, 0, k] = 0  # the buyer alone
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, m, GL.G_RANGED2] == _weapon("Assault cannon")
     assert st.ustate[0, 0, GL.US_KF_POINTS] == 0
@@ -1121,6 +1134,7 @@ def test_s10_11_kf_shop_keeps_a_better_item(dice):
     st.gear[0, 0, m, GL.G_RANGED2] = _weapon("Assault cannon")
     for k in np.flatnonzero(st.wounds[0, 0] > 0)[1:]:
         st.wounds[0, 0, k] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.ustate[0, 0, GL.US_KF_POINTS] = 2
     kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, m, GL.G_RANGED2] == _weapon("Assault cannon")  # not swapped for a Heavy bolter
@@ -1132,6 +1146,7 @@ def test_s10_11_kf_psyker_only_items(dice):
     config, st, tb, rng = _kf(kf_wishlist=("Force sword", "Power sword"))
     living = np.flatnonzero(st.wounds[0, 0] > 0)
     st.mflags[0, 0, living[1]] |= L.MR_PSYKER
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.ustate[0, 0, GL.US_KF_POINTS] = 6
     kernels.zombie40k.shop.kf_shop(st, 0, 0, tb)
     assert st.gear[0, 0, living[0], GL.G_MELEE1] == _weapon("Power sword")  # not a psyker: skips the Force sword

@@ -20,6 +20,7 @@ turn = kernels.zombie40k.turn
 def _kill_the_boss(st, tb, rng, killer=0):
     boss = units.boss_unit(st)
     st.wounds[0, boss] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.wipe(st, 0, boss, killer, tb, rng)
     assert not units.on_table(st, 0, boss)
     return boss
@@ -64,6 +65,7 @@ def _lasgun_at_an_untouchable_horde(dice, rending_owner):
     put_unit(st, tb, 0, 24.0, 20.0)
     put_unit(st, tb, 2, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, 2] + 10.0)
     st.stats[0, 2, :, L.T] = 7
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     row = tb.weapons[weapon_index(catalogue())["Lasgun"]]
     spec, out = np.zeros_like(st.w_spec[0]), np.zeros_like(st.w_out[0])
     return lambda: kernels.zombie40k.shooting.fire_group(st, 0, 0, 1, 2, row, 1, False, False, tb, rng, spec, out)
@@ -143,6 +145,7 @@ def test_s10_1_coop_once_a_squad_has_come_within_18_hordes_arrive_on_the_ev_edge
         kernels.zombie40k.powerups.push_back(st, 0, 0, 6.0, tb)  # 20" from the EV again
     elif then == "wiped":
         st.wounds[0, 0] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
         kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     else:
         hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]

@@ -86,6 +86,7 @@ def _fallen_with_kit(config):
     st.mpow[0, 0, 1] = GL.MP_CHAINSAW | GL.MP_SHOTGUN | GL.MP_DUCT_ATTACK
     st.gear[0, 0, 1, GL.G_MELEE1] = weapon_index(catalogue())["Power fist"]
     st.wounds[0, 0, 1] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, 0, tb)
     st.pu[0, 0, GL.PU_DEFIBS] = 1
     return st, tb, rng

@@ -29,6 +29,7 @@ def test_core_9_1_a_squad_shot_out_of_its_combat_falls_back_and_is_no_longer_loc
     locked_pair(st, tb, 0, 2)
     before = units.alive(st, 0, 0)
     st.wounds[0, 0, :3] = 0  # 3 of 11 shot down: 25% or more
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, 0, tb)
     y = st.pos[0, 0, 1]
     dice.script(6, 6,  # Morale: failed
@@ -56,6 +57,7 @@ class KillingShots:
         for m in range(st.wounds.shape[2]):
             if n and st.wounds[g, v, m] > 0:
                 st.wounds[g, v, m] = 0
+                st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
                 n -= 1
         units.refresh_radius(st, g, v, tb)
         return 1, self.kills.get(int(u), 0), False
@@ -200,7 +202,9 @@ def test_s5_4_shots_into_a_combat_wound_with_the_firing_model_s_rules(dice):
     st, tb, rng = one_game(example_config("two_players"))
     _melee_in_the_zone(st, tb)
     st.mflags[0, 0, 0] |= L.MR_PREFERRED_ENEMY
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     st.wounds[0, 0, 0] = 0  # the sergeant is dead
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, 0, tb)
     dice.script(6, 0.99, 1)  # hit; the horde; to wound: a 1, not re-rolled
     out = _fire_out(st, tb, rng, 0, 1, 2, "Lasgun")

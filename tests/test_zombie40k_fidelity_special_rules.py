@@ -61,6 +61,7 @@ def test_core_12_mob_rule_a_1_passes_only_a_unit_locked_in_combat(dice):
     put_unit(st, tb, 0, 24.0, 30.0)
     before = units.alive(st, 0, 0)
     st.wounds[0, 0, :3] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, 0, tb)
     dice.script(6, 6, 1, 2, 3)  # Morale failed; Mob Rule 1; fall back 5"
     morale.leadership_after_shooting(st, 0, 0, before, False, tb, rng)
@@ -128,6 +129,7 @@ def test_core_12_combat_drugs_roll_before_the_game_for_the_whole_unit(dice, roll
     assert st.stats[0, 0, 0, column] == built[column] + 1
     assert all(st.stats[0, 0, 0, c] == built[c] for c in (L.A, L.S, L.I, L.T, L.WS, L.LD) if c != column)
     st.wounds[0, 0] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     dice.script(*[0.5] * 40)
     spawning.respawn_squad(st, 0, 0, tb, rng)
@@ -162,6 +164,7 @@ def test_core_12_power_from_pain_is_back_at_once_after_a_respawn(dice):
     st, tb, rng = one_game(team_config("dark_eldar", "guard"))
     st.res[0, GL.R_TURNS] = 4
     st.wounds[0, 0] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     dice.script(*[0.5] * 40)
     spawning.respawn_squad(st, 0, 0, tb, rng)
@@ -214,6 +217,7 @@ def test_core_12_veterans_of_the_long_war_hate_space_marines_only():
     first round of a combat against Space Marines, not against zombies or other survivors."""
     st, tb, _ = one_game(team_config("guard", "marines"))
     st.mflags[0, 0, 1] |= L.MR_VOTLW
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     assert st.mflags[0, 1, 0] & L.MR_SPACE_MARINE and not st.mflags[0, 0, 0] & L.MR_SPACE_MARINE
     spec = np.zeros_like(st.w_spec[0])
     ccw = tb.ids[1]

@@ -94,6 +94,7 @@ def test_core_6_7_stealth_improves_a_ruin_s_cover():
     _ruin(st, 24.0, 36.0)
     assert shooting._cover_of(st, 0, 1, tb) == 4
     st.mflags[0, 1, 0] |= L.MR_STEALTH
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     assert shooting._cover_of(st, 0, 1, tb) == 3
 
 
@@ -120,6 +121,7 @@ def test_core_5_move_through_cover_rolls_3d6_for_difficult_terrain(dice):
     st, tb, rng = _with_terrain(example_config("two_players", terrain_density=0.1))
     _squad_before_a_ruin(st, tb)
     st.mflags[0, 1, 0] |= L.MR_MOVE_THROUGH_COVER
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     y = st.pos[0, 1, 1]
     dice.script(2, 3, 5)
     movement.squad_movement(st, 0, 1, tb, rng)
@@ -208,6 +210,7 @@ def test_core_5_move_through_cover_passes_dangerous_terrain(dice):
     put_unit(st, tb, 1, 24.0, 20.0)
     _ruin(st, 24.0, 20.0 + st.radius[0, 1] + 4.0, dangerous=True)
     st.mflags[0, 1, 0] |= L.MR_MOVE_THROUGH_COVER
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     dice.script(2, 3, 4)  # difficult (3D6): no dangerous test
     movement.squad_movement(st, 0, 1, tb, rng)
     dice.done()

@@ -69,6 +69,7 @@ def test_core_12_rage_gives_plus_2_attacks_on_the_charge(dice, monkeypatch):
     locked_pair(st, tb, 0, 2)
     standing = _fight(monkeypatch, st, tb, rng, 0).dice_of(0)
     st.mflags[0, 0, 1] |= L.MR_RAGE
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     _charged(st, 0)
     charging = _fight(monkeypatch, st, tb, rng, 0).dice_of(0)
     assert charging[1] == standing[1] + 2 and charging[2] == standing[2] + 1
@@ -110,6 +111,7 @@ def test_core_7_3_models_of_one_initiative_step_strike_simultaneously(dice, monk
     st, tb, rng = one_game(example_config("two_players", powerups_enabled=False))
     locked_pair(st, tb, 0, 2)
     st.stats[0, 0, :, L.I] = 1
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     recorder = _fight(monkeypatch, st, tb, rng, 0, wipe_on=1)
     assert not units.on_table(st, 0, 2) and len(recorder.dice_of(2)) == 5
 
@@ -128,6 +130,7 @@ def test_core_12_counter_attack_plus_1_attack_when_charged(dice, monkeypatch):
     _shambled_into_marines(st, tb)
     with_rule = _fight(monkeypatch, st, tb, rng, 1).dice_of(1)
     st.mflags[0, 1, :] &= ~L.MR_COUNTER_ATTACK
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     without = _fight(monkeypatch, st, tb, rng, 1).dice_of(1)
     assert with_rule == [d + 1 for d in without]
 
@@ -137,6 +140,7 @@ def test_core_12_no_counter_attack_for_a_unit_already_locked(dice, monkeypatch):
     _shambled_into_marines(st, tb, rounds=1)
     with_rule = _fight(monkeypatch, st, tb, rng, 1).dice_of(1)
     st.mflags[0, 1, :] &= ~L.MR_COUNTER_ATTACK
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     assert _fight(monkeypatch, st, tb, rng, 1).dice_of(1) == with_rule
 
 
@@ -151,6 +155,7 @@ def test_core_12_rampage_d3_attacks_when_outnumbered(dice, monkeypatch):
     keep_models(st, tb, 0, 3)  # 3 Guardsmen against 5 zombies
     standing = _fight(monkeypatch, st, tb, rng, 0).dice_of(0)
     st.mflags[0, 0, 1] |= L.MR_RAMPAGE
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     dice.script(5)  # D3 = 3
     rampaging = _fight(monkeypatch, st, tb, rng, 0).dice_of(0)
     dice.done()
@@ -162,6 +167,7 @@ def test_core_12_no_rampage_when_not_outnumbered(dice, monkeypatch):
     locked_pair(st, tb, 0, 2)  # 11 Guardsmen against 5 zombies
     standing = _fight(monkeypatch, st, tb, rng, 0).dice_of(0)
     st.mflags[0, 0, 1] |= L.MR_RAMPAGE
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     assert _fight(monkeypatch, st, tb, rng, 0).dice_of(0) == standing
     dice.done()  # no D3
 
@@ -246,6 +252,7 @@ def _patriarch(dice):
     assert st.mflags[0, boss, 0] & L.MR_IT_WILL_NOT_DIE
     clear_table(st, keep=(2, 3, 4, 5, boss))  # no squad: a quiet Zombie Turn
     st.wounds[0, boss, 0] = st.stats[0, boss, 0, L.W] - 2
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     return st, tb, rng, boss
 
 
@@ -264,6 +271,7 @@ def test_core_12_it_will_not_die_not_at_the_end_of_another_s_turn(dice):
     st, tb, rng, boss = _patriarch(dice)
     put_unit(st, tb, 0, 10.0, 10.0)
     st.wounds[0, 0] = tb.squad_wounds[0]
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     turn._end_player_turn(st, 0, 0, rng)
     dice.done()  # no roll for the Boss
 
@@ -351,6 +359,7 @@ def test_s8_a_defibrillator_revives_a_dead_model_at_the_start_of_the_turn(dice):
     clear_table(st, keep=(0,))
     put_unit(st, tb, 0, 24.0, 20.0)
     st.wounds[0, 0, 4] = 0
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
     units.refresh_radius(st, 0, 0, tb)
     st.pu[0, 0, GL.PU_DEFIBS] = 1
     turn.player_turn(st, 0, 0, tb, rng, False)

@@ -37,6 +37,7 @@ from kernels.w40k.columns import (
     MR_ZOMBIE,
     N_OUT,
     OUT_BLIND_HITS,
+    OUT_KILLED,
     OUT_ONES,
     OUT_UNSAVED,
     SP_INSTANT_DEATH,
@@ -119,6 +120,7 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    attacked,
     boss_unit,
     close_event,
     combat_members,
@@ -133,6 +135,7 @@ from kernels.zombie40k.units import (
     open_event,
     refresh_radius,
     retell,
+    touch,
     unit_flags,
     unlock_all,
 )
@@ -466,8 +469,10 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
     was = st.w_was[:st.wounds.shape[2] if converts else 0]
     for m in range(was.shape[0]):
         was[m] = st.wounds[g, v, m]
+    killed = out[OUT_KILLED]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
+    attacked(st, g, v, out, killed)
     for m in range(was.shape[0]):
         if was[m] > 0 and st.wounds[g, v, m] == 0:
             join_horde(st, g, v, m, u, tb)
@@ -577,6 +582,7 @@ def join_horde(st, g, p, m, h, tb):
             for s in range(st.gear.shape[3]):
                 st.gear[g, h, k, s] = st.gear[g, p, m, s]
             st.wounds[g, h, k] = st.stats[g, h, k, W]
+            touch(st, g, h)
             st.mstatus[g, p, m] |= MS_CONVERTED  # it is a zombie now, not a dead model of the squad
             refresh_radius(st, g, h, tb)
             log_event(st, g, EK_CONVERT, p, h, m, k, 0)

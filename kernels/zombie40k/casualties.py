@@ -5,7 +5,7 @@ from __future__ import annotations
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.attack_spec import automatic_wound_spec
-from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, SP_AP
+from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, OUT_KILLED, SP_AP
 from kernels.w40k.combat import resolve_attacks
 from kernels.zombie40k.columns import (
     EK_WIPE,
@@ -31,7 +31,16 @@ from kernels.zombie40k.geometry import ev_distance
 from kernels.zombie40k.powerups import lose_powerups, roll_powerup
 from kernels.zombie40k.state import W_DANGER
 from kernels.zombie40k.terrain import crosses_terrain, has_terrain
-from kernels.zombie40k.units import alive, any_has, boss_unit, is_squad, log_event, refresh_radius, remove_unit
+from kernels.zombie40k.units import (
+    alive,
+    any_has,
+    attacked,
+    boss_unit,
+    is_squad,
+    log_event,
+    refresh_radius,
+    remove_unit,
+)
 
 
 @njit
@@ -111,6 +120,8 @@ def dangerous_terrain(st, g, u, ax, ay, tb, rng):
     spec[SP_AP] = 1  # no armour save
     out[:] = 0
     before = alive(st, g, u)
+    killed = out[OUT_KILLED]
     resolve_attacks(rng, g, ones, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], 7, 0,
                     st.pu[g, 0, 0:0], out)
+    attacked(st, g, u, out, killed)
     after_attack(st, g, u, -1, before, tb, rng)

@@ -41,6 +41,20 @@ from __future__ import annotations
  ) = range(30)
 N_US = 30
 
+# ---- unit summaries kept, not recomputed: int64[n, U, N_SU] (kernels.zombie40k.units) ------
+# Filled from the unit's living models when first read after a change; every kernel that writes a
+# unit's Wounds, characteristics or rules marks them stale (``units.touch``). Checked mode
+# compares them with a recount after every phase (turn.count_violations).
+(SU_FRESH,  # 1 while SU_ALIVE .. SU_LD hold for the unit's models now; 0 = stale
+ SU_ALIVE,  # living models
+ SU_ANY_RULES,  # OR of the living models' rules (MR_*)
+ SU_ALL_RULES,  # AND of the living models' rules (0 when none lives)
+ SU_LD,  # the highest Leadership (core §1; 0 when none lives)
+ SU_MAJORITY_FRESH,  # 1 while SU_WS .. SU_I hold (counted apart, when first asked: a mixed unit's count is slower)
+ SU_WS, SU_T, SU_SV, SU_I,  # the majority value of each (core §3: ties go to the highest; 0 when none lives)
+ ) = range(10)
+N_SU = 10
+
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)
 N_GEAR = 6

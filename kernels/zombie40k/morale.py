@@ -6,7 +6,7 @@ from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.attack_spec import auto_hit_spec
-from kernels.w40k.columns import MR_FEARLESS, MR_MOB_RULE, MR_STUBBORN, NONE, OUT_UNSAVED, I, T
+from kernels.w40k.columns import MR_FEARLESS, MR_MOB_RULE, MR_STUBBORN, NONE, OUT_KILLED, OUT_UNSAVED, I, T
 from kernels.w40k.combat import resolve_attacks
 from kernels.zombie40k.casualties import after_attack, dangerous_terrain
 from kernels.zombie40k.columns import (
@@ -27,6 +27,7 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    attacked,
     in_combat,
     is_squad,
     leadership,
@@ -34,6 +35,7 @@ from kernels.zombie40k.units import (
     majority_stat,
     n_players,
     on_table,
+    touch,
     unlock_all,
 )
 
@@ -75,8 +77,10 @@ def _mob_rule(st, g, u, tb, rng):
     medpacks = st.pu[g, u * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     chuck = 1 if squad and chuck_active(st, g, u) else 0
     before = alive(st, g, u)
+    killed = out[OUT_KILLED]
     resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
                     chuck, medpacks, out)
+    attacked(st, g, u, out, killed)
     log_event(st, g, EK_MOB_RULE, u, -1, hits, out[OUT_UNSAVED], 0)
     after_attack(st, g, u, -1, before, tb, rng)
     return True
@@ -94,6 +98,7 @@ def fall_back(st, g, p, tb, rng):
         before = alive(st, g, p)
         for m in range(st.wounds.shape[2]):
             st.wounds[g, p, m] = 0
+        touch(st, g, p)
         after_attack(st, g, p, -1, before, tb, rng)
         return
     ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]

@@ -54,7 +54,7 @@ from kernels.zombie40k.columns import (
 from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm, ray_box_exit, ray_circle
 from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
 from kernels.zombie40k.state import X_ORK_BOY
-from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius
+from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius, touch
 
 
 @njit
@@ -195,6 +195,7 @@ def add_ork_boy(st, g, p, tb):
                 st.stats[g, p, m, k] = tb.extra_stats[X_ORK_BOY, k]
             for k in range(st.gear.shape[3]):
                 st.gear[g, p, m, k] = tb.extra_gear[X_ORK_BOY, k]
+            touch(st, g, p)
             refresh_radius(st, g, p, tb)
             return
 

@@ -29,6 +29,7 @@ from kernels.w40k.columns import (
     N_OUT,
     NONE,
     OUT_BLIND_HITS,
+    OUT_KILLED,
     OUT_ONES,
     OUT_UNSAVED,
     SP_AP,
@@ -91,6 +92,7 @@ from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
     alive,
     any_has,
+    attacked,
     cancel_event,
     close_event,
     combat_members,
@@ -101,6 +103,7 @@ from kernels.zombie40k.units import (
     n_players,
     on_table,
     open_event,
+    touch,
     unit_flags,
 )
 
@@ -275,8 +278,10 @@ def _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning):
     defender_chuck = 1 if is_squad(v, tb) and chuck_active(st, g, v) else 0
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
+    killed = out[OUT_KILLED]
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
+    attacked(st, g, v, out, killed)
     if pinning and out[OUT_UNSAVED] > unsaved:
         st.ustate[g, v, US_PIN_HIT] = 1
     after_attack(st, g, v, u, before, tb, rng)
@@ -370,6 +375,7 @@ def _gets_hot(st, g, u, m, ones, tb, rng):
             continue
         before = alive(st, g, u)
         st.wounds[g, u, m] -= 1
+        touch(st, g, u)
         log_event(st, g, EK_GETS_HOT, u, m, 0, 0, 0)
         after_attack(st, g, u, -1, before, tb, rng)
 

@@ -86,6 +86,7 @@ from kernels.zombie40k.units import (
     note_ev_zone,
     on_table,
     refresh_radius,
+    touch,
 )
 
 N_TRIES = 40
@@ -103,6 +104,7 @@ def _clear_unit(st, g, u):
         st.mpow[g, u, m] = 0
         for k in range(st.gear.shape[3]):
             st.gear[g, u, m, k] = -1
+    touch(st, g, u)
 
 
 @njit
@@ -112,6 +114,7 @@ def build_squad(st, g, p, tb):
     for m in range(tb.squad_wounds.shape[1]):
         st.wounds[g, p, m] = tb.squad_wounds[p, m]
         build_model(st, g, p, m, tb)
+    touch(st, g, p)
     st.ustate[g, p, US_START_MODELS] = alive(st, g, p)
 
 
@@ -128,6 +131,7 @@ def build_model(st, g, p, m, tb):
         st.gear[g, p, m, k] = tb.squad_gear[p, m, k]
     _combat_drugs(st, g, p, m, st.ustate[g, p, US_DRUGS])
     _pain_model(st, g, p, m, st.res[g, R_TURNS])
+    touch(st, g, p)
 
 
 DRUG_STATS = (A, S, I, T, WS, LD)  # Combat Drugs results 1-6 (core §12)
@@ -166,6 +170,7 @@ def _pain_model(st, g, u, m, turn):
         if turn >= 2:
             st.stats[g, u, m, FNP] = min(st.stats[g, u, m, FNP], 6 if turn == 2 else 5)
         st.mflags[g, u, m] |= _pain_rules(turn)
+        touch(st, g, u)
 
 
 @njit
@@ -183,6 +188,7 @@ def _copy_extra(st, g, u, m, tb, row):
         st.stats[g, u, m, k] = tb.extra_stats[row, k]
     for k in range(st.gear.shape[3]):
         st.gear[g, u, m, k] = tb.extra_gear[row, k]
+    touch(st, g, u)
 
 
 @njit
@@ -206,6 +212,7 @@ def build_horde(st, g, h, tb):
         for m in range(size):
             st.stats[g, h, m, T] = t
             st.stats[g, h, m, FNP] = fnp
+        touch(st, g, h)
     st.ustate[g, h, US_START_MODELS] = size
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.w40k.columns import N_OUT, N_SPEC, N_STATS
-from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_NOW, N_PRES, N_PU, N_RES, N_US
+from kernels.zombie40k.columns import N_CHOICE, N_EV, N_GEAR, N_NOW, N_PRES, N_PU, N_RES, N_SU, N_US
 
 # rows of GameState.w_spec / w_out: each user its own, as one may run inside another (a shot
 # into a combat resolves each hit with its own spec while the volley's spec is in use)
@@ -38,6 +38,7 @@ class GameState(NamedTuple):
     gear: np.ndarray  # int16[n, U, M, N_GEAR] weapon-table rows, -1 = none
     mpow: np.ndarray  # int8[n, U, M] power-ups on the model (MP_*)
     ustate: np.ndarray  # int32[n, U, N_US] unit state (US_*)
+    usum: np.ndarray  # int64[n, U, N_SU] unit summaries kept between changes (SU_*; kernels.zombie40k.units)
     locked: np.ndarray  # int8[n, U, U] 1 if the two units are locked in the same combat
     grudge: np.ndarray  # int8[n, P, P] grudge[a, b] = 1: b has shot at a, so a may shoot b
     pu: np.ndarray  # int32[n, P, N_PU] power-ups each squad holds (PU_*)
@@ -68,6 +69,7 @@ class GameState(NamedTuple):
     w_keys: np.ndarray  # float64[U] their distances to their targets
     w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
     w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
+    w_usum: np.ndarray  # int64[1, 1, N_SU] a recount of one unit's summaries (checked mode: units.stale_summaries)
 
 
 class Tables(NamedTuple):
@@ -108,6 +110,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         gear=np.full((n, u, m, N_GEAR), -1, np.int16),
         mpow=np.zeros((n, u, m), np.int8),
         ustate=np.zeros((n, u, N_US), np.int32),
+        usum=np.zeros((n, u, N_SU), np.int64),
         locked=np.zeros((n, u, u), np.int8),
         grudge=np.zeros((n, p, p), np.int8),
         pu=np.zeros((n, p, N_PU), np.int32),
@@ -136,6 +139,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_keys=np.zeros(u),
         w_now=np.zeros(N_NOW, np.int64),
         w_stream=np.zeros(3, np.uint64),
+        w_usum=np.zeros((1, 1, N_SU), np.int64),
     )
 
 

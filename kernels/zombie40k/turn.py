@@ -150,6 +150,8 @@ from kernels.zombie40k.units import (
     n_players,
     on_table,
     refresh_radius,
+    stale_summaries,
+    touch,
 )
 
 # ------------------------------------------------------------------------ player turn
@@ -199,6 +201,7 @@ def _use_defibrillator(st, g, p, tb):
             if tb.prm[P_DEFIB_AS_FALLEN] == 0:
                 build_model(st, g, p, m, tb)
             st.wounds[g, p, m] = 1
+            touch(st, g, p)
             st.pu[g, p, PU_DEFIBS] -= 1
             refresh_radius(st, g, p, tb)
             log_event(st, g, EK_DEFIB, p, m, 0, 0, 0)
@@ -457,6 +460,7 @@ def psychic_phase(st, g, p, tb, rng):
     if sixes >= 2:
         before = alive(st, g, p)
         st.wounds[g, p, m] -= 1
+        touch(st, g, p)
         after_attack(st, g, p, -1, before, tb, rng)
     denied = 0
     for _ in range(roll):
@@ -648,6 +652,7 @@ def _it_will_not_die(st, g, u, rng):
         if 0 < st.wounds[g, u, m] < st.stats[g, u, m, W] and st.mflags[g, u, m] & MR_IT_WILL_NOT_DIE:
             if d6(rng, g) >= 5:
                 st.wounds[g, u, m] += 1
+                touch(st, g, u)
 
 
 # -------------------------------------------------------------------------- the game
@@ -719,6 +724,7 @@ def _reset_game(st, g):
     st.gear[g] = -1
     st.mpow[g] = 0
     st.ustate[g] = 0
+    st.usum[g] = 0
     st.locked[g] = 0
     st.grudge[g] = 0
     st.pu[g] = 0
@@ -792,12 +798,14 @@ def _finish(st, g, tb, winner, reason):
 
 @njit
 def count_violations(st, g, tb):
-    """Invariants that hold after every phase: Wounds within 0..W; a unit on the table has a
-    living model and an off-table unit none; units on the table stand on it; combat links are
-    symmetric, between units on the table, never with itself; no squad is locked with itself."""
+    """Invariants that hold after every phase: kept unit summaries equal a recount; Wounds within
+    0..W; a unit on the table has a living model and an off-table unit none; units on the table
+    stand on it; combat links are symmetric, between units on the table, never with itself; no
+    squad is locked with itself."""
     bad = 0
     w_max, length = tb.prm[P_TABLE_W], tb.prm[P_TABLE_L]
     for u in range(st.pos.shape[1]):
+        bad += stale_summaries(st, g, u, st.w_usum)  # kept summaries equal a recount
         n = alive(st, g, u)
         for m in range(st.wounds.shape[2]):
             w = st.wounds[g, u, m]

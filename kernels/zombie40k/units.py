@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kernels.jit import njit
 from kernels.rng import switch_stream
-from kernels.w40k.columns import LD, MR_UNIT_RULES
+from kernels.w40k.columns import LD, MR_UNIT_RULES, OUT_KILLED, SV, WS, I, T
 from kernels.zombie40k.columns import (
     EK_NONE,
     EV_A,
@@ -22,6 +22,16 @@ from kernels.zombie40k.columns import (
     NOW_UNIT,
     P_PVP_ZONE,
     R_TURNS,
+    SU_ALIVE,
+    SU_ALL_RULES,
+    SU_ANY_RULES,
+    SU_FRESH,
+    SU_I,
+    SU_LD,
+    SU_MAJORITY_FRESH,
+    SU_SV,
+    SU_T,
+    SU_WS,
     US_FALLING_BACK,
     US_ON_TABLE,
     US_REACHED_ZONE,
@@ -45,13 +55,87 @@ def is_squad(u, tb):
     return u < tb.policy.shape[0]
 
 
+# ----------------------------------------------------------------- unit summaries (SU_*)
+# What the rules ask of a unit over and over (models alive, its rules, its majority Toughness
+# and Save) is kept in ``st.usum`` and recounted only when first read after a change: every
+# kernel that writes a unit's Wounds, characteristics or rules calls ``touch``. Checked mode
+# compares the kept values with a recount after every phase (``stale_summaries``).
+
+
+@njit
+def touch(st, g, u):
+    """Unit u's models changed (Wounds, characteristics or rules): its summaries are stale."""
+    st.usum[g, u, SU_FRESH] = 0
+    st.usum[g, u, SU_MAJORITY_FRESH] = 0
+
+
+@njit
+def attacked(st, g, u, out, killed):
+    """After ``resolve_attacks`` into unit u (``killed``: its ``out[OUT_KILLED]`` before): the
+    summaries are stale only if a model died (wounds lost by survivors change none of them)."""
+    if out[OUT_KILLED] != killed:
+        touch(st, g, u)
+
+
+@njit
+def summary(st, g, u, col):
+    """One kept summary of unit u (``SU_ALIVE`` .. ``SU_LD``), recounted first if stale."""
+    if st.usum[g, u, SU_FRESH] == 0:
+        summarise(st, g, u, st.usum, g, u)
+    return st.usum[g, u, col]
+
+
+@njit
+def majority(st, g, u, col):
+    """One kept majority value of unit u (``SU_WS`` .. ``SU_I``), counted first if stale."""
+    if st.usum[g, u, SU_MAJORITY_FRESH] == 0:
+        count_majorities(st, g, u, st.usum, g, u)
+    return st.usum[g, u, col]
+
+
+@njit
+def summarise(st, g, u, out, i, j):
+    """Count unit u's living models and their rules into ``out[i, j]`` (int64[..., ..., N_SU])."""
+    n, any_rules, all_rules, ld = 0, 0, -1, 0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] > 0:
+            n += 1
+            any_rules |= st.mflags[g, u, m]
+            all_rules &= st.mflags[g, u, m]
+            ld = max(ld, st.stats[g, u, m, LD])
+    out[i, j, SU_ALIVE], out[i, j, SU_ANY_RULES], out[i, j, SU_LD] = n, any_rules, ld
+    out[i, j, SU_ALL_RULES] = all_rules if n else 0
+    out[i, j, SU_FRESH] = 1
+
+
+@njit
+def count_majorities(st, g, u, out, i, j):
+    """Unit u's majority WS, T, Sv and I into ``out[i, j]`` (core §3)."""
+    out[i, j, SU_WS], out[i, j, SU_T] = _majority(st, g, u, WS), _majority(st, g, u, T)
+    out[i, j, SU_SV], out[i, j, SU_I] = _majority(st, g, u, SV), _majority(st, g, u, I)
+    out[i, j, SU_MAJORITY_FRESH] = 1
+
+
+@njit
+def stale_summaries(st, g, u, scratch):
+    """Checked mode: 1 if unit u's kept summaries are fresh but differ from a recount (``scratch``:
+    int64[1, 1, N_SU])."""
+    bad = False
+    if st.usum[g, u, SU_FRESH] != 0:
+        summarise(st, g, u, scratch, 0, 0)
+        for k in (SU_ALIVE, SU_ANY_RULES, SU_ALL_RULES, SU_LD):
+            bad |= scratch[0, 0, k] != st.usum[g, u, k]
+    if st.usum[g, u, SU_MAJORITY_FRESH] != 0:
+        count_majorities(st, g, u, scratch, 0, 0)
+        for k in (SU_WS, SU_T, SU_SV, SU_I):
+            bad |= scratch[0, 0, k] != st.usum[g, u, k]
+    return 1 if bad else 0
+
+
 @njit
 def alive(st, g, u):
     """Living models of unit u."""
-    n = 0
-    for m in range(st.wounds.shape[2]):
-        n += st.wounds[g, u, m] > 0
-    return n
+    return summary(st, g, u, SU_ALIVE)
 
 
 @njit
@@ -67,32 +151,19 @@ def refresh_radius(st, g, u, tb):
 @njit
 def unit_flags(st, g, u, m):
     """Rules model m attacks with: its own, plus the unit rules any living model carries."""
-    mask = st.mflags[g, u, m]
-    for k in range(st.wounds.shape[2]):
-        if st.wounds[g, u, k] > 0:
-            mask |= st.mflags[g, u, k] & MR_UNIT_RULES
-    return mask
+    return st.mflags[g, u, m] | (summary(st, g, u, SU_ANY_RULES) & MR_UNIT_RULES)
 
 
 @njit
 def any_has(st, g, u, rule):
     """Some living model of the unit has the rule (unit rules, zombie40k §9)."""
-    for m in range(st.wounds.shape[2]):
-        if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & rule:
-            return True
-    return False
+    return (summary(st, g, u, SU_ANY_RULES) & rule) != 0
 
 
 @njit
 def all_have(st, g, u, rule):
-    """Every living model has the rule (Fleet, 'Ere We Go!, Mob Rule)."""
-    found = False
-    for m in range(st.wounds.shape[2]):
-        if st.wounds[g, u, m] > 0:
-            if not st.mflags[g, u, m] & rule:
-                return False
-            found = True
-    return found
+    """Every living model has the rule (Fleet, 'Ere We Go!, Mob Rule); ``rule`` is one rule (one bit)."""
+    return summary(st, g, u, SU_ALIVE) > 0 and (summary(st, g, u, SU_ALL_RULES) & rule) != 0
 
 
 @njit
@@ -107,7 +178,21 @@ def best_stat(st, g, u, col):
 
 @njit
 def majority_stat(st, g, u, col):
-    """The value most living models share; ties go to the highest (core-7th-edition §3)."""
+    """The value most living models share; ties go to the highest (core-7th-edition §3). Kept
+    for WS, T, Sv and I; counted for the others."""
+    if col == T:
+        return majority(st, g, u, SU_T)
+    if col == SV:
+        return majority(st, g, u, SU_SV)
+    if col == WS:
+        return majority(st, g, u, SU_WS)
+    if col == I:
+        return majority(st, g, u, SU_I)
+    return _majority(st, g, u, col)
+
+
+@njit
+def _majority(st, g, u, col):
     first, mixed = -1, False
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] > 0:
@@ -139,7 +224,7 @@ def _majority_of_mixed(st, g, u, col):
 
 @njit
 def leadership(st, g, u):
-    return best_stat(st, g, u, LD)
+    return summary(st, g, u, SU_LD)
 
 
 @njit
@@ -203,6 +288,7 @@ def remove_unit(st, g, u):
     unlock_all(st, g, u)
     for m in range(st.wounds.shape[2]):
         st.wounds[g, u, m] = 0
+    touch(st, g, u)
     st.radius[g, u] = 0.0
 
 
