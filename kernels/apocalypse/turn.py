@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels.apocalypse.assault import fight_phase, recount_locks
+from kernels.apocalypse.blind import blind_tests, blind_turn_ends, blind_turn_starts
 from kernels.apocalypse.columns import (
     EK_CHARGE,
     EK_END,
@@ -158,9 +159,11 @@ def zombies_win_now(st, g):
 
 
 @njit
-def end_phase(st, g, tb, check, phase):
-    """After every phase: Resilience settles (§5), locks are recounted, the zombies may have won;
-    in checked mode the invariants are tested. Returns True when the game is over."""
+def end_phase(rng, g, st, tb, check, phase):
+    """After every phase: hordes hit by Blind test Initiative (core §12), Resilience settles (§5),
+    locks are recounted, the zombies may have won; in checked mode the invariants are tested.
+    Returns True when the game is over."""
+    blind_tests(rng, g, st, tb, phase)
     settle_all(st, g, tb)
     recount_locks(st, g)
     over = zombies_win_now(st, g)
@@ -302,18 +305,18 @@ def players_turn(rng, g, st, tb, check):
     phase_dice(rng, g, st, PH_MOVEMENT)
     movement_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_MOVEMENT)
-    if end_phase(st, g, tb, check, PH_MOVEMENT):
+    if end_phase(rng, g, st, tb, check, PH_MOVEMENT):
         return True
     phase_dice(rng, g, st, PH_PSYCHIC)
     psychic_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_PSYCHIC)
-    if end_phase(st, g, tb, check, PH_PSYCHIC):
+    if end_phase(rng, g, st, tb, check, PH_PSYCHIC):
         return True
     phase_dice(rng, g, st, PH_SHOOTING)
     shooting_phase(rng, g, st, tb)
     movement_noise_all(rng, g, st, tb)  # runs count towards 'more than 6"' (A17)
     place_phase_noise(st, g, tb, PH_SHOOTING)
-    if end_phase(st, g, tb, check, PH_SHOOTING):
+    if end_phase(rng, g, st, tb, check, PH_SHOOTING):
         return True
     form_super_squad(st, g, tb, False)  # A32 'any': after the runs
     phase_dice(rng, g, st, PH_ASSAULT)
@@ -322,7 +325,7 @@ def players_turn(rng, g, st, tb, check):
     fight_phase(rng, g, st, tb, PH_ASSAULT)
     merge_hordes(st, g, tb)
     form_super_squad(st, g, tb, False)  # A32 'any': after the fights
-    return end_phase(st, g, tb, check, PH_ASSAULT)
+    return end_phase(rng, g, st, tb, check, PH_ASSAULT)
 
 
 # ------------------------------------------------------------------ the zombie turn
@@ -333,9 +336,10 @@ def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
     start_turn(st, g)
     st.gst[g, G_ZTURN] += 1
+    blind_turn_starts(st, g)
     phase_dice(rng, g, st, PH_Z_MOVEMENT)
     zombie_movement_phase(rng, g, st, tb)
-    if end_phase(st, g, tb, check, PH_Z_MOVEMENT):
+    if end_phase(rng, g, st, tb, check, PH_Z_MOVEMENT):
         return True
     phase_dice(rng, g, st, PH_Z_ASSAULT)
     zombie_charges(rng, g, st, tb)
@@ -343,7 +347,9 @@ def zombie_turn(rng, g, st, tb, check):
     merge_hordes(st, g, tb)
     for u in range(st.ust.shape[1]):
         st.ust[g, u, US_AURA_WS1] = 0
-    return end_phase(st, g, tb, check, PH_Z_ASSAULT)
+    over = end_phase(rng, g, st, tb, check, PH_Z_ASSAULT)
+    blind_turn_ends(st, g)  # after the phase's own Blind tests: a horde blinded now stays pending
+    return over
 
 
 # ------------------------------------------------------------------ the end (§13)

@@ -50,7 +50,9 @@ def parameters() -> list[Parameter]:
 
 
 def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") -> dict[str, Any]:
-    """The fields ``params`` sets, validated against ``config``: ``{name: value}``."""
+    """The fields ``params`` sets, validated against ``config``: ``{name: value}``. ``points_limit`` is
+    refused while ``fit_armies`` holds: a field change cannot refit the armies of whatever config it
+    is later applied to (the 'points' axis and a config file's [params] do)."""
     if not isinstance(params, dict):
         raise ConfigError(f"{source}: {params!r}; allowed: a table of parameters, e.g. {{foggy = false}}")
     known = {f.name: f for f in fields(ApocalypseConfig) if f.name != "players"}
@@ -62,6 +64,9 @@ def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") 
             close = get_close_matches(str(key), list(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params --ruleset apocalypse`")
+        if key == "points_limit" and config.fit_armies:
+            raise ConfigError(f"{source}: points_limit = {value!r}: a parameter set cannot refit the armies (§2); use "
+                              "the 'points' axis (axes.points = [...]) or points_limit in a config file's [params]")
         out[key] = _coerce(known[key], value, source)
         if key != "geometry":
             try:
