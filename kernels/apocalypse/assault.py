@@ -53,6 +53,7 @@ from kernels.apocalypse.columns import (
     ST_FORCE,
     TRAIT_LEGENDARY,
     US_CHARGED,
+    US_DIFFICULT_CHARGE,
     US_FALLING_BACK,
     US_FEAR_WS1,
     US_FOUGHT,
@@ -340,6 +341,8 @@ def prepare_strikes(st, g, nu, ns, nh, tb):
             if st.wounds[g, u, m] <= 0 or h < 0:
                 continue
             w, attacks, init = melee_choice(st, g, u, m, tb.zstats[ZK_ZOMBIE, T], 6, tb)
+            if st.ust[g, u, US_DIFFICULT_CHARGE] != 0:
+                init = 1  # core §7.1.6: charged through difficult terrain without assault grenades
             charged = st.ust[g, u, US_CHARGED] != 0
             if charged and not horde_has_defensive_grenades(st, g, h, tb):  # core §8
                 attacks += 2 if (st.mflags[g, u, m] & MR_RAGE) != 0 else 1

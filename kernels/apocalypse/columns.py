@@ -28,8 +28,9 @@ N_SRC = 15
 # ---- per-unit state: int32[n, U, N_US] ------------------------------------------------------
 (US_ALIVE, US_OWNER, US_TYPE, US_DATASHEET, US_START, US_PHASE_START, US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE,
  US_CHARGED, US_WAS_CHARGED, US_FALLING_BACK, US_AURA_WS1, US_FEAR_WS1, US_NOISE6, US_NOISE12, US_OVERWATCHED,
- US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED) = range(24)
-N_US = 24
+ US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED, US_DIFFICULT_CHARGE) = range(25)
+N_US = 25
+# US_DIFFICULT_CHARGE: it charged through difficult terrain this turn without assault grenades: I1 (core §7.1)
 # US_SHOT: the horde the unit shot at this turn + 1 (0 = none); US_WAS_CHARGED: zombies charged it this
 # turn (Counter-attack); US_AURA_WS1 / US_FEAR_WS1: WS 1 from a spawner's Fear test (A18) / a Fear test
 

@@ -72,6 +72,7 @@ from kernels.apocalypse.columns import (
     US_ALIVE,
     US_AURA_WS1,
     US_CHARGED,
+    US_DIFFICULT_CHARGE,
     US_FALLING_BACK,
     US_MOVED,
     US_NO_CHARGE,
@@ -89,7 +90,7 @@ from kernels.apocalypse.columns import (
     WL_ALIVE,
     WL_KILLED,
 )
-from kernels.apocalypse.geometry import base_on_zone, norm
+from kernels.apocalypse.geometry import base_on_zone, norm, path_touches_zone
 from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge_hordes, settle_all, zombies_on_table
 from kernels.apocalypse.movement import (
     fall_back,
@@ -103,8 +104,10 @@ from kernels.apocalypse.movement import (
 from kernels.apocalypse.noise import place_phase_noise, unit_movement_noise
 from kernels.apocalypse.setup import setup_game
 from kernels.apocalypse.shooting import psychic_phase, shooting_phase
+from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    any_rule,
     has_ic,
     knows_no_fear,
     locate_warlords,
@@ -118,7 +121,7 @@ from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
-from kernels.w40k.columns import W
+from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, W_FLAGS, WR_ASSAULT_GRENADE, W
 
 # ------------------------------------------------------------------ turn bookkeeping
 
@@ -129,7 +132,7 @@ def start_turn(st, g):
     for u in range(st.ust.shape[1]):
         st.umoved[g, u] = 0.0
         for c in (US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE, US_CHARGED, US_WAS_CHARGED, US_NOISE6, US_NOISE12,
-                  US_OVERWATCHED, US_REROLLED, US_REGROUPED):
+                  US_OVERWATCHED, US_REROLLED, US_REGROUPED, US_DIFFICULT_CHARGE):
             st.ust[g, u, c] = 0
         for m in range(st.wounds.shape[2]):
             st.minfo[g, u, m, MI_ZW_TURN] = 0
@@ -257,6 +260,38 @@ def charge_target(st, g, u, tb):
 
 
 @njit
+def charge_reach(roll, through_difficult, move_through_cover):
+    """A charge's range (core §7.1.4): the 2D6 rolled, less 2" if a charging model must move through
+    difficult terrain (Move Through Cover ignores it)."""
+    return roll - 2 if through_difficult and not move_through_cover else roll
+
+
+@njit
+def charge_through_difficult(st, g, u, h, distance, tb):
+    """Unit u's charge at horde h - straight at it, ``distance`` inches - enters, leaves or crosses
+    the zone or a ruin (difficult terrain, §3.1, core §5)."""
+    px, py, r = st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u]
+    dx, dy = st.hpos[g, h, 0] - px, st.hpos[g, h, 1] - py
+    d = norm(dx, dy)
+    step = max(0.0, distance) / d if d > 1e-9 else 0.0
+    qx, qy = px + dx * step, py + dy * step
+    return path_touches_zone(px, py, qx, qy, r, tb.prm) or path_touches_terrain(st, g, px, py, qx, qy, r)
+
+
+@njit
+def has_assault_grenades(st, g, u, tb):
+    """A living model of unit u carries assault grenades (frag, plasma, psyk-out, blight; core §8)."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        for k in range(st.gear.shape[3]):
+            w = st.gear[g, u, m, k]
+            if w >= 0 and (tb.weapons[w, W_FLAGS] & WR_ASSAULT_GRENADE) != 0:
+                return True
+    return False
+
+
+@njit
 def player_charges(rng, g, st, tb):
     """Units that may charge (not after running, falling back, or firing Heavy / Rapid Fire weapons
     without Relentless; core §7.1) charge small hordes when their policy says so: 2D6, less 2" when
@@ -272,9 +307,13 @@ def player_charges(rng, g, st, tb):
         if h < 0:
             continue
         distance = unit_gap_horde(st, g, u, h)
+        through = charge_through_difficult(st, g, u, h, distance, tb)
+        mtc = any_rule(st, g, u, MR_MOVE_THROUGH_COVER)
         roll = sum_d6(rng, g, 2)
-        success = roll >= distance
+        success = charge_reach(roll, through, mtc) >= distance
         if success:
+            if through and not has_assault_grenades(st, g, u, tb):
+                st.ust[g, u, US_DIFFICULT_CHARGE] = 1  # core §7.1.6: it fights at Initiative 1 this turn
             px, py = st.upos[g, u, 0], st.upos[g, u, 1]
             dx, dy = st.hpos[g, h, 0] - px, st.hpos[g, h, 1] - py
             d = norm(dx, dy)

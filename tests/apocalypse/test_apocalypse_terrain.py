@@ -18,9 +18,12 @@ import pytest
 from apocalypse_helpers import EXAMPLES, put_horde, put_unit, table
 from helpers import assert_matches_pmf
 
+import kernels.apocalypse.assault as assault
 import kernels.apocalypse.movement as movement
 import kernels.apocalypse.shooting as shooting
 import kernels.apocalypse.terrain as terrain
+import kernels.apocalypse.turn as turn
+import kernels.apocalypse.units as units
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.hordes import new_horde
@@ -204,3 +207,53 @@ def test_a_boltgun_into_a_horde_in_a_ruin_matches_the_oracle():
     assert_matches_pmf(killed, odds.killed, "boltgun into 9 zombies in a ruin (cover 4+)")
     open_odds = exchange_odds(Exchange(marine, catalogue().weapon("Boltgun"), 2, target))
     assert odds.mean(odds.killed) < open_odds.mean(open_odds.killed)  # the cover matters
+
+
+# ------------------------------------------------------------------ charging through difficult terrain (core §7.1)
+
+
+@pytest.mark.parametrize("roll, through, mtc, reach", [(7, False, False, 7), (7, True, False, 5), (7, True, True, 7),
+                                                       (2, True, False, 0)])
+def test_a_charge_through_difficult_terrain_is_2_inches_shorter(roll, through, mtc, reach):
+    assert turn.charge_reach(roll, through, mtc) == reach
+
+
+def _charger(ruin_x, **params):
+    """A Tactical Squad at (4, 40) set to charge a horde of five 8" to its right; a ruin at ruin_x."""
+    tb, st, rng, u = _mover(**params)
+    tb.policy[0, C.POL_CHARGE] = 1
+    h = put_horde(st, tb, 30.0, 40.0, 5)
+    st.hpos[0, h, 0] = 4.0 + st.urad[0, u] + st.hrad[0, h] + 8.0
+    if ruin_x is not None:
+        _ruin(st, 0, ruin_x, 40.0)
+    return tb, st, rng, u, h
+
+
+@pytest.mark.parametrize("ruin_x, roll, charged", [(None, (4, 4), True), (12.0, (4, 4), False), (12.0, (5, 5), True),
+                                                   (30.0, (4, 4), True)])
+def test_player_charges_lose_2_inches_through_a_ruin(dice, ruin_x, roll, charged):
+    tb, st, rng, u, h = _charger(ruin_x)
+    assert abs(units.unit_gap_horde(st, 0, u, h) - 8.0) < 1e-9
+    dice.script(*roll)
+    turn.player_charges(rng, 0, st, tb)
+    dice.done()
+    assert bool(st.lock[0, u, h]) is charged
+    # Marines carry frag grenades (assault grenades, core §8): no Initiative 1 penalty
+    assert st.ust[0, u, C.US_DIFFICULT_CHARGE] == 0
+
+
+def test_without_assault_grenades_a_charge_through_a_ruin_fights_at_initiative_1(dice):
+    tb, st, rng, u, h = _charger(12.0)
+    for m in range(st.gear.shape[2]):
+        for k in range(st.gear.shape[3]):
+            w = st.gear[0, u, m, k]
+            if w >= 0 and tb.weapons[w, L.W_FLAGS] & L.WR_ASSAULT_GRENADE:
+                st.gear[0, u, m, k] = -1
+    dice.script(5, 5)
+    turn.player_charges(rng, 0, st, tb)
+    dice.done()
+    assert st.lock[0, u, h] == 1 and st.ust[0, u, C.US_DIFFICULT_CHARGE] == 1
+    st.w_cu[0], st.w_ch[0] = u, h
+    assault.prepare_strikes(st, 0, 1, 1, 1, tb)
+    alive = st.wounds[0, u] > 0
+    assert (st.w_mi[u][alive] == 1).all()
