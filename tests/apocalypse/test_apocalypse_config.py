@@ -248,3 +248,13 @@ def test_a_parameter_set_refuses_points_limit_and_names_the_axis(tmp_path):
         parse_axes({"params": [{"points_limit": 800}]}, base, tmp_path)
     uncapped = replace(base, fit_armies=False)
     assert RS.parse_params(uncapped, {"points_limit": 800}) == {"points_limit": 800}
+
+
+def test_the_terrain_numbers_are_played_by_sensitivity_only_on_a_table_with_ruins():
+    from experiments.sensitivity import chosen_parameters
+
+    terrain_numbers = {"terrain_pieces", "terrain_piece_radius_in", "terrain_cover"}
+    base = config("four_players")
+    assert not base.has_terrain and not terrain_numbers & {p.name for p, _ in chosen_parameters(base)}
+    city = replace(base, terrain="city")
+    assert city.has_terrain and terrain_numbers <= {p.name for p, _ in chosen_parameters(city)}

@@ -384,6 +384,12 @@ class ApocalypseConfig:
         return RULESET_ID
 
     @property
+    def has_terrain(self) -> bool:
+        """Ruins beside the zone (``terrain`` not "none"): what the terrain's own numbers need to
+        matter (their ``Parameter.enable``; sensitivity skips them on a table without terrain)."""
+        return self.terrain != "none"
+
+    @property
     def n_players(self) -> int:
         return len(self.players)
 

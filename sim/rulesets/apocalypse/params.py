@@ -17,6 +17,9 @@ from sim.ruleset import Parameter
 from sim.rulesets.apocalypse.config import ApocalypseConfig, ConfigError, _coerce, _validate
 
 MEANING = {"spawn_points": {0: "one per player (A10)"}, "max_zombies": {0: "no cap (A4, A37)"}}
+# the terrain's own numbers matter only on a table with ruins (a config whose ``has_terrain`` holds)
+ENABLE = {"terrain_pieces": {"has_terrain": (True,)}, "terrain_piece_radius_in": {"has_terrain": (True,)},
+          "terrain_cover": {"has_terrain": (True,)}}
 
 
 def _default(f):
@@ -45,7 +48,7 @@ def parameters() -> list[Parameter]:
         out.append(Parameter(name=f.name, default=default, tag=meta.get("tag", ""), spec=meta.get("spec", ""),
                              help=meta.get("help", ""), range=meta.get("range"),
                              choices=tuple(meta.get("choices", ())), plausible=_plausible(f, default),
-                             meaning=MEANING.get(f.name, {})))
+                             enable=ENABLE.get(f.name, {}), meaning=MEANING.get(f.name, {})))
     return out
 
 
