@@ -15,6 +15,8 @@ import numpy as np
 from kernels.apocalypse.assault import fight_phase, recount_locks
 from kernels.apocalypse.blind import blind_tests, blind_turn_ends, blind_turn_starts
 from kernels.apocalypse.columns import (
+    BLIND_NONE,
+    BLIND_THIS_TURN,
     EK_CHARGE,
     EK_END,
     EK_SNAP_HORDE,
@@ -25,6 +27,8 @@ from kernels.apocalypse.columns import (
     G_TURN,
     G_ZTURN,
     HS_B,
+    HS_BLIND,
+    HS_BLIND_HIT,
     HS_CHARGED,
     HS_FZ,
     HS_J,
@@ -514,6 +518,7 @@ def _horde_violations(st, g, tb):
         n = horde_models(st, g, h)
         bad += s[HS_Z] < 0 or s[HS_J] < 0 or s[HS_JH] < 0 or s[HS_JH] > s[HS_J] or n <= 0
         bad += s[HS_K] != horde_bonus(n, per)  # every phase ends with losses settled (§5)
+        bad += s[HS_BLIND_HIT] != 0 or s[HS_BLIND] < BLIND_NONE or s[HS_BLIND] > BLIND_THIS_TURN  # tested (core §12)
         brutes = fz = 0
         for k in range(st.sh.shape[1]):
             if st.sh[g, k] == h:
