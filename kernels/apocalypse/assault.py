@@ -11,6 +11,7 @@ Zombies; the rest of a big horde waits its turn. Every player model of a combat 
 
 from __future__ import annotations
 
+from kernels.apocalypse.blind import horde_has_defensive_grenades
 from kernels.apocalypse.columns import (
     EK_BRUTE,
     EK_FIGHT,
@@ -52,6 +53,7 @@ from kernels.apocalypse.columns import (
     ST_FORCE,
     TRAIT_LEGENDARY,
     US_CHARGED,
+    US_DIFFICULT_CHARGE,
     US_FALLING_BACK,
     US_FEAR_WS1,
     US_FOUGHT,
@@ -66,6 +68,8 @@ from kernels.apocalypse.combat import zombie_attacks
 from kernels.apocalypse.geometry import norm, ring_places
 from kernels.apocalypse.hordes import (
     add_special,
+    horde_blind,
+    horde_initiative,
     horde_models,
     is_alive,
     new_horde,
@@ -337,8 +341,10 @@ def prepare_strikes(st, g, nu, ns, nh, tb):
             if st.wounds[g, u, m] <= 0 or h < 0:
                 continue
             w, attacks, init = melee_choice(st, g, u, m, tb.zstats[ZK_ZOMBIE, T], 6, tb)
+            if st.ust[g, u, US_DIFFICULT_CHARGE] != 0:
+                init = 1  # core §7.1.6: charged through difficult terrain without assault grenades
             charged = st.ust[g, u, US_CHARGED] != 0
-            if charged:
+            if charged and not horde_has_defensive_grenades(st, g, h, tb):  # core §8
                 attacks += 2 if (st.mflags[g, u, m] & MR_RAGE) != 0 else 1
             if st.ust[g, u, US_WAS_CHARGED] != 0 and (st.mflags[g, u, m] & MR_COUNTER_ATTACK) != 0:
                 attacks += 1
@@ -397,7 +403,8 @@ def player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb):
             if h < 0:
                 return
             weapon = tb.weapons[st.w_mw[u, m]]
-            melee_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], tb.zstats[ZK_ZOMBIE, WS],
+            target_ws = 1 if horde_blind(st, g, h) else tb.zstats[ZK_ZOMBIE, WS]  # Blind: WS 1 (core §12)
+            melee_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], target_ws,
                        majority_toughness(st, g, h, tb), NONE, st.ust[g, u, US_CHARGED] != 0, first_round, 0,
                        tb.ws_chart, tb.wound_chart)
             if reroll_wounds:
@@ -565,6 +572,7 @@ def zombie_strikes(rng, g, st, nu, nh, step, first_round, tb):
     for j in range(nh):
         h = st.w_ch[j]
         k = st.hst[g, h, HS_K]
+        blind = horde_blind(st, g, h)
         for i in range(nu):
             u = st.w_cu[i]
             if not unit_alive(st, g, u) or models_alive(st, g, u) == 0:
@@ -574,18 +582,18 @@ def zombie_strikes(rng, g, st, nu, nh, step, first_round, tb):
             if zs[I] == step and st.w_eng[j, i, 0] > 0:
                 st.w_dealt[1] += zombie_attacks(rng, g, st, u, st.w_eng[j, i, 0] * zs[A], zs, tb.zflags[ZK_ZOMBIE],
                                                 ccw, zombie_strength(zs[S], k, stack, False, tb), True, False,
-                                                first_round, tb, out)
+                                                first_round, blind, tb, out)
             if js[I] == step and st.w_eng[j, i, 1] > 0:
                 st.w_dealt[1] += zombie_attacks(rng, g, st, u, st.w_eng[j, i, 1] * js[A], js,
                                                 tb.zflags[ZK_JUGGERNAUT], ccw, zombie_strength(js[S], k, stack, False,
                                                                                                 tb),
-                                                False, False, first_round, tb, out)
+                                                False, False, first_round, blind, tb, out)
             if st.w_eng[j, i, 2] > 0:
-                _special_strikes(rng, g, st, h, u, k, step, first_round, tb, out)
+                _special_strikes(rng, g, st, h, u, k, step, first_round, blind, tb, out)
 
 
 @njit
-def _special_strikes(rng, g, st, h, u, k, step, first_round, tb, out):
+def _special_strikes(rng, g, st, h, u, k, step, first_round, blind, tb, out):
     stack = tb.prm[P_FZ_STACK] != 0
     for s in range(st.sh.shape[1]):
         if st.sh[g, s] != h:
@@ -598,7 +606,7 @@ def _special_strikes(rng, g, st, h, u, k, step, first_round, tb, out):
         dull = (not first) and tb.prm[P_BRUTE_DW] != 0
         precise = first and tb.prm[P_PRECISION] != 0
         st.w_dealt[1] += zombie_attacks(rng, g, st, u, attacks, st.sstats[g, s], st.sflags[g, s], tb.weapons[w],
-                                        strength, dull, precise, first_round, tb, out)
+                                        strength, dull, precise, first_round, blind, tb, out)
 
 
 # ------------------------------------------------------------------ one combat
@@ -681,15 +689,6 @@ def _sweeping_horde(st, g, u, nh):
         if others == 0:
             return h
     return -1
-
-
-@njit
-def horde_initiative(st, g, h, tb):
-    """The horde's majority Initiative: its plain Zombies', unless Juggernauts and specials
-    outnumber them."""
-    z = st.hst[g, h, HS_Z]
-    rest = st.hst[g, h, HS_J] + st.hst[g, h, HS_B] + st.hst[g, h, HS_FZ]
-    return tb.zstats[ZK_ZOMBIE, I] if z >= rest else tb.zstats[ZK_JUGGERNAUT, I]
 
 
 @njit

@@ -28,8 +28,9 @@ N_SRC = 15
 # ---- per-unit state: int32[n, U, N_US] ------------------------------------------------------
 (US_ALIVE, US_OWNER, US_TYPE, US_DATASHEET, US_START, US_PHASE_START, US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE,
  US_CHARGED, US_WAS_CHARGED, US_FALLING_BACK, US_AURA_WS1, US_FEAR_WS1, US_NOISE6, US_NOISE12, US_OVERWATCHED,
- US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED) = range(24)
-N_US = 24
+ US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED, US_DIFFICULT_CHARGE) = range(25)
+N_US = 25
+# US_DIFFICULT_CHARGE: it charged through difficult terrain this turn without assault grenades: I1 (core §7.1)
 # US_SHOT: the horde the unit shot at this turn + 1 (0 = none); US_WAS_CHARGED: zombies charged it this
 # turn (Counter-attack); US_AURA_WS1 / US_FEAR_WS1: WS 1 from a spawner's Fear test (A18) / a Fear test
 
@@ -39,11 +40,14 @@ N_MI = 8
 # MI_ZW: Wounds lost to zombie attacks in the current combat (The Plague, §5); MI_ZW_TURN this turn
 
 # ---- per-horde state: int32[n, H, N_HS] -----------------------------------------------------
-HS_ALIVE, HS_Z, HS_J, HS_JH, HS_B, HS_FZ, HS_K, HS_CHARGED, HS_LOCKED, HS_BORN = range(10)
-N_HS = 10
+HS_ALIVE, HS_Z, HS_J, HS_JH, HS_B, HS_FZ, HS_K, HS_CHARGED, HS_LOCKED, HS_BORN, HS_BLIND_HIT, HS_BLIND = range(12)
+N_HS = 12
 # HS_Z plain Zombies, HS_J Juggernauts (HS_JH of them have lost a Wound), HS_B Brutes, HS_FZ the
 # First Zombie (0/1), HS_K the Resilience/Hordes bonus in force (losses apply at the end of the
-# phase or Initiative step, §5), HS_LOCKED player units it is locked with, HS_BORN game turn spawned
+# phase or Initiative step, §5), HS_LOCKED player units it is locked with, HS_BORN game turn spawned,
+# HS_BLIND_HIT 1 = hit by a Blind attack this phase (its Initiative test comes at the phase's end, core §12),
+# HS_BLIND the Blind in force: BLIND_NONE, BLIND_PENDING (its next turn not begun), BLIND_THIS_TURN
+BLIND_NONE, BLIND_PENDING, BLIND_THIS_TURN = 0, 1, 2
 
 # ---- special zombie models (Brutes, the First Zombie): kinds ---------------------------------
 SK_NONE, SK_BRUTE, SK_FIRST = 0, 1, 2
@@ -86,14 +90,17 @@ WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
  P_ENGAGED_DEPTH, P_ALLOC_RANDOM, P_MAX_ZOMBIES, P_EDGE_RANDOM, P_WHOLLY, P_MOO_ALL, P_LF_MULT, P_LF_COST,
  P_SUPER_ANY, P_LOS_ON, P_PRECISION, P_SPAWNERS_FIRST, P_WRECK_WAVES, P_INF_MOVE, P_FAST_MOVE, P_ZONE_COVER,
  P_DEPLOY_GAP, P_FALLBACK_DICE, P_CONSOLIDATE_DICE, P_SALVO_HEAVY, P_FZ_AT_CENTRE, P_SPLIT_CHARGE,
- P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET) = range(98)
-N_PRM = 98
+ P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET, P_BLIND_ON, P_TERRAIN_N,
+ P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT) = range(103)
+N_PRM = 103
+# P_BLIND_ON: Blind's Initiative test and WS 1 / BS 1 (core §12; 0 = hits only, the comparison's baseline);
+# P_TERRAIN_*: area terrain other than the zone (§3.1, core §5, §6.7; kernels.apocalypse.terrain)
 
 # ---- player policies: Tables.policy float64[P, N_POL] (docs/apocalypse.md, P3-P12) -----------
 (POL_PLAN, POL_MARGIN, POL_STANDOFF, POL_RUN, POL_SHOOT, POL_THREAT, POL_HEAVY_WARLORD, POL_REROLL, POL_OVERWATCH,
  POL_SUPER, POL_ESCORT, POL_TARGET, POL_CHARGE, POL_CHARGE_MAX, POL_BODYGUARD, POL_MERGE, POL_FORCE, POL_TRAIT,
- POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE) = range(21)
-N_POL = 21
+ POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE, POL_BLIND) = range(22)
+N_POL = 22
 PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
 
 # ---- zombie profiles: Tables.zstats int16[N_ZK, N_STATS] -------------------------------------
@@ -112,4 +119,4 @@ EV_TURN, EV_PHASE, EV_KIND, EV_A, EV_B, EV_C, EV_X, EV_Y = range(8)
 N_EV = 8
 (EK_UNIT, EK_SPAWNER, EK_HORDE, EK_SPAWN, EK_MOVE, EK_CHARGE, EK_FIGHT, EK_BRUTE, EK_UNIT_LOST, EK_WARLORD,
  EK_NOISE, EK_GRAVEYARD, EK_SHOOT, EK_FALL_BACK, EK_END, EK_ORDER, EK_AURA, EK_SPAWNER_DEATH, EK_JOIN,
- EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE) = range(24)
+ EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE, EK_BLIND, EK_TERRAIN) = range(26)

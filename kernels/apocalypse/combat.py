@@ -79,16 +79,20 @@ def blast_on_unit(rng, g, st, u, hits, strength, tb):
 
 
 @njit
-def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, precise, first_round, tb, out):
+def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, precise, first_round, blind, tb,
+                   out):
     """``n_dice`` close combat attacks of one zombie profile (``stats``, ``flags``) at unit u with
-    ``weapon`` (a weapon-table row) at ``strength`` (the Hordes bonus applied). Zombies! never get
-    the charge bonus (§5). Returns the Wounds unit u lost (each counted for The Plague)."""
+    ``weapon`` (a weapon-table row) at ``strength`` (the Hordes bonus applied); ``blind``: its horde
+    is Blind, WS 1 (core §12). Zombies! never get the charge bonus (§5). Returns the Wounds unit u
+    lost (each counted for The Plague)."""
     if n_dice <= 0:
         return 0
     att = st.w_attacker
     for c in range(att.shape[0]):
         att[c] = stats[c]
     att[S] = strength
+    if blind:
+        att[WS] = 1
     spec = st.w_spec[W_SPARE]
     melee_spec(spec, weapon, att, flags, target_ws(st, g, u), majority(st, g, u, T), majority(st, g, u, SV),
                False, first_round, 0, tb.ws_chart, tb.wound_chart)

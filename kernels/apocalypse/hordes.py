@@ -10,12 +10,15 @@ Juggernaut (§9.1, P2); a batch within 2" of a horde joins it, and hordes within
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    BLIND_NONE,
     EK_HORDE,
     EK_SPAWN,
     G_HELD,
     G_TURN,
     HS_ALIVE,
     HS_B,
+    HS_BLIND,
+    HS_BLIND_HIT,
     HS_BORN,
     HS_CHARGED,
     HS_FZ,
@@ -45,10 +48,13 @@ from kernels.apocalypse.columns import (
     SK_BRUTE,
     SK_FIRST,
     SK_NONE,
+    ZK_JUGGERNAUT,
+    ZK_ZOMBIE,
 )
 from kernels.apocalypse.geometry import disc_radius, gap, norm
 from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
+from kernels.w40k.columns import I
 
 # ------------------------------------------------------------------ pure rules
 
@@ -149,6 +155,33 @@ def horde_inv(st, g, h, tb):
 def fz_inv(st, g, h, tb):
     return first_zombie_inv(st.hst[g, h, HS_K], int(tb.prm[P_FZ_INV]), int(tb.prm[P_RES_BEST]),
                             tb.prm[P_FZ_STACK] != 0)
+
+
+@njit
+def horde_initiative(st, g, h, tb):
+    """The horde's majority Initiative: its plain Zombies', unless Juggernauts and specials
+    outnumber them."""
+    z = st.hst[g, h, HS_Z]
+    rest = st.hst[g, h, HS_J] + st.hst[g, h, HS_B] + st.hst[g, h, HS_FZ]
+    return tb.zstats[ZK_ZOMBIE, I] if z >= rest else tb.zstats[ZK_JUGGERNAUT, I]
+
+
+@njit
+def horde_blind(st, g, h):
+    """Blind in force (core §12): every model of the horde is WS 1 and BS 1."""
+    return st.hst[g, h, HS_BLIND] != BLIND_NONE
+
+
+@njit
+def merged_blind(blind_a, blind_b, na, nb):
+    """The Blind of a merged horde (A26; core §3 'majority'): the models of the larger horde are the
+    majority, so its state holds; of two equal hordes, Blind holds only if both are (a tie takes the
+    highest WS)."""
+    if na > nb:
+        return blind_a
+    if nb > na:
+        return blind_b
+    return min(blind_a, blind_b) if blind_a != BLIND_NONE and blind_b != BLIND_NONE else BLIND_NONE
 
 
 @njit
@@ -287,6 +320,8 @@ def _merge_into(st, g, a, b, tb):
     st.hst[g, a, HS_K] = max(st.hst[g, a, HS_K], st.hst[g, b, HS_K])
     st.hst[g, a, HS_CHARGED] = max(st.hst[g, a, HS_CHARGED], st.hst[g, b, HS_CHARGED])
     st.hst[g, a, HS_BORN] = min(st.hst[g, a, HS_BORN], st.hst[g, b, HS_BORN])
+    st.hst[g, a, HS_BLIND] = merged_blind(st.hst[g, a, HS_BLIND], st.hst[g, b, HS_BLIND], na, nb)
+    st.hst[g, a, HS_BLIND_HIT] = max(st.hst[g, a, HS_BLIND_HIT], st.hst[g, b, HS_BLIND_HIT])  # hit models test
     for s in range(st.sh.shape[1]):
         if st.sh[g, s] == b:
             st.sh[g, s] = a

@@ -6,8 +6,8 @@ A unit moves in a straight line towards its goal, stopping 1" short of every hor
 base contact with a horde it charges; when blocked it tries headings up to 60 degrees either side.
 Among the end points it can reach it takes the one closest to its goal, never one inside a
 spawner, and one within 6" of a spawner only when that saves more than ``POL_AURA_PENALTY`` inches
-(P3). The extraction zone is difficult terrain: a move that touches it is at most the highest of
-2D6 (3D6 with Move Through Cover, core §5).
+(P3). The extraction zone and the ruins of ``kernels.apocalypse.terrain`` are difficult terrain: a
+move that touches one is at most the highest of 2D6 (3D6 with Move Through Cover, core §5).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ from kernels.apocalypse.geometry import (
     zone_distance,
 )
 from kernels.apocalypse.hordes import is_alive, new_horde
+from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     locate_warlords,
@@ -248,7 +249,8 @@ def plan_move(st, g, u, gx, gy, budget, target_h, tb):
 
 @njit
 def difficult_budget(rng, g, st, u, tb):
-    """The zone is difficult terrain (§3.1): the highest of 2D6 (3D6 with Move Through Cover)."""
+    """The zone and the ruins are difficult terrain (§3.1, core §5): the highest of 2D6 (3D6 with
+    Move Through Cover)."""
     mtc = False
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] > 0 and (st.mflags[g, u, m] & MR_MOVE_THROUGH_COVER) != 0:
@@ -259,11 +261,12 @@ def difficult_budget(rng, g, st, u, tb):
 @njit
 def move_unit(rng, g, st, u, gx, gy, budget, target_h, difficult, tb, phase):
     """Move unit u up to ``budget`` inches towards (gx, gy) (difficult terrain tested when
-    ``difficult`` and the path touches the zone), then what ending the move does. Returns the
+    ``difficult`` and the path touches the zone or a ruin), then what ending the move does. Returns the
     distance moved."""
     px, py = st.upos[g, u, 0], st.upos[g, u, 1]
     x, y = plan_move(st, g, u, gx, gy, budget, target_h, tb)
-    if difficult and (path_touches_zone(px, py, x, y, st.urad[g, u], tb.prm)):
+    r = st.urad[g, u]
+    if difficult and (path_touches_zone(px, py, x, y, r, tb.prm) or path_touches_terrain(st, g, px, py, x, y, r)):
         slow = difficult_budget(rng, g, st, u, tb)
         if slow < norm(x - px, y - py):
             x, y = plan_move(st, g, u, gx, gy, min(budget, slow), target_h, tb)

@@ -57,6 +57,7 @@ from kernels.apocalypse.columns import (
 )
 from kernels.apocalypse.geometry import disc_radius, gap, norm, zone_distance
 from kernels.apocalypse.hordes import add_special, spawn_batch
+from kernels.apocalypse.terrain import place_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import locate_warlords, models_alive, move_model, refresh_radius, refresh_traits
 from kernels.dice import scatter_arrow, sum_d6
@@ -400,8 +401,9 @@ def _first_zombie(st, g, h, tb):
 
 @njit
 def setup_game(st, g, tb, rng):
-    """Deployment roll-off, armies, spawn points and starting zombies, first-turn roll-off."""
+    """Terrain, deployment roll-off, armies, spawn points and starting zombies, first-turn roll-off."""
     clear_game(st, g)
+    place_terrain(rng, g, st, tb, PH_SETUP)  # §3.2 step 1: terrain and the zone first
     n_players = int(tb.prm[P_N])
     deployment_order(rng, g, st.w_keys, n_players)
     zombie_place = st.w_keys[n_players]

@@ -14,12 +14,16 @@ core §6.2).
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    BLIND_NONE,
     EK_PSYCHIC,
     EK_SHOOT,
     G_TURN,
+    HS_BLIND,
+    HS_BLIND_HIT,
     HS_LOCKED,
     MI_ML,
     MI_ROLE,
+    P_BLIND_ON,
     P_FOGGY,
     P_GRENADE_QUIET,
     P_MOO_ALL,
@@ -31,6 +35,7 @@ from kernels.apocalypse.columns import (
     P_ZONE_COVER,
     PH_PSYCHIC,
     PH_SHOOTING,
+    POL_BLIND,
     POL_FIRE_UNTIL,
     POL_FORCE,
     POL_GRENADE,
@@ -67,6 +72,7 @@ from kernels.apocalypse.movement import may_run, move_unit, unit_goal
 from kernels.apocalypse.noise import make_noise, noise_of_weapon, overwatch_noise, psychic_noise, reroll_noise
 from kernels.apocalypse.state import OUT_REROLLED, W_SHOOT
 from kernels.apocalypse.strike import majority_toughness, strike_horde
+from kernels.apocalypse.terrain import terrain_cover
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
@@ -116,6 +122,7 @@ from kernels.w40k.columns import (
     W_SMODE,
     W_SVAL,
     W_TEMPLATE,
+    WR_BLIND,
     WR_FORCE,
     WR_NO_DAMAGE,
     A,
@@ -130,11 +137,13 @@ TARGET_PRIORITY_RANGE = 12.0  # §7 trait 6 [V]
 
 @njit
 def horde_cover(st, g, h, tb):
-    """A horde's cover save against shooting: the zone is a ruin (4+, §3.1); Foggy gives every model
-    Shrouded (+2, at least 5+ in the open; §6); in the open it has none (the table holds no other
-    terrain in the simulator)."""
-    in_ruin = zone_distance(st.hpos[g, h, 0], st.hpos[g, h, 1], tb.prm) <= 0.0
+    """A horde's cover save against shooting: the zone is a ruin (4+, §3.1), and so is each piece
+    of area terrain (core §6.7, ``kernels.apocalypse.terrain``); Foggy gives every model Shrouded
+    (+2, at least 5+ in the open; §6); in the open it has none."""
+    x, y = st.hpos[g, h, 0], st.hpos[g, h, 1]
+    in_ruin = zone_distance(x, y, tb.prm) <= 0.0
     cover = int(tb.prm[P_ZONE_COVER]) if in_ruin else NONE
+    cover = min(cover, terrain_cover(st, g, x, y, tb, NONE))
     if tb.prm[P_FOGGY] != 0:
         cover = max(2, cover - 2) if cover < NONE else 5
     return cover
@@ -300,14 +309,60 @@ def throw_gain(mode, ev_throw, ev_weapon):
 
 
 @njit
+def is_blind_grenade(weapon):
+    """A defensive grenade: thrown as a Blind blast (core §8, §12; catalogue §3.2)."""
+    return may_throw(weapon) and (weapon[W_FLAGS] & WR_BLIND) != 0
+
+
+@njit
+def wants_blind(st, g, u, h, distance, tb):
+    """POL_BLIND 1: a unit throws a Blind grenade at a horde that could charge it next turn (within
+    ``threat_in``) and is not Blind already nor hit by Blind this phase; 0: a Blind grenade is
+    weighed by its expected kills only, like any other."""
+    p = st.ust[g, u, US_OWNER]
+    if tb.policy[p, POL_BLIND] == 0 or tb.prm[P_BLIND_ON] == 0 or distance > tb.policy[p, POL_THREAT]:
+        return False
+    return st.hst[g, h, HS_BLIND] == BLIND_NONE and st.hst[g, h, HS_BLIND_HIT] == 0
+
+
+@njit
+def blind_thrower(st, g, u, h, distance, heavy_ok, tb):
+    """(model, grenade slot, expected kills of the throw, expected kills given up, noise given up)
+    of the model carrying a Blind grenade whose own weapon would kill least; model -1 if none."""
+    best_m, best_k, best_ev, best_lost, best_noise = -1, -1, 0.0, 0.0, 0.0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        for k in range(st.gear.shape[3]):
+            w = st.gear[g, u, m, k]
+            if w < 0 or not is_blind_grenade(tb.weapons[w]):
+                continue
+            wk, _s, _sn, ev_w, nz_w = best_weapon(st, g, u, m, h, distance, False, heavy_ok, tb)
+            if wk < 0:
+                ev_w, nz_w = 0.0, 0.0
+            if best_m < 0 or ev_w < best_lost:
+                ev = expected_kills(tb.weapons[w], st.stats[g, u, m, BS], st.stats[g, u, m, S], 1, False,
+                                    horde_models(st, g, h), majority_toughness(st, g, h, tb), horde_inv(st, g, h, tb),
+                                    horde_cover(st, g, h, tb), 6 if jugg_active(st, g, h, tb) else NONE, tb)
+                best_m, best_k, best_ev, best_lost, best_noise = m, k, ev, ev_w, nz_w
+            break
+    return best_m, best_k, best_ev, best_lost, best_noise
+
+
+@njit
 def choose_thrower(st, g, u, h, distance, heavy_ok, tb):
     """(model, grenade slot, expected kills of the throw, expected kills given up, noise of the
     weapon given up) of the one model of unit u that throws a grenade at horde h instead of firing
-    (core §6.1), the one whose throw gains most; model -1 when none throws (``POL_GRENADE``)."""
+    (core §6.1): a Blind grenade at a threatening horde (``wants_blind``), else the one whose throw
+    gains most; model -1 when none throws (``POL_GRENADE``)."""
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_GRENADE])
     best_m, best_k, best_ev, best_lost, best_noise, best_gain = -1, -1, 0.0, 0.0, 0.0, -1.0
     if mode == 0 or distance > 8.0:
         return best_m, best_k, best_ev, best_lost, best_noise
+    if wants_blind(st, g, u, h, distance, tb):
+        bm, bk, bev, blost, bnoise = blind_thrower(st, g, u, h, distance, heavy_ok, tb)
+        if bm >= 0:
+            return bm, bk, bev, blost, bnoise
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] <= 0:
             continue

@@ -26,6 +26,8 @@ W_SHOOT, W_FIGHT, W_AUTO, W_SPARE = range(4)  # rows of w_spec / w_out: each use
 N_WORK = 4
 OUT_SIXES, OUT_REROLLED = N_OUT, N_OUT + 1  # counters this ruleset adds after the core's (natural 6s, re-rolls)
 N_OUT_A = N_OUT + 2
+MAX_TERRAIN = 12  # area terrain pieces a table may hold (kernels.apocalypse.terrain)
+TX, TY, TR = range(3)  # columns of State.terrain
 
 
 class State(NamedTuple):
@@ -55,6 +57,7 @@ class State(NamedTuple):
     sgear: np.ndarray  # int16[n, S, N_GEAR] its weapons (a Brute keeps its host's wargear)
     spos: np.ndarray  # float64[n, SP, 2] spawner centres, inches
     sst: np.ndarray  # int32[n, SP, N_SS] spawner state (SS_*)
+    terrain: np.ndarray  # float64[n, MAX_TERRAIN, 3] area terrain pieces: x, y, radius (inches); radius 0 = none
     gst: np.ndarray  # int32[n, N_GS] game turn, zombie turn, who went first, Graveyard, held-back zombies (G_*)
     wl_unit: np.ndarray  # int32[n, P] unit slot of each player's Warlord, -1 = gone
     wl_slot: np.ndarray  # int32[n, P] its model slot in that unit
@@ -110,7 +113,7 @@ class Tables(NamedTuple):
 
 PER_GAME = ("upos", "urad", "umoved", "ust", "wounds", "stats", "bstats", "mflags", "bflags", "mstatus", "gear",
             "minfo", "hpos", "hrad", "hst", "lock", "sh", "skind", "swounds", "sstats", "sflags", "sgear", "spos",
-            "sst", "gst", "wl_unit", "wl_slot", "res", "pres", "events", "n_events", "viol")
+            "sst", "terrain", "gst", "wl_unit", "wl_slot", "res", "pres", "events", "n_events", "viol")
 
 
 def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hordes: int, n_specials: int,
@@ -130,6 +133,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
         sstats=np.zeros((n, s, N_STATS), np.int16), sflags=np.zeros((n, s), np.int64),
         sgear=np.full((n, s, N_GEAR), -1, np.int16),
         spos=np.zeros((n, n_spawners, 2)), sst=np.zeros((n, n_spawners, N_SS), np.int32),
+        terrain=np.zeros((n, MAX_TERRAIN, 3)),
         gst=np.zeros((n, N_GS), np.int32), wl_unit=np.full((n, p), -1, np.int32),
         wl_slot=np.full((n, p), -1, np.int32), res=np.zeros((n, N_RES), np.int32),
         pres=np.zeros((n, p, N_PRES), np.int32),

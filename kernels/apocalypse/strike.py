@@ -20,6 +20,7 @@ WS is higher (§5); the Wounds each model loses to zombies are counted for The P
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    HS_BLIND_HIT,
     HS_FZ,
     HS_J,
     HS_JH,
@@ -59,6 +60,7 @@ from kernels.w40k.columns import (
     INV_CC,
     MR_EW,
     NONE,
+    OUT_BLIND_HITS,
     OUT_FNP,
     OUT_HITS,
     OUT_KILLED,
@@ -71,6 +73,7 @@ from kernels.w40k.columns import (
     SP_AUTO_WOUND_6,
     SP_BLAST_MODELS,
     SP_BLAST_RADIUS,
+    SP_BLIND,
     SP_CONCUSSIVE,
     SP_EXTRA_REROLL,
     SP_GETS_HOT,
@@ -323,6 +326,9 @@ def strike_horde(rng, g, n_dice, spec, st, h, cover, precision, tb, out):
             if horde_models(st, g, h) <= 0:
                 break
             out[OUT_HITS] += 1
+            if spec[SP_BLIND] != 0:  # core §12: a hit, wounding or not, makes the horde test at the phase's end
+                out[OUT_BLIND_HITS] += 1
+                st.hst[g, h, HS_BLIND_HIT] = 1
             _hit_horde(rng, g, spec, st, h, cover, precision and die == 6, tb, out)
 
 

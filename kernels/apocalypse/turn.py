@@ -13,7 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from kernels.apocalypse.assault import fight_phase, recount_locks
+from kernels.apocalypse.blind import blind_tests, blind_turn_ends, blind_turn_starts
 from kernels.apocalypse.columns import (
+    BLIND_NONE,
+    BLIND_THIS_TURN,
     EK_CHARGE,
     EK_END,
     EK_SNAP_HORDE,
@@ -24,6 +27,8 @@ from kernels.apocalypse.columns import (
     G_TURN,
     G_ZTURN,
     HS_B,
+    HS_BLIND,
+    HS_BLIND_HIT,
     HS_CHARGED,
     HS_FZ,
     HS_J,
@@ -71,6 +76,7 @@ from kernels.apocalypse.columns import (
     US_ALIVE,
     US_AURA_WS1,
     US_CHARGED,
+    US_DIFFICULT_CHARGE,
     US_FALLING_BACK,
     US_MOVED,
     US_NO_CHARGE,
@@ -88,7 +94,7 @@ from kernels.apocalypse.columns import (
     WL_ALIVE,
     WL_KILLED,
 )
-from kernels.apocalypse.geometry import base_on_zone, norm
+from kernels.apocalypse.geometry import base_on_zone, norm, path_touches_zone
 from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge_hordes, settle_all, zombies_on_table
 from kernels.apocalypse.movement import (
     fall_back,
@@ -102,8 +108,10 @@ from kernels.apocalypse.movement import (
 from kernels.apocalypse.noise import place_phase_noise, unit_movement_noise
 from kernels.apocalypse.setup import setup_game
 from kernels.apocalypse.shooting import psychic_phase, shooting_phase
+from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    any_rule,
     has_ic,
     knows_no_fear,
     locate_warlords,
@@ -117,7 +125,7 @@ from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
-from kernels.w40k.columns import W
+from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, W_FLAGS, WR_ASSAULT_GRENADE, W
 
 # ------------------------------------------------------------------ turn bookkeeping
 
@@ -128,7 +136,7 @@ def start_turn(st, g):
     for u in range(st.ust.shape[1]):
         st.umoved[g, u] = 0.0
         for c in (US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE, US_CHARGED, US_WAS_CHARGED, US_NOISE6, US_NOISE12,
-                  US_OVERWATCHED, US_REROLLED, US_REGROUPED):
+                  US_OVERWATCHED, US_REROLLED, US_REGROUPED, US_DIFFICULT_CHARGE):
             st.ust[g, u, c] = 0
         for m in range(st.wounds.shape[2]):
             st.minfo[g, u, m, MI_ZW_TURN] = 0
@@ -158,9 +166,11 @@ def zombies_win_now(st, g):
 
 
 @njit
-def end_phase(st, g, tb, check, phase):
-    """After every phase: Resilience settles (§5), locks are recounted, the zombies may have won;
-    in checked mode the invariants are tested. Returns True when the game is over."""
+def end_phase(rng, g, st, tb, check, phase):
+    """After every phase: hordes hit by Blind test Initiative (core §12), Resilience settles (§5),
+    locks are recounted, the zombies may have won; in checked mode the invariants are tested.
+    Returns True when the game is over."""
+    blind_tests(rng, g, st, tb, phase)
     settle_all(st, g, tb)
     recount_locks(st, g)
     over = zombies_win_now(st, g)
@@ -254,6 +264,38 @@ def charge_target(st, g, u, tb):
 
 
 @njit
+def charge_reach(roll, through_difficult, move_through_cover):
+    """A charge's range (core §7.1.4): the 2D6 rolled, less 2" if a charging model must move through
+    difficult terrain (Move Through Cover ignores it)."""
+    return roll - 2 if through_difficult and not move_through_cover else roll
+
+
+@njit
+def charge_through_difficult(st, g, u, h, distance, tb):
+    """Unit u's charge at horde h - straight at it, ``distance`` inches - enters, leaves or crosses
+    the zone or a ruin (difficult terrain, §3.1, core §5)."""
+    px, py, r = st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u]
+    dx, dy = st.hpos[g, h, 0] - px, st.hpos[g, h, 1] - py
+    d = norm(dx, dy)
+    step = max(0.0, distance) / d if d > 1e-9 else 0.0
+    qx, qy = px + dx * step, py + dy * step
+    return path_touches_zone(px, py, qx, qy, r, tb.prm) or path_touches_terrain(st, g, px, py, qx, qy, r)
+
+
+@njit
+def has_assault_grenades(st, g, u, tb):
+    """A living model of unit u carries assault grenades (frag, plasma, psyk-out, blight; core §8)."""
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0:
+            continue
+        for k in range(st.gear.shape[3]):
+            w = st.gear[g, u, m, k]
+            if w >= 0 and (tb.weapons[w, W_FLAGS] & WR_ASSAULT_GRENADE) != 0:
+                return True
+    return False
+
+
+@njit
 def player_charges(rng, g, st, tb):
     """Units that may charge (not after running, falling back, or firing Heavy / Rapid Fire weapons
     without Relentless; core §7.1) charge small hordes when their policy says so: 2D6, less 2" when
@@ -269,9 +311,13 @@ def player_charges(rng, g, st, tb):
         if h < 0:
             continue
         distance = unit_gap_horde(st, g, u, h)
+        through = charge_through_difficult(st, g, u, h, distance, tb)
+        mtc = any_rule(st, g, u, MR_MOVE_THROUGH_COVER)
         roll = sum_d6(rng, g, 2)
-        success = roll >= distance
+        success = charge_reach(roll, through, mtc) >= distance
         if success:
+            if through and not has_assault_grenades(st, g, u, tb):
+                st.ust[g, u, US_DIFFICULT_CHARGE] = 1  # core §7.1.6: it fights at Initiative 1 this turn
             px, py = st.upos[g, u, 0], st.upos[g, u, 1]
             dx, dy = st.hpos[g, h, 0] - px, st.hpos[g, h, 1] - py
             d = norm(dx, dy)
@@ -302,18 +348,18 @@ def players_turn(rng, g, st, tb, check):
     phase_dice(rng, g, st, PH_MOVEMENT)
     movement_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_MOVEMENT)
-    if end_phase(st, g, tb, check, PH_MOVEMENT):
+    if end_phase(rng, g, st, tb, check, PH_MOVEMENT):
         return True
     phase_dice(rng, g, st, PH_PSYCHIC)
     psychic_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_PSYCHIC)
-    if end_phase(st, g, tb, check, PH_PSYCHIC):
+    if end_phase(rng, g, st, tb, check, PH_PSYCHIC):
         return True
     phase_dice(rng, g, st, PH_SHOOTING)
     shooting_phase(rng, g, st, tb)
     movement_noise_all(rng, g, st, tb)  # runs count towards 'more than 6"' (A17)
     place_phase_noise(st, g, tb, PH_SHOOTING)
-    if end_phase(st, g, tb, check, PH_SHOOTING):
+    if end_phase(rng, g, st, tb, check, PH_SHOOTING):
         return True
     form_super_squad(st, g, tb, False)  # A32 'any': after the runs
     phase_dice(rng, g, st, PH_ASSAULT)
@@ -322,7 +368,7 @@ def players_turn(rng, g, st, tb, check):
     fight_phase(rng, g, st, tb, PH_ASSAULT)
     merge_hordes(st, g, tb)
     form_super_squad(st, g, tb, False)  # A32 'any': after the fights
-    return end_phase(st, g, tb, check, PH_ASSAULT)
+    return end_phase(rng, g, st, tb, check, PH_ASSAULT)
 
 
 # ------------------------------------------------------------------ the zombie turn
@@ -333,9 +379,10 @@ def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
     start_turn(st, g)
     st.gst[g, G_ZTURN] += 1
+    blind_turn_starts(st, g)
     phase_dice(rng, g, st, PH_Z_MOVEMENT)
     zombie_movement_phase(rng, g, st, tb)
-    if end_phase(st, g, tb, check, PH_Z_MOVEMENT):
+    if end_phase(rng, g, st, tb, check, PH_Z_MOVEMENT):
         return True
     phase_dice(rng, g, st, PH_Z_ASSAULT)
     zombie_charges(rng, g, st, tb)
@@ -343,7 +390,9 @@ def zombie_turn(rng, g, st, tb, check):
     merge_hordes(st, g, tb)
     for u in range(st.ust.shape[1]):
         st.ust[g, u, US_AURA_WS1] = 0
-    return end_phase(st, g, tb, check, PH_Z_ASSAULT)
+    over = end_phase(rng, g, st, tb, check, PH_Z_ASSAULT)
+    blind_turn_ends(st, g)  # after the phase's own Blind tests: a horde blinded now stays pending
+    return over
 
 
 # ------------------------------------------------------------------ the end (§13)
@@ -469,6 +518,7 @@ def _horde_violations(st, g, tb):
         n = horde_models(st, g, h)
         bad += s[HS_Z] < 0 or s[HS_J] < 0 or s[HS_JH] < 0 or s[HS_JH] > s[HS_J] or n <= 0
         bad += s[HS_K] != horde_bonus(n, per)  # every phase ends with losses settled (§5)
+        bad += s[HS_BLIND_HIT] != 0 or s[HS_BLIND] < BLIND_NONE or s[HS_BLIND] > BLIND_THIS_TURN  # tested (core §12)
         brutes = fz = 0
         for k in range(st.sh.shape[1]):
             if st.sh[g, k] == h:

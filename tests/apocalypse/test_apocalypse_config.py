@@ -103,8 +103,10 @@ def _data(**extra):
     (_data(params={"illegal_scatter": "bounce"}), r"allowed: move_along_line, rescatter$"),
     (_data(params={"hellhounds": True}), r"hellhounds = true; allowed: false \(A36"),
     (_data(params={"zone_radiuss": 5}), r"unknown parameter 'zone_radiuss' \(did you mean 'zone_radius_in'\?\)"),
-    (_data(params={"points_limit": 300}), r"players\[0\]: .*§2 Points limit: the army costs 400 points; allowed: up "
-                                          r"to 300$"),
+    (_data(params={"points_limit": 300, "fit_armies": False}),
+     r"players\[0\]: .*§2 Points limit: the army costs 400 points; allowed: up to 300$"),
+    (_data(params={"points_limit": 60}), r"^c\.toml: players\[0\]: points_limit = 60: .*cannot fit 60 points \(the HQ "
+                                         r"alone costs more\)$"),
     ({"players": [{"name": "A", "army": "../armies/ultramarines.toml", "trait": "cowardice"}]},
      r"players\[0\]: trait = 'cowardice'; allowed: auto, none, master_of_defence"),
     ({"players": [{"name": "A", "army": "nope.toml"}]}, r"players\[0\]: .*nope\.toml: no such army file$"),
@@ -210,3 +212,49 @@ def _cells(section) -> int:
         n *= len(values)
     return n
     assert list(RS.bench_configs())[0] == "four_players"
+
+
+# ------------------------------------------------------------------ points_limit in [params] (§2)
+
+
+def _four(params):
+    return config_from_dict({"players": [{"name": p.name, "army": f"../armies/{a}.toml"} for p, a in zip(
+        config("four_players").players, ("ultramarines", "cadians", "goffs", "black_legion"))], "params": params},
+        "c.toml", EXAMPLES / "configs")
+
+
+def test_points_limit_in_params_refits_the_armies_as_the_points_axis_does(tmp_path):
+    base = config("four_players")
+    (axis,) = parse_axes({"points": [800]}, base, tmp_path)
+    by_axis = apply_axis(base, axis, 800)
+    by_params = _four({"points_limit": 800})
+    assert by_params.points_limit == 800
+    assert [p.army for p in by_params.players] == [p.army for p in by_axis.players]
+    assert all(600 < army_cost(p.army) <= 800 for p in by_params.players)
+    assert _four({}).players == base.players  # no points_limit: the armies as listed
+
+
+def test_fit_armies_false_keeps_the_armies_as_listed():
+    capped = _four({"points_limit": 800, "fit_armies": False})
+    assert [p.army for p in capped.players] == [p.army for p in config("four_players").players]
+
+
+def test_a_parameter_set_refuses_points_limit_and_names_the_axis(tmp_path):
+    base = config("four_players")
+    with pytest.raises(ConfigError, match=r"^p: points_limit = 800: a parameter set cannot refit the armies "
+                                          r"\(§2\); use the 'points' axis"):
+        RS.parse_params(base, {"points_limit": 800}, "p")
+    with pytest.raises(Exception, match="the 'points' axis"):
+        parse_axes({"params": [{"points_limit": 800}]}, base, tmp_path)
+    uncapped = replace(base, fit_armies=False)
+    assert RS.parse_params(uncapped, {"points_limit": 800}) == {"points_limit": 800}
+
+
+def test_the_terrain_numbers_are_played_by_sensitivity_only_on_a_table_with_ruins():
+    from experiments.sensitivity import chosen_parameters
+
+    terrain_numbers = {"terrain_pieces", "terrain_piece_radius_in", "terrain_cover"}
+    base = config("four_players")
+    assert not base.has_terrain and not terrain_numbers & {p.name for p, _ in chosen_parameters(base)}
+    city = replace(base, terrain="city")
+    assert city.has_terrain and terrain_numbers <= {p.name for p, _ in chosen_parameters(city)}

@@ -33,6 +33,7 @@ OPTIONS = [
     {"foggy": False, "graveyard": False}, {"players_bonus": "zombie_counts"}, {"spawners_after_players": False},
     {"psychic_noise": "full_type", "super_squad_timing": "any"}, {"resilience_best": 3, "split_charges": False},
     {"free_units": "purchased"}, {"movement_noise": "include_charges"}, {"master_of_offence_scope": "all"},
+    {"terrain": "city"}, {"terrain": "random", "terrain_pieces": 9, "terrain_piece_radius_in": 4.0},
 ]
 
 
@@ -74,6 +75,17 @@ def test_invariants_hold_under_every_option(option):
     _check_frame(df, 100, cfg.n_players)
 
 
+@pytest.mark.parametrize("option", [{}, {"terrain": "city"}, {"blind_effect": False}, {"terrain": "random"}],
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_invariants_hold_with_defensive_grenades_and_terrain(option):
+    """The Tau Sept of three_players throws photon grenades (Blind, core §12) every game."""
+    cfg = replace(config("three_players"), **option)
+    df = play(_policies(cfg, "staged"), 150, seed=6, batch_size=64, check=True)
+    _check_frame(df, 150, cfg.n_players)
+    thrown = df[df.army == "Tau Sept"].grenades.sum()
+    assert thrown > 0 if cfg.blind_effect else thrown == 0  # weighed by kills only, an S1 blast never wins
+
+
 def test_same_results_for_any_batch_size():
     cfg = config("two_players")
     frames = [play(cfg, 41, seed=13, batch_size=b) for b in (1, 17, 1000)]
@@ -98,8 +110,25 @@ print(json.dumps(df.drop(columns=["ruleset"]).to_dict(orient="list"), default=in
 """
 
 
-def test_jit_off_gives_the_same_games():
-    path = ROOT / "examples" / "apocalypse" / "configs" / "two_players.toml"
+CITY = '''ruleset = "apocalypse"
+[params]
+terrain = "city"
+[[players]]
+name = "Ulthwe"
+army = "{armies}/ulthwe.toml"
+[[players]]
+name = "Sept"
+army = "{armies}/sept.toml"
+'''
+
+
+@pytest.mark.parametrize("name", ["two_players", "city"])
+def test_jit_off_gives_the_same_games(tmp_path, name):
+    """The two-player example, and a table of ruins with the Tau's photon grenades (Blind)."""
+    path = ROOT / "examples" / "apocalypse" / "configs" / f"{name}.toml"
+    if name == "city":
+        path = tmp_path / "city.toml"
+        path.write_text(CITY.format(armies=(ROOT / "examples" / "apocalypse" / "armies").as_posix()))
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run([sys.executable, "-c", JIT_OFF_CODE, str(path)], capture_output=True, text=True, env=env,
                           cwd=ROOT, check=True, timeout=600)
@@ -129,6 +158,22 @@ def test_trace_tells_the_game_and_draws_the_table(tmp_path):
     np.testing.assert_array_equal(events, again)
     batch = play(cfg, 1, seed=2)
     pd.testing.assert_frame_equal(batch, result.reset_index(drop=True))
+
+
+def test_trace_draws_the_ruins_and_tells_the_blind(tmp_path):
+    cfg = replace(config("three_players"), terrain="city")
+    for game in range(12):
+        events, result = trace_game(cfg, 4, game)
+        if (events[:, C.EV_KIND] == C.EK_BLIND).any():
+            break
+    kinds = events[:, C.EV_KIND]
+    assert (kinds == C.EK_TERRAIN).sum() == 8  # the city's eight ruins, set up before deployment (§3.2)
+    assert (events[kinds == C.EK_TERRAIN][:, C.EV_TURN] == 0).all()
+    lines, pictures = RS.trace(cfg, events, result, tmp_path)
+    text = "\n".join(lines)
+    assert text.count("a ruin (difficult terrain, cover) stands at") == 8
+    assert "hit by Blind, tests Initiative" in text
+    assert pictures and all(p.exists() and p.stat().st_size > 1000 for p in pictures)
 
 
 def test_the_spec_defaults_lose_and_stealth_does_better():

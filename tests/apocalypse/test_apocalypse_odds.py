@@ -61,7 +61,8 @@ def _zombie_rounds(st, tb, u, n_dice, stats, flags, weapon, strength, wounds0, s
             st.wounds[0, u, m] = wounds0[m]
         for c in range(out.shape[0]):
             out[c] = 0
-        lost[i] = zombie_attacks(rng, 0, st, u, n_dice, stats, flags, weapon, strength, True, False, False, tb, out)
+        lost[i] = zombie_attacks(rng, 0, st, u, n_dice, stats, flags, weapon, strength, True, False, False, False, tb,
+                                 out)
         hits[i] = out[L.OUT_HITS]
 
 

@@ -175,7 +175,7 @@ def test_dull_witted_zombies_hit_a_higher_ws_only_on_a_6(dice, dull, first_die, 
     if hits:
         dice.script(1)  # the wound roll fails
     combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE], tb.weapons[tb.ids[0]], 2,
-                          dull, False, False, tb, out)
+                          dull, False, False, False, tb, out)
     dice.done()
     assert out[L.OUT_HITS] == hits
 
@@ -190,7 +190,7 @@ def test_dull_witted_does_not_apply_against_an_equal_ws_nor_after_a_failed_fear_
     out = _out()
     dice.script(3, 1)
     combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE], tb.weapons[tb.ids[0]], 2,
-                          True, False, False, tb, out)
+                          True, False, False, False, tb, out)
     dice.done()
     assert out[L.OUT_HITS] == 1
 
@@ -201,10 +201,10 @@ def test_zombie_wounds_are_counted_for_the_plague(dice):
     dice.script(6, 2)  # hit on a 6, wound S5 v T4 on 3+: a 2 fails
     out = _out()
     combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE], tb.weapons[tb.ids[0]], 5,
-                          True, False, False, tb, out)
+                          True, False, False, False, tb, out)
     dice.script(6, 3, 2)  # hit, wound on 3+, the 3+ armour save fails on a 2
     lost = combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE],
-                                 tb.weapons[tb.ids[0]], 5, True, False, False, tb, out)
+                                 tb.weapons[tb.ids[0]], 5, True, False, False, False, tb, out)
     dice.done()
     assert lost == 1 and st.wounds[0, u, 0] == 0
     assert st.minfo[0, u, 0, C.MI_ZW] == 1 and st.minfo[0, u, 0, C.MI_ZW_TURN] == 1

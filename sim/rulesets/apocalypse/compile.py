@@ -103,6 +103,7 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_FORCE] = policy.force
     row[C.POL_MERGE] = policy.merge
     row[C.POL_GRENADE] = policy.grenade
+    row[C.POL_BLIND] = policy.blind
     row[C.POL_TRAIT] = trait
     return row
 
@@ -151,7 +152,9 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_SALVO_HEAVY: c.salvo_noise == "heavy", C.P_FZ_AT_CENTRE: c.first_zombie_at == "centre",
         C.P_SPLIT_CHARGE: c.split_charges, C.P_EDGE_BAND: c.edge_band_in, C.P_SPAWNER_AVOID: 0.0,
         C.P_PSYCHIC: c.psychic, C.P_FREE_UNITS: c.free_units == "merge_same_datasheet",
-        C.P_GRENADE_QUIET: c.grenade_noise == "none",
+        C.P_GRENADE_QUIET: c.grenade_noise == "none", C.P_BLIND_ON: c.blind_effect,
+        C.P_TERRAIN_LAYOUT: ("none", "random", "city").index(c.terrain), C.P_TERRAIN_N: c.terrain_pieces,
+        C.P_TERRAIN_R: c.terrain_piece_radius_in, C.P_TERRAIN_COVER: c.terrain_cover,
     }
     for k, v in values.items():
         prm[k] = float(v)

@@ -27,7 +27,16 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets.apocalypse.armies import Army, ArmyError, army_from_dict, check_army, load_army, read_toml
+from kernels.apocalypse.state import MAX_TERRAIN
+from sim.rulesets.apocalypse.armies import (
+    Army,
+    ArmyError,
+    army_from_dict,
+    check_army,
+    fit_army,
+    load_army,
+    read_toml,
+)
 from sim.w40k.tables import Geometry
 
 RULESET_ID = "apocalypse"
@@ -98,12 +107,15 @@ class Policy:
     merge: int = _h(1, "A3: two depleted units of one datasheet within 2\" of each other merge into one")
     grenade: int = _h(1, "core §6.1: one model throws a blast grenade instead of shooting: 0 never, 1 when its "
                          "expected kills beat its own weapon's, 2 whenever in range (8\")")
+    blind: int = _h(1, "core §8, §12: 1 a model with a defensive (Blind) grenade throws it at a horde within threat_in "
+                       "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
-                  "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2)}
+                  "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
+                  "blind": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -178,6 +190,8 @@ class ApocalypseConfig:
     players: tuple[PlayerConfig, ...]
     # §2-§3 armies, board, deployment (printed numbers)
     points_limit: int = _p(400, "V", "§2", "points per player", lo=50, hi=5000)
+    fit_armies: bool = _p(True, "C", "§2", "a config file's [params] points_limit refits every army to it, as the "
+                          "'points' axis does; false: the armies play as listed, the limit only caps them")
     game_turns: int = _p(7, "V", "§3.4",
                          "game turns played; the players' victory is checked at the end of the last (§13)", lo=1, hi=20)
     table_in: float = _p(48.0, "V", "§3.1", "the table is table_in x table_in", lo=24, hi=120)
@@ -309,6 +323,19 @@ class ApocalypseConfig:
     grenade_noise: str = _p("assault", "C", "§9.3 catalogue §3.2",
                             "a thrown grenade (catalogue: Assault 1) makes Assault noise, or none (thrown, not fired)",
                             ("assault", "none"))
+    blind_effect: bool = _p(True, "V", "core §8, §12",
+                            "Blind: a horde hit tests Initiative at the end of the phase, a failure makes it WS 1 and "
+                            "BS 1 to the end of its next turn; false = the hits only (a baseline for comparisons)")
+    terrain: str = _p("none", "C", "§3.1 core §5 §6.7",
+                      "area terrain beside the zone: none (the core prescribes no layout), 'random' terrain_pieces "
+                      "ruins, or 'city' (eight ruins at fixed places); ruins are difficult terrain with a "
+                      "terrain_cover+ cover save", ("none", "random", "city"))
+    terrain_pieces: int = _p(6, "C", "§3.1 core §5", "ruins on a 'random' table", lo=0, hi=MAX_TERRAIN,
+                             plausible=(3, 9))
+    terrain_piece_radius_in: float = _p(3.0, "C", "§3.1 core §5", "radius of a ruin (about 6\" across)", lo=0.5,
+                                        hi=8, plausible=(2.0, 4.0))
+    terrain_cover: int = _p(4, "C", "core §6.7", "cover save of a horde standing in a ruin (ruins 4+)", lo=2, hi=7,
+                            plausible=(3, 5))
     # [C] numbers of the simulator (docs/apocalypse.md)
     zone_cover: int = _p(4, "C", "§3.1 core §6.7", "cover save of the zone (a ruin)", lo=2, hi=7, plausible=(3, 5))
     base_radius_in: float = _p(0.5, "C", "docs/apocalypse.md", "a 25 mm base", lo=0.2, hi=2)
@@ -355,6 +382,12 @@ class ApocalypseConfig:
     @property
     def ruleset(self) -> str:
         return RULESET_ID
+
+    @property
+    def has_terrain(self) -> bool:
+        """Ruins beside the zone (``terrain`` not "none"): what the terrain's own numbers need to
+        matter (their ``Parameter.enable``; sensitivity skips them on a table without terrain)."""
+        return self.terrain != "none"
 
     @property
     def n_players(self) -> int:
@@ -427,12 +460,26 @@ def make_config(players, params: dict, source: str = "config") -> ApocalypseConf
         config = ApocalypseConfig(players=tuple(players), **kwargs)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
+    if "points_limit" in params and config.fit_armies:
+        config = refit_armies(config, source)
     for k, p in enumerate(config.players):
         try:
             check_army(p.army, config.points_limit)
         except ArmyError as err:
             raise ConfigError(f"{source}: players[{k}]: {err}") from None
     return config
+
+
+def refit_armies(config: ApocalypseConfig, source: str = "config") -> ApocalypseConfig:
+    """Every army refitted to the config's ``points_limit`` (§2; ``armies.fit_army``, as the
+    'points' axis does)."""
+    players = []
+    for k, p in enumerate(config.players):
+        try:
+            players.append(replace(p, army=fit_army(p.army, config.points_limit)))
+        except ArmyError as err:
+            raise ConfigError(f"{source}: players[{k}]: points_limit = {config.points_limit}: {err}") from None
+    return replace(config, players=tuple(players))
 
 
 def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:

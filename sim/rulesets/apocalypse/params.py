@@ -17,6 +17,9 @@ from sim.ruleset import Parameter
 from sim.rulesets.apocalypse.config import ApocalypseConfig, ConfigError, _coerce, _validate
 
 MEANING = {"spawn_points": {0: "one per player (A10)"}, "max_zombies": {0: "no cap (A4, A37)"}}
+# the terrain's own numbers matter only on a table with ruins (a config whose ``has_terrain`` holds)
+ENABLE = {"terrain_pieces": {"has_terrain": (True,)}, "terrain_piece_radius_in": {"has_terrain": (True,)},
+          "terrain_cover": {"has_terrain": (True,)}}
 
 
 def _default(f):
@@ -45,12 +48,14 @@ def parameters() -> list[Parameter]:
         out.append(Parameter(name=f.name, default=default, tag=meta.get("tag", ""), spec=meta.get("spec", ""),
                              help=meta.get("help", ""), range=meta.get("range"),
                              choices=tuple(meta.get("choices", ())), plausible=_plausible(f, default),
-                             meaning=MEANING.get(f.name, {})))
+                             enable=ENABLE.get(f.name, {}), meaning=MEANING.get(f.name, {})))
     return out
 
 
 def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") -> dict[str, Any]:
-    """The fields ``params`` sets, validated against ``config``: ``{name: value}``."""
+    """The fields ``params`` sets, validated against ``config``: ``{name: value}``. ``points_limit`` is
+    refused while ``fit_armies`` holds: a field change cannot refit the armies of whatever config it
+    is later applied to (the 'points' axis and a config file's [params] do)."""
     if not isinstance(params, dict):
         raise ConfigError(f"{source}: {params!r}; allowed: a table of parameters, e.g. {{foggy = false}}")
     known = {f.name: f for f in fields(ApocalypseConfig) if f.name != "players"}
@@ -62,6 +67,9 @@ def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") 
             close = get_close_matches(str(key), list(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(f"{source}: unknown parameter {key!r}{hint}; see `shamble params --ruleset apocalypse`")
+        if key == "points_limit" and config.fit_armies:
+            raise ConfigError(f"{source}: points_limit = {value!r}: a parameter set cannot refit the armies (§2); use "
+                              "the 'points' axis (axes.points = [...]) or points_limit in a config file's [params]")
         out[key] = _coerce(known[key], value, source)
         if key != "geometry":
             try:

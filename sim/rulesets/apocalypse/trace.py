@@ -1,7 +1,7 @@
 """Zombie Apocalypse's trace renderer (``shamble trace``): one game told turn by turn from its
 events (``kernels.apocalypse.columns`` EV_* / EK_*), and the table drawn at the end of each game
-turn: the extraction zone, the spawn points with their 6" auras, the players' units by player
-and the hordes, each disc sized by its model count."""
+turn: the extraction zone, the ruins of the terrain option, the spawn points with their 6" auras,
+the players' units by player and the hordes, each disc sized by its model count."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from sim.rulesets.apocalypse.results import SOURCES
 PHASES = {C.PH_SETUP: "setup", C.PH_MOVEMENT: "movement", C.PH_PSYCHIC: "psychic", C.PH_SHOOTING: "shooting",
           C.PH_ASSAULT: "assault", C.PH_Z_MOVEMENT: "zombie movement", C.PH_Z_ASSAULT: "zombie assault",
           C.PH_END: "end"}
+RUIN_COLOUR = "#b5a27a"
 FALL_EDGES = ("the bottom edge", "the right edge", "the top edge", "the left edge")
 REASONS = {C.REASON_EXTRACTED: "every living Warlord on the extraction zone",
            C.REASON_WARLORDS_DEAD: "no Warlord left", C.REASON_TIME: "time: a living Warlord off the zone"}
@@ -85,6 +86,9 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
         C.EK_JOIN: lambda: f"a model of {names.unit(a)} joins {names.unit(b)}",
         C.EK_FIRST_ZOMBIE: lambda: f"the First Zombie joins {names.horde(a)} at ({x:.1f}, {y:.1f})",
         C.EK_PSYCHIC: lambda: f"{names.unit(a)} manifests Force" + (" (denied)" if c else ""),
+        C.EK_BLIND: lambda: (f"{names.horde(a)}, hit by Blind, tests Initiative: {b}, "
+                             + ("fails: WS 1 and BS 1 to the end of its next turn" if c else "passes")),
+        C.EK_TERRAIN: lambda: f"a ruin (difficult terrain, cover) stands at ({x:.1f}, {y:.1f})",
     }
     text = texts.get(kind)
     return text() if text else None
@@ -107,12 +111,15 @@ def _disc(count: int, base: float, spacing: float) -> float:
 
 
 def draw_turn(config: ApocalypseConfig, names: Names, spawners: np.ndarray, units: np.ndarray, hordes: np.ndarray,
-              turn: int, path: Path) -> None:
+              turn: int, path: Path, ruins: np.ndarray | None = None) -> None:
     """The table at the end of a game turn (module docstring)."""
     side = config.table_in
     fig = Figure(figsize=(5, 5.6))  # no pyplot: no global state
     ax = fig.subplots()
     ax.add_patch(Rectangle((0, 0), side, side, fill=False, lw=1.5))
+    for ev in () if ruins is None else ruins:
+        ax.add_patch(Circle((float(ev[C.EV_X]), float(ev[C.EV_Y])), config.terrain_piece_radius_in,
+                            color=RUIN_COLOUR, alpha=0.6))
     c, r = side / 2, config.zone_radius_in
     if config.zone_shape == "square":
         ax.add_patch(Rectangle((c - r, c - r), 2 * r, 2 * r, color="tab:green", alpha=0.25))
@@ -139,6 +146,8 @@ def draw_turn(config: ApocalypseConfig, names: Names, spawners: np.ndarray, unit
         if "(Warlord)" in names.unit(int(ev[C.EV_A])):
             ax.annotate("W", (x, y), ha="center", va="center", fontsize=7, color="white", weight="bold")
     handles = [Patch(color=colours(p % 10), label=player.name) for p, player in enumerate(config.players)]
+    if ruins is not None and len(ruins):
+        handles.append(Patch(color=RUIN_COLOUR, alpha=0.6, label="ruin (difficult, cover)"))
     handles += [Patch(color="dimgray", alpha=0.7, label="horde (models)"),
                 Patch(color="purple", alpha=0.6, label=f"spawn point, its {config.aura_in:g}\" aura dotted")]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=6, frameon=False)
@@ -165,10 +174,11 @@ def render(config: ApocalypseConfig, events: np.ndarray, result, out_dir: Path |
         out_dir = Path(out_dir)
         kinds = events[:, C.EV_KIND]
         spawners = events[kinds == C.EK_SPAWNER]
+        ruins = events[kinds == C.EK_TERRAIN]
         units, hordes = events[kinds == C.EK_SNAP_UNIT], events[kinds == C.EK_SNAP_HORDE]
         for turn in np.unique(np.concatenate([units[:, C.EV_TURN], hordes[:, C.EV_TURN]])).astype(int):
             path = out_dir / f"turn_{turn:02d}.png"
             draw_turn(config, names, spawners, units[units[:, C.EV_TURN] == turn],
-                      hordes[hordes[:, C.EV_TURN] == turn], turn, path)
+                      hordes[hordes[:, C.EV_TURN] == turn], turn, path, ruins)
             pictures.append(path)
     return lines, pictures
