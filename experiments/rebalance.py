@@ -6,10 +6,13 @@ common random numbers, and proven on games the search never saw.
 unit, or one cost multiplier per team), how prices reach a config (every team refitted to the
 budget, as the budget axis does) and the game a rebalance plays by default, as a report section
 (Zombie 40,000: the standard game, every example team rotated through the seats; ``as_is``
-plays the config's own players instead). A **side** is a value of the pricing's side column (a
-team); its win rate is pooled over every cell and seat and judged as the report's ``sides``
-analysis judges it (`experiments.analyses.equivalence`): **within the margin** when its 90%
-Wilson interval lies inside the mean of the sides' rates ± the margin (two one-sided tests at 5%).
+plays the config's own players instead; a game no axis expresses comes as the pricing's
+``cells``: Zombie Apocalypse's armies rotated through the seats). A **side** is a value of the
+pricing's side column (a team, an army); its rate (the pricing's ``rate`` column, `rate_of`: a
+win, or a cooperative game's per-player outcome such as Zombie Apocalypse's Warlord alive at the
+end) is pooled over every cell and seat and judged as the report's ``sides`` analysis judges it
+(`experiments.analyses.equivalence`): **within the margin** when its 90% Wilson interval lies
+inside the mean of the sides' rates ± the margin (two one-sided tests at 5%).
 
 **The search**: Robbins-Monro root finding of "every side at the mean", on common random numbers
 (Kleinman, Spall & Naiman 1999: CRN in stochastic approximation). Each price ``j`` moves on a log
