@@ -71,7 +71,7 @@ RATE = "warlord=alive"  # the results' rate of a side (module docstring)
 RATE_WORD = "Warlord-alive"
 PRESET = "stealth"  # the default game's policy (module docstring)
 SEED = 2024
-GAMES = 2000  # games per cell of the default game for ``shamble rebalance --games`` (docs/apocalypse.md)
+GAMES = 1500  # the section's games per cell: the -n of docs/apocalypse.md's run (the command's -n decides a run's)
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse" / "armies"
 
 
