@@ -6,10 +6,13 @@ common random numbers, and proven on games the search never saw.
 unit, or one cost multiplier per team), how prices reach a config (every team refitted to the
 budget, as the budget axis does) and the game a rebalance plays by default, as a report section
 (Zombie 40,000: the standard game, every example team rotated through the seats; ``as_is``
-plays the config's own players instead). A **side** is a value of the pricing's side column (a
-team); its win rate is pooled over every cell and seat and judged as the report's ``sides``
-analysis judges it (`experiments.analyses.equivalence`): **within the margin** when its 90%
-Wilson interval lies inside the mean of the sides' rates ± the margin (two one-sided tests at 5%).
+plays the config's own players instead; a game no axis expresses comes as the pricing's
+``cells``: Zombie Apocalypse's armies rotated through the seats). A **side** is a value of the
+pricing's side column (a team, an army); its rate (the pricing's ``rate`` column, `rate_of`: a
+win, or a cooperative game's per-player outcome such as Zombie Apocalypse's Warlord alive at the
+end) is pooled over every cell and seat and judged as the report's ``sides`` analysis judges it
+(`experiments.analyses.equivalence`): **within the margin** when its 90% Wilson interval lies
+inside the mean of the sides' rates ± the margin (two one-sided tests at 5%).
 
 **The search**: Robbins-Monro root finding of "every side at the mean", on common random numbers
 (Kleinman, Spall & Naiman 1999: CRN in stochastic approximation). Each price ``j`` moves on a log
@@ -186,6 +189,11 @@ class Game:
     def side(self) -> str:
         return self.pricing.side
 
+    @property
+    def word(self) -> str:
+        """The rate's word in tables: the pricing's ``rate_word``, else the ruleset's win word."""
+        return self.pricing.rate_word or self.ruleset.win_word
+
     def priced(self, cell: Cell, values: Mapping[str, Fraction]) -> Any:
         return self.pricing.apply(cell.config, self.mode, values)
 
@@ -193,8 +201,6 @@ class Game:
 def rebalance_game(config, mode: str | None = None, as_is: bool = False) -> Game:
     """The game a rebalance of ``config`` plays: the ruleset's default game on the config's rules,
     or (``as_is``) the config's own players; a ruleset without prices is a one-line error."""
-    from experiments.report import experiment_of
-
     rs = ruleset_of(config)
     pricing = pricing_of(rs)
     if pricing is None:
@@ -206,11 +212,36 @@ def rebalance_game(config, mode: str | None = None, as_is: bool = False) -> Game
         cells, title = (Cell((), config, "base"),), "the config's players"
     else:
         spec = pricing.game(config)
-        cells, title = tuple(experiment_of(spec).cells()), spec.title
+        cells, title = _game_cells(pricing, spec, config), spec.title
     prices = _merged([p for cell in cells for p in pricing.prices(cell.config, mode)])
     if not prices:
         raise RebalanceError(f"{rs.id}: the sides of this game have nothing to price")
     return Game(rs, pricing, mode, cells, tuple(prices), title)
+
+
+def _game_cells(pricing: Pricing, spec, config) -> tuple[Cell, ...]:
+    """The default game's cells: the pricing's own ``cells`` (label, config), else the cells of
+    its report section's experiment."""
+    from experiments.experiment import cell_key
+    from experiments.report import experiment_of
+
+    if pricing.cells is None:
+        return tuple(experiment_of(spec).cells())
+    out = []
+    for label, cfg in pricing.cells(config):
+        coords = (("lineup", label),)
+        out.append(Cell(coords, cfg, cell_key(coords, cfg, spec.seed, spec.games)))
+    return tuple(out)
+
+
+def rate_of(rows: pd.DataFrame, rate: str) -> np.ndarray:
+    """The rate column of results rows as booleans: ``"won"`` as is, ``"column=word"`` where the
+    column says the word (`sim.ruleset.Pricing.rate`)."""
+    column, equals, word = rate.partition("=")
+    if column not in rows.columns:
+        raise RebalanceError(f"rate {rate!r}: the results have no column {column!r}")
+    values = rows[column].to_numpy()
+    return (values.astype(str) == word) if equals else values.astype(bool)
 
 
 def _merged(prices: list[Price]) -> list[Price]:
@@ -288,6 +319,8 @@ class Evaluator:
         """``<cell label>-<hash>``: the hash covers the tables, the sides seated, seed and games."""
         sides = [str(getattr(getattr(p, "team", None), "name", p.name)) for p in config.players]
         text = f"{self.fingerprint(config)}|{sides}|{self.seed}|{self.games}|{rules_version(config.ruleset)}"
+        if self.game.pricing.rate != "won":  # another rate of the same games is another cell
+            text += f"|{self.game.pricing.rate}"
         digest = hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
         label = "".join(ch if ch.isalnum() or ch in "_.,=+-" else "_" for ch in cell.label)[:60]
         return f"{label}-{digest}"
@@ -336,7 +369,8 @@ class Evaluator:
                 self.progress(self.games)
             return df
         rows = run_cell(config, self.games, self.seed, progress=self.progress)
-        df = rows[["game", "player", "name", self.game.side, "won"]].rename(columns={self.game.side: "side"})
+        df = rows[["game", "player", "name", self.game.side]].rename(columns={self.game.side: "side"})
+        df["won"] = rate_of(rows, self.game.pricing.rate)  # the side's rate (a win, unless the pricing says)
         if path is not None:
             write_checkpoint(df, path, stamp)
         return df
@@ -903,6 +937,7 @@ def summary(done: Rebalance) -> dict:
 
     return {
         "ruleset": done.game.ruleset.id, "config": done.source, "game": done.game.title, "mode": done.game.mode,
+        "rate": done.game.pricing.rate,
         "margin": done.settings.margin, "passed": v.passed, "status": "passed" if v.passed else "FAILED",
         "changes": changes_table(done).drop(columns=["old_value", "new_value"]).to_dict("records"),
         "stop": s.stop, "candidates": len(s.history), "best_candidate": s.best, "polished": s.polished,
@@ -921,7 +956,7 @@ def summary(done: Rebalance) -> dict:
 
 def search_chart(done: Rebalance):
     sides, _ = search_frames(done.search)
-    word = done.game.ruleset.win_word
+    word = done.game.word
     return charts.search_path(sides, f"{word.capitalize()} rate of each side over the search", done.settings.margin,
                               f"{word} rate")
 
@@ -954,7 +989,7 @@ def verdict_line(done: Rebalance) -> str:
     what = f"{n} change{'s' * (n != 1)}" if n else "no change"
     games = f"{v.games_per_cell} games per cell, seed {v.seed}, games the search never saw"
     if v.passed:
-        return (f"PASSED: with {what}, every side's {done.game.ruleset.win_word} rate is shown within ±{m:g} points of "
+        return (f"PASSED: with {what}, every side's {done.game.word} rate is shown within ±{m:g} points of "
                 f"the mean ({v.after.mean:.1%}) on fresh games ({games}).")
     outside = ", ".join(v.after.outside)
     return (f"FAILED: with {what}, {len(v.after.outside)} side{'s' * (len(v.after.outside) != 1)} "
@@ -967,7 +1002,7 @@ def render(done: Rebalance, console: Console) -> None:
     from rich.table import Table
 
     s, v = done.search, done.validation
-    word = done.game.ruleset.win_word
+    word = done.game.word
     console.print(f"{done.game.ruleset.title}, {done.game.title}: {len(done.game.cells)} cells, "
                   f"{len(done.game.prices)} prices ({done.game.mode}); margin ±{done.settings.margin * 100:g} points")
     stops = {"converged": "every side within the margin on the search's games",

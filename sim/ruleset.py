@@ -206,6 +206,13 @@ class Pricing:
     `ReportSection` (its ``options["side"]`` names the results column of a side, its base and
     axes the cells). ``describe(config, mode, key)`` is a short text of what a price buys in a
     config (``"Tyranids: 15 models"``), for tables; None when there is nothing to say.
+
+    ``rate`` is the results column a side's rate counts: ``"won"`` (a win), or ``"column=word"``
+    for a column of words (Zombie Apocalypse, cooperative: ``"warlord=alive"``, the player's
+    Warlord alive at the end); ``rate_word`` names it in tables ("" = the ruleset's ``win_word``).
+    ``cells(config)``, when given, lists the default game's cells as (label, config) pairs, for a
+    game no axis of the ruleset can express (Zombie Apocalypse's armies rotated through the seats);
+    None: the cells of ``game``'s experiment.
     """
 
     modes: Mapping[str, str]
@@ -214,6 +221,9 @@ class Pricing:
     apply: Callable[[Any, str, Mapping[str, Fraction]], Any]
     game: Callable[[Any], ReportSection]
     describe: Callable[[Any, str, str], str | None] = lambda config, mode, side: None
+    rate: str = "won"
+    rate_word: str = ""
+    cells: Callable[[Any], list[tuple[str, Any]]] | None = None
 
 
 # ---------------------------------------------------------------------------------- the protocol

@@ -319,8 +319,7 @@ def test_cli_errors_are_one_line_exit_2(runner_race, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("config", ["examples/outwest/hold.toml", "examples/zombies9/four_players_base.toml",
-                                    "examples/apocalypse/configs/four_players.toml"])
+@pytest.mark.parametrize("config", ["examples/outwest/hold.toml", "examples/zombies9/four_players_base.toml"])
 def test_rulesets_without_prices_say_so_in_one_line(config, tmp_path):
     run = subprocess.run([sys.executable, "-c", "from experiments.cli import run; run()", "rebalance",
                           str(ROOT / config)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
@@ -416,6 +415,12 @@ def test_zombie40k_unpriced_configs_are_unchanged_and_bad_tables_are_one_line():
         assert str(err.value).startswith("f.toml: unit_costs") and "\n" not in str(err.value)
     assert make_config((player,), {"unit_costs": {"Grey Knight": "93/5"}}).unit_costs == (("Grey Knight", "93/5"),)
     assert make_config((player,), {"team_cost_factors": {"Tau": 1.15}}).team_cost_factors == (("Tau", "23/20"),)
+
+
+def test_zombie40k_rates_are_wins_and_its_game_is_a_report_section():
+    from sim.rulesets.zombie40k.pricing import PRICING
+
+    assert (PRICING.rate, PRICING.rate_word, PRICING.cells) == ("won", "", None)
 
 
 def test_zombie40k_standard_game_is_the_default_game():

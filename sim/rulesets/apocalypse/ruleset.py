@@ -120,6 +120,13 @@ class Apocalypse:
         """Games/s on one thread aimed at for the 4-player default."""
         return {"four_players": 300.0}
 
+    def pricing(self):
+        """What `shamble rebalance` prices: each army's Troops points per model, or a multiplier of
+        its cost; the rate of an army is its Warlord alive at the end (sim.rulesets.apocalypse.pricing)."""
+        from sim.rulesets.apocalypse.pricing import PRICING
+
+        return PRICING
+
     def cli(self):
         return None
 
