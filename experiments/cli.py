@@ -282,11 +282,12 @@ def sensitivity(
 def rebalance(
     config: Annotated[Path, typer.Argument(help="Game configuration (TOML): the rules to rebalance; the game is its "
                                                 "ruleset's standard game (Zombie 40,000: every example team rotated "
-                                                "through its seats) unless --as-is.")],
-    margin: Annotated[float, typer.Option(help="Practical margin around the mean win rate (0.03 = ±3 points).")]
+                                                "through its seats; Apocalypse: every example army) unless --as-is.")],
+    margin: Annotated[float, typer.Option(help="Practical margin around the sides' mean rate (win rate; Apocalypse: "
+                                                     "Warlords alive) (0.03 = ±3 points).")]
     = 0.03,
-    mode: Annotated[str | None, typer.Option(help="What to price: per-model (the points per model of each team's "
-                                                  "main unit, the default) or multiplier (one cost factor per team).")]
+    mode: Annotated[str | None, typer.Option(help="What to price: per-model (the points per model of each side's "
+                                                  "main unit, the default) or multiplier (one cost factor per side).")]
     = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per cell for every candidate of the search.")]
     = 800,

@@ -178,7 +178,7 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
     base = part.sections[0].experiment.base
     settings = rb.Settings(games=max(10, round(rb.GAMES * scale)), budget=round(rb.BUDGET * scale))
     done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
-    v, margin, word = done.validation, settings.margin, part.ruleset.win_word
+    v, margin, word = done.validation, settings.margin, done.game.word
     spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",
                          f"`shamble rebalance` searched the {done.game.mode} costs of {done.game.title.lower()} "
                          f"(stochastic approximation on the same {settings.games} games per cell for every candidate, "
