@@ -52,8 +52,9 @@ N_US = 30
  SU_LD,  # the highest Leadership (core §1; 0 when none lives)
  SU_MAJORITY_FRESH,  # 1 while SU_WS .. SU_I hold (counted apart, when first asked: a mixed unit's count is slower)
  SU_WS, SU_T, SU_SV, SU_I,  # the majority value of each (core §3: ties go to the highest; 0 when none lives)
- ) = range(10)
-N_SU = 10
+ SU_VERSION,  # changes of the unit's models this game (``units.touch``): a choice made at one version holds at it
+ ) = range(11)
+N_SU = 11
 
 # ---- model gear: int16[n, U, M, N_GEAR], weapon-table rows, -1 = none --------------------
 G_RANGED0, G_RANGED1, G_RANGED2, G_MELEE0, G_MELEE1, G_GRENADE = range(6)

@@ -105,6 +105,7 @@ from kernels.zombie40k.units import (
     open_event,
     touch,
     unit_flags,
+    version,
 )
 
 TEMPLATE_RANGE = 8.0
@@ -453,19 +454,24 @@ def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
     told = open_event(st, g, EK_SHOOT, u, v)  # told before the wipes and power-ups it causes
     thrower = -1 if overwatch or snap_all else _grenadier(st, g, u, v, tb, spec, skip)
     fired, unsaved, pinning = 0, 0, False
+    chosen, at_u, at_v = -1, -1, -1  # the model whose weapon choice is kept, at the two units' versions
+    w, dice, snap = -1, 0, False
     for m in range(st.wounds.shape[2]):
         if st.wounds[g, u, m] <= 0 or not on_table(st, g, v) or m == skip:
             continue
         if m == thrower:
-            w = st.gear[g, u, m, G_GRENADE]
-            unsaved += fire_group(st, g, u, m, v, tb.weapons[w], 1, False, False, tb, rng, spec, out)
+            grenade = st.gear[g, u, m, G_GRENADE]
+            unsaved += fire_group(st, g, u, m, v, tb.weapons[grenade], 1, False, False, tb, rng, spec, out)
             fired += 1
             continue
         if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
             unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, spec, out)
             fired += 1
             continue
-        w, dice, snap, value = best_weapon(st, g, u, m, v, tb, spec, False)
+        if not (chosen >= 0 and at_u == version(st, g, u) and at_v == version(st, g, v)
+                and same_shooter(st, g, u, m, chosen)):
+            w, dice, snap, _ = best_weapon(st, g, u, m, v, tb, spec, False)
+            chosen, at_u, at_v = m, version(st, g, u), version(st, g, v)
         if w < 0 or (overwatch and tb.weapons[w, W_BLAST] != 0):
             continue
         unsaved += fire_group(st, g, u, m, v, tb.weapons[w], dice, snap or snap_all, overwatch, tb, rng,
@@ -480,6 +486,22 @@ def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
     else:
         cancel_event(st, g, told)
     return fired, unsaved, pinning
+
+
+@njit
+def same_shooter(st, g, u, m, k):
+    """Models m and k of unit u choose alike (``best_weapon``): the same ranged weapons, profile,
+    rules and power-ups. While neither unit's models change (``units.version``), the choice of
+    the one is the choice of the other: a squad of ten boltguns picks once."""
+    for slot in (G_RANGED0, G_RANGED1, G_RANGED2):
+        if st.gear[g, u, m, slot] != st.gear[g, u, k, slot]:
+            return False
+    if st.mflags[g, u, m] != st.mflags[g, u, k] or st.mpow[g, u, m] != st.mpow[g, u, k]:
+        return False
+    for c in range(st.stats.shape[3]):
+        if st.stats[g, u, m, c] != st.stats[g, u, k, c]:
+            return False
+    return True
 
 
 @njit
@@ -500,12 +522,16 @@ def _grenadier(st, g, u, v, tb, spec, skip):
     best, gain = -1, 0.0
     if unit_gap(st, g, u, v) > TEMPLATE_RANGE:
         return -1
+    chosen, own, thrown = -1, 0.0, 0.0  # nothing changes here: a model like the last one weighed weighs the same
     for m in range(st.wounds.shape[2]):
         w = st.gear[g, u, m, G_GRENADE]
         if st.wounds[g, u, m] <= 0 or w < 0 or m == skip:
             continue
-        own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
-        thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
+        if not (chosen >= 0 and st.gear[g, u, m, G_GRENADE] == st.gear[g, u, chosen, G_GRENADE]
+                and same_shooter(st, g, u, m, chosen)):
+            own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
+            thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
+            chosen = m
         if thrown - own > gain:
             best, gain = m, thrown - own
     return best

@@ -31,6 +31,7 @@ from kernels.zombie40k.columns import (
     SU_MAJORITY_FRESH,
     SU_SV,
     SU_T,
+    SU_VERSION,
     SU_WS,
     US_FALLING_BACK,
     US_ON_TABLE,
@@ -67,6 +68,13 @@ def touch(st, g, u):
     """Unit u's models changed (Wounds, characteristics or rules): its summaries are stale."""
     st.usum[g, u, SU_FRESH] = 0
     st.usum[g, u, SU_MAJORITY_FRESH] = 0
+    st.usum[g, u, SU_VERSION] += 1
+
+
+@njit
+def version(st, g, u):
+    """How many times unit u's models have changed this game (``touch``)."""
+    return st.usum[g, u, SU_VERSION]
 
 
 @njit
