@@ -5,9 +5,9 @@ common random numbers, and proven on games the search never saw.
 (`sim.ruleset.pricing_of`): its prices (Zombie 40,000: the points per model of each team's main
 unit, or one cost multiplier per team), how prices reach a config (every team refitted to the
 budget, as the budget axis does) and the game a rebalance plays by default, as a report section
-(Zombie 40,000: the standard game, every example team rotated through the seats; ``as_is``
-plays the config's own players instead; a game no axis expresses comes as the pricing's
-``cells``: Zombie Apocalypse's armies rotated through the seats). A **side** is a value of the
+(Zombie 40,000: the standard game, every example team rotated through the seats; Zombie
+Apocalypse: its ``lineup`` axis, every example army in every seat; ``as_is`` plays the config's
+own players instead). A **side** is a value of the
 pricing's side column (a team, an army); its rate (the pricing's ``rate`` column, `rate_of`: a
 win, or a cooperative game's per-player outcome such as Zombie Apocalypse's Warlord alive at the
 end) is pooled over every cell and seat and judged as the report's ``sides`` analysis judges it
@@ -180,6 +180,8 @@ class Game:
     cells: tuple[Cell, ...]
     prices: tuple[Price, ...]
     title: str
+    games: int = GAMES  # the game's games per cell for the search (its section's ``search_games``)
+    budget: int = BUDGET  # the game's search budget (its section's ``search_budget``)
 
     @property
     def start(self) -> dict[str, Fraction]:
@@ -208,30 +210,43 @@ def rebalance_game(config, mode: str | None = None, as_is: bool = False) -> Game
     mode = mode or next(iter(pricing.modes))
     if mode not in pricing.modes:
         raise RebalanceError(f"--mode {mode!r}; allowed: {', '.join(pricing.modes)}")
+    spec = pricing.game(config)
     if as_is:
         cells, title = (Cell((), config, "base"),), "the config's players"
     else:
-        spec = pricing.game(config)
-        cells, title = _game_cells(pricing, spec, config), spec.title
+        cells, title = _game_cells(spec), spec.title
     prices = _merged([p for cell in cells for p in pricing.prices(cell.config, mode)])
     if not prices:
         raise RebalanceError(f"{rs.id}: the sides of this game have nothing to price")
-    return Game(rs, pricing, mode, cells, tuple(prices), title)
+    games, budget = game_sizes(spec)
+    return Game(rs, pricing, mode, cells, tuple(prices), title, games, budget)
 
 
-def _game_cells(pricing: Pricing, spec, config) -> tuple[Cell, ...]:
-    """The default game's cells: the pricing's own ``cells`` (label, config), else the cells of
-    its report section's experiment."""
+def game_sizes(spec) -> tuple[int, int]:
+    """(games per cell, game budget) of a search of a ruleset's game at scale 1, for ``shamble report
+    --rebalance``: its section's ``options`` ``search_games`` and ``search_budget``, else the
+    command's defaults (``GAMES``, ``BUDGET``). The command's own ``--games`` and ``--budget``
+    decide a command's run."""
+    return int(spec.options.get("search_games", GAMES)), int(spec.options.get("search_budget", BUDGET))
+
+
+def fingerprint(game: Game, proposal: Mapping[str, Fraction], seed: int, games: int) -> str:
+    """Hash of what a validation plays: the ruleset, the mode, every cell of the game (its key at
+    this seed and games per cell: its config, seed, games and rules version) and the proposal's
+    changed prices."""
     from experiments.experiment import cell_key
+
+    changed = sorted((p.key, str(proposal[p.key])) for p in game.prices if proposal.get(p.key, p.value) != p.value)
+    text = json.dumps([game.ruleset.id, game.mode, seed, games,
+                       [cell_key(c.coords, c.config, seed, games) for c in game.cells], changed])
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def _game_cells(spec) -> tuple[Cell, ...]:
+    """The default game's cells: those of its report section's experiment (base x axes)."""
     from experiments.report import experiment_of
 
-    if pricing.cells is None:
-        return tuple(experiment_of(spec).cells())
-    out = []
-    for label, cfg in pricing.cells(config):
-        coords = (("lineup", label),)
-        out.append(Cell(coords, cfg, cell_key(coords, cfg, spec.seed, spec.games)))
-    return tuple(out)
+    return tuple(experiment_of(spec).cells())
 
 
 def rate_of(rows: pd.DataFrame, rate: str) -> np.ndarray:

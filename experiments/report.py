@@ -169,14 +169,17 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
 def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
                       console: Console | None = None) -> Played:
     """`shamble rebalance` of the ruleset's standard game on the rules of its first section, at
-    the report's scale (games per candidate and the search's budget times ``scale``), as a
-    section: the proposal, before and after on fresh games, the search's chart and a verdict."""
+    the report's scale (the game's own games per candidate and search budget, `rebalance.game_sizes`,
+    times ``scale``), as a section: the proposal, before and after on fresh games, the search's
+    chart and a verdict. Its key (``experiment_hash``) covers every cell of the game, the seed and
+    games of the validation and the proposal (`rebalance.fingerprint`)."""
     from experiments import rebalance as rb
     from experiments.analyses import Chart, Finding, Table
     from experiments.sweep import SweepResult
 
     base = part.sections[0].experiment.base
-    settings = rb.Settings(games=max(10, round(rb.GAMES * scale)), budget=round(rb.BUDGET * scale))
+    game = rb.rebalance_game(base)
+    settings = rb.Settings(games=max(10, round(game.games * scale)), budget=round(game.budget * scale))
     done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
     v, margin, word = done.validation, settings.margin, done.game.word
     spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",
@@ -186,9 +189,10 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
                          base, v.games_per_cell, {}, ())
     experiment = replace(experiment_of(done.game.pricing.game(base)), name="rebalance", games=v.games_per_cell,
                          seed=v.seed)  # the validation's games
+    key = rb.fingerprint(done.game, done.search.proposal, v.seed, v.games_per_cell)
     halfwidth = (v.after.table.high95 - v.after.table.low95) / 2
     result = SweepResult(out, pd.DataFrame(), pd.DataFrame({"halfwidth": halfwidth}),
-                         {"experiment_hash": experiment.fingerprint()}, len(done.game.cells), 0, base)
+                         {"experiment_hash": key}, len(done.game.cells), 0, base)
     section = Played(spec, experiment, View(word), result)
     changes = rb.changes_table(done).drop(columns=["old_value", "new_value"])
     section.tables.append(Table(changes if len(changes) else pd.DataFrame({"proposal": ["no change"]}),

@@ -11,9 +11,11 @@ pricing is checked on its configs (costs patched, teams refitted), never on its 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -420,7 +422,58 @@ def test_zombie40k_unpriced_configs_are_unchanged_and_bad_tables_are_one_line():
 def test_zombie40k_rates_are_wins_and_its_game_is_a_report_section():
     from sim.rulesets.zombie40k.pricing import PRICING
 
-    assert (PRICING.rate, PRICING.rate_word, PRICING.cells) == ("won", "", None)
+    assert (PRICING.rate, PRICING.rate_word) == ("won", "")
+    game = rb.rebalance_game(load_config(FOUR))
+    assert (game.games, game.budget) == (rb.GAMES, rb.BUDGET)  # its section names no sizes: the command's
+
+
+# ---------------------------------------------------------------------------- the report's section
+
+
+APOCALYPSE_FOUR = ROOT / "examples" / "apocalypse" / "configs" / "four_players.toml"
+
+
+def test_rebalance_fingerprint_covers_every_cell_of_the_game():
+    """The key of the report's rebalance section: every cell of the game (not only its base), the
+    validation's seed and games and the proposal's changes."""
+    config = load_config(APOCALYPSE_FOUR)
+    game = rb.rebalance_game(config)
+    assert len(game.cells) == 7
+    key = rb.fingerprint(game, game.start, 5, 100)
+    assert key == rb.fingerprint(rb.rebalance_game(config), dict(game.start), 5, 100)
+    for k in (0, 3, 6):
+        cell = game.cells[k]
+        other = replace(cell, config=replace(cell.config, foggy=not cell.config.foggy))
+        assert rb.fingerprint(replace(game, cells=game.cells[:k] + (other,) + game.cells[k + 1:]), game.start, 5,
+                              100) != key, k
+    price = game.prices[0]
+    assert rb.fingerprint(game, game.start | {price.key: price.value + price.step}, 5, 100) != key
+    assert rb.fingerprint(game, game.start, 6, 100) != key and rb.fingerprint(game, game.start, 5, 101) != key
+
+
+def test_report_rebalance_section_takes_its_sizes_from_the_game_and_keys_every_cell(runner_race, tmp_path,
+                                                                                   monkeypatch):
+    from experiments.analyses import Played, View
+    from experiments.report import Part, experiment_of, rebalance_section
+
+    def sized(config):
+        return replace(pr._game(config), options={"search_games": 12, "search_budget": 700})
+
+    monkeypatch.setattr(pr.RunnerRace, "pricing", lambda self: replace(pr.PRICING, game=sized))
+    config = race(UNFAIR)
+    game = rb.rebalance_game(config)
+    assert (game.games, game.budget) == (12, 700)
+    spec = pr._game(config)
+    part = Part(pr.RULESET, [Played(spec, experiment_of(spec), View("win"))])
+    section = rebalance_section(part, 1.0, tmp_path / "r")
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert (summary["settings"]["games"], summary["settings"]["budget"]) == (12, 700)  # not the command's 800
+    v = summary["validation"]
+    proposal = game.start | rb.load_patch(tmp_path / "r" / "proposal.toml").values
+    assert section.result.meta["experiment_hash"] == rb.fingerprint(game, proposal, v["seed"], v["games_per_cell"])
+    rebalance_section(part, 0.5, tmp_path / "half")
+    half = json.loads((tmp_path / "half" / "summary.json").read_text())
+    assert (half["settings"]["games"], half["settings"]["budget"]) == (10, 350)  # times the scale, at least 10
 
 
 def test_zombie40k_standard_game_is_the_default_game():

@@ -59,7 +59,7 @@ def _models(army: Army, unit: str) -> int:
 def test_apocalypse_has_prices_through_the_seam():
     pricing = pricing_of(get("apocalypse"))
     assert pricing is ap.PRICING and list(pricing.modes) == ["per-model", "multiplier"]
-    assert pricing.side == "army" and pricing.rate == "warlord=alive" and pricing.cells is ap.lineups
+    assert pricing.side == "army" and pricing.rate == "warlord=alive" and pricing.game is ap.game
 
 
 def test_per_model_prices_are_the_main_units_of_the_example_armies(per_model):
@@ -99,9 +99,15 @@ def test_main_unit_rules():
 
 
 def test_default_game_rotates_every_example_army_through_every_seat(per_model, base):
+    spec = ap.game(base)
+    assert spec.base.players[0].policy == POLICY_PRESETS["stealth"] and spec.analyses == ("sides", "seats")
+    assert list(spec.axes) == ["lineup"] and spec.axes["lineup"][0] == ["black_legion", "cadians", "goffs", "librarius"]
+    assert (spec.games, spec.options["search_games"], spec.options["search_budget"]) == (ap.GAMES, ap.GAMES, ap.BUDGET)
     cells = per_model.cells
     armies = sorted(MAIN)
     assert len(cells) == len(armies)
+    assert [c.coords for c in cells][:2] == [(("lineup", "black_legion+cadians+goffs+librarius"),),
+                                             (("lineup", "cadians+goffs+librarius+sept"),)]
     seats = [[p.army.name for p in c.config.players] for c in cells]
     for s in range(base.n_players):
         assert sorted(row[s] for row in seats) == armies  # each army once in every seat
@@ -110,7 +116,7 @@ def test_default_game_rotates_every_example_army_through_every_seat(per_model, b
         for p in c.config.players:
             assert p.name == p.army.name and p.policy == POLICY_PRESETS["stealth"]
             check_army(p.army, 400)
-            assert p.army == ap.refit(p.army, "per-model", {}, 400)  # refitted to the limit already
+        assert ap.apply(c.config, "per-model", {}) == c.config  # refitted to the limit already
 
 
 def test_start_prices_play_the_default_game_unchanged(per_model, multiplier):
@@ -137,9 +143,11 @@ def test_every_legal_price_refits_every_army_to_the_budget_under_the_force_organ
             for cell in per_model.cells:
                 before = {p.army.name: p.army for p in cell.config.players}
                 config = per_model.priced(cell, per_model.start | {price.key: value})
+                fielded = any(price.key == cat.unit(u.unit).name for p in cell.config.players for u in p.army.units)
+                assert config.unit_costs == (((price.key, str(value)),) if value != price.value and fielded else ())
+                assert config.points_limit == 400 and config.army_cost_factors == ()
                 for p in config.players:
                     check_army(p.army, 400, priced_cat)  # Force Organisation, sizes, points at the new price
-                    assert army_cost(p.army, cat) <= config.points_limit  # what the compile checks
                     if p.army.name in price.sides:
                         assert army_cost(p.army, priced_cat) <= 400
                         if value < price.value:  # cheaper: nothing is dropped, the main unit never shrinks
@@ -147,7 +155,8 @@ def test_every_legal_price_refits_every_army_to_the_budget_under_the_force_organ
                         seen.add((p.army.name, value < price.value, p.army != before[p.army.name]))
                     else:
                         assert p.army == before[p.army.name]  # a price of another army changes nothing
-                assert config.points_limit == max(400, max(-(-army_cost(p.army, cat) // 1) for p in config.players))
+                assert rb.apply_patch(cell.config, rb.Patch("apocalypse", "per-model", {price.key: value}, {})) \
+                    == config  # a patch of that one price plays the same config
     assert ("Goffs", True, True) in seen and ("Goffs", False, True) in seen  # the refit does move models
 
 
@@ -165,13 +174,18 @@ def test_a_multiplier_refits_the_army_to_the_budget_over_its_factor(multiplier):
     for factor in (Fraction(1, 2), Fraction(77, 100), Fraction(13, 10), Fraction(2)):
         for cell in multiplier.cells[:3]:
             config = multiplier.priced(cell, {p.army.name: factor for p in cell.config.players})
+            assert config.points_limit == 400
+            assert config.army_cost_factors == (() if factor == 1 else tuple(sorted(
+                (p.army.name, str(factor)) for p in cell.config.players)))
             for p, old in zip(config.players, cell.config.players):
                 cost = army_cost(p.army, cat)
                 assert cost * factor <= 400
                 check_army(p.army, Fraction(400) / factor, cat)
                 assert (cost >= army_cost(old.army, cat)) if factor < 1 else (cost <= army_cost(old.army, cat))
     cheap = multiplier.priced(multiplier.cells[0], {"Goffs": Fraction(1, 2)})
-    assert cheap.points_limit > 400 and ap.describe(cheap, "multiplier", "Goffs").endswith("catalogue points")
+    assert cheap.points_limit == 400 and cheap.army_cost_factors == (("Goffs", "1/2"),)
+    assert ap.describe(cheap, "multiplier", "Goffs").endswith(" points x 1/2")
+    assert ap.describe(multiplier.cells[0].config, "multiplier", "Goffs").endswith(" points")
 
 
 def test_prices_apply_errors_are_one_line(base):

@@ -226,7 +226,7 @@ def _fail(army: Army, text: str) -> ArmyError:
     return ArmyError(f"{army.source or army.name}: {text}")
 
 
-def check_army(army: Army, points_limit: int = POINTS_LIMIT, cat: Catalogue | None = None) -> None:
+def check_army(army: Army, points_limit: int | Fraction = POINTS_LIMIT, cat: Catalogue | None = None) -> None:
     """Raise ArmyError (one line naming the rule) unless ``army`` is legal under §2."""
     cat = cat or catalogue()
     counts = dict.fromkeys(FORCE_ORG, 0)
@@ -245,7 +245,8 @@ def check_army(army: Army, points_limit: int = POINTS_LIMIT, cat: Catalogue | No
                               f"allowed: {allowed}")
     cost = army_cost(army, cat)
     if cost > points_limit:
-        raise _fail(army, f"§2 Points limit: the army costs {_points(cost)} points; allowed: up to {points_limit}")
+        raise _fail(army, f"§2 Points limit: the army costs {_points(cost)} points; allowed: up to "
+                          f"{_points(Fraction(points_limit))}")
 
 
 def _points(cost: Fraction) -> str:
@@ -332,10 +333,17 @@ def build_unit(choice: UnitChoice, cat: Catalogue) -> BuiltUnit:
     return BuiltUnit(entry.name, slot.slot, slot.unit_type, tuple(models))
 
 
-def build_army(army: Army, points_limit: int = POINTS_LIMIT, cat: Catalogue | None = None) -> tuple[BuiltUnit, ...]:
+def build_army(army: Army, points_limit: int | Fraction = POINTS_LIMIT,
+               cat: Catalogue | None = None) -> tuple[BuiltUnit, ...]:
     """Check the army and build its units, the HQ first (the Warlord's unit)."""
     cat = cat or catalogue()
     check_army(army, points_limit, cat)
+    return build_units(army, cat)
+
+
+def build_units(army: Army, cat: Catalogue | None = None) -> tuple[BuiltUnit, ...]:
+    """The units of an army checked already, the HQ first (the Warlord's unit)."""
+    cat = cat or catalogue()
     try:
         built = [build_unit(u, cat) for u in army.units]
     except ArmyError as err:

@@ -6,7 +6,8 @@ zombie side (zombie-apocalypse §2, §4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -119,6 +120,23 @@ def catalogue() -> Catalogue:
     if "packaged" not in _CACHE:
         _CACHE["packaged"] = _checked(load_catalogue(FOLDERS, EXTENSIONS), "apocalypse/force_org.toml")
     return _CACHE["packaged"]
+
+
+def catalogue_at(unit_costs: tuple[tuple[str, str], ...] = ()) -> Catalogue:
+    """The packaged catalogue with each unit of ``unit_costs`` ((name, exact cost as text) pairs,
+    `config.ApocalypseConfig.unit_costs`) at that many points per model: its block cost is the cost
+    x the block's models, exact (§2). Cached (a rebalance compiles many priced games)."""
+    return _priced(tuple(unit_costs)) if unit_costs else catalogue()
+
+
+@functools.lru_cache(maxsize=256)
+def _priced(unit_costs: tuple[tuple[str, str], ...]) -> Catalogue:
+    cat = catalogue()
+    units = dict(cat.units)
+    for name, cost in unit_costs:
+        entry = cat.unit(name)
+        units[entry.name] = replace(entry, block_cost=Fraction(cost) * entry.block_models)
+    return replace(cat, units=units)
 
 
 def catalogue_file(*paths: str | Path) -> Catalogue:

@@ -15,9 +15,16 @@ import numpy as np
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_GEAR, Tables
 from kernels.w40k import columns as L
-from sim.rulesets.apocalypse.armies import BuiltUnit, build_army
+from sim.rulesets.apocalypse.armies import BuiltUnit, build_units
 from sim.rulesets.apocalypse.catalogue import UNIT_TYPES, catalogue
-from sim.rulesets.apocalypse.config import TRAITS, ApocalypseConfig, ConfigError, PlayerConfig, Policy
+from sim.rulesets.apocalypse.config import (
+    TRAITS,
+    ApocalypseConfig,
+    ConfigError,
+    PlayerConfig,
+    Policy,
+    check_player_army,
+)
 from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
 
 DEFAULT_MELEE = "Close combat weapon"
@@ -40,11 +47,16 @@ FLYING = ("jump_infantry", "jet_pack_infantry", "jetbike")
 
 
 def built_armies(config: ApocalypseConfig) -> list[tuple[BuiltUnit, ...]]:
+    """Every player's army checked (§2: at the config's ``unit_costs``, within the points limit / its
+    ``army_cost_factors``) and built from the catalogue: a model's points (``MI_COST``, read for the
+    Warlord's Legendary Fighter, §7) are its printed ones, so prices that buy the same models
+    compile the same tables (docs/apocalypse.md "Prices")."""
     cat = catalogue()
     out = []
     for k, p in enumerate(config.players):
+        check_player_army(config, k, f"players[{k}] ({p.name})")
         try:
-            army = build_army(p.army, config.points_limit, cat)
+            army = build_units(p.army, cat)
         except ValueError as err:
             raise ConfigError(f"players[{k}] ({p.name}): {err}") from None
         for unit in army:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from sim.rulesets.apocalypse.armies import (
     load_army,
     read_toml,
 )
+from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at
 from sim.w40k.tables import Geometry
 
 RULESET_ID = "apocalypse"
@@ -191,7 +193,18 @@ class ApocalypseConfig:
     # §2-§3 armies, board, deployment (printed numbers)
     points_limit: int = _p(400, "V", "§2", "points per player", lo=50, hi=5000)
     fit_armies: bool = _p(True, "C", "§2", "a config file's [params] points_limit refits every army to it, as the "
-                          "'points' axis does; false: the armies play as listed, the limit only caps them")
+                          "'points' axis does (and so do unit_costs and army_cost_factors there); false: the armies "
+                          "play as listed, the limit only caps them")
+    unit_costs: tuple[tuple[str, str], ...] = _p(
+        (), "data", "§2", "points per model of catalogue units, replacing the catalogue's (a table unit = cost, e.g. "
+        "{\"Ork Boy\" = 7, \"Tactical Marine\" = \"71/5\"}, in the unit's steps: 1/block of a point for a unit sold "
+        "in blocks; a `shamble rebalance` proposal): armies are checked at these costs (what they may "
+        "field; Legendary Fighter still reads the Warlord's printed points), and refitted to points_limit at them "
+        "by a config file's [params] (fit_armies), the 'points' and 'lineup' axes and a rebalance")
+    army_cost_factors: tuple[tuple[str, str], ...] = _p(
+        (), "data", "§2", "a multiplier of an army's cost by army name (a table army = factor 0.5-2, e.g. "
+        "{Goffs = 1.15}; a `shamble rebalance --mode multiplier` proposal): the army's points times it must fit "
+        "points_limit; a budget, not a printed cost (Legendary Fighter reads the Warlord's own points)")
     game_turns: int = _p(7, "V", "§3.4",
                          "game turns played; the players' victory is checked at the end of the last (§13)", lo=1, hi=20)
     table_in: float = _p(48.0, "V", "§3.1", "the table is table_in x table_in", lo=24, hi=120)
@@ -369,6 +382,9 @@ class ApocalypseConfig:
         if len(self.players) > 4 and not self.corner_sharing:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-4 (A8: set corner_sharing = true "
                               "for more)")
+        for name in PRICE_TABLES:
+            object.__setattr__(self, name, price_table(getattr(self, name), name))
+        _check_prices(self)
         for f in fields(self):
             _validate(self, f)
         if self.hellhounds:
@@ -400,8 +416,107 @@ class ApocalypseConfig:
         return {"all": (n, n), "zombie_counts": (0, n), "none": (0, 0)}[self.players_bonus]
 
 
+PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}
+MAX_UNIT_COST = Fraction(1000)
+FACTOR_RANGE = (Fraction(1, 2), Fraction(2))
+
+
+def exact_number(value: Any) -> Fraction | None:
+    """An int, a float (as written: 1.15 is 23/20) or a fraction string as a Fraction; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, float):
+            return Fraction(repr(value)) if math.isfinite(value) else None
+        if isinstance(value, int | str | Fraction):
+            return Fraction(value.strip() if isinstance(value, str) else value)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return None
+
+
+def price_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    """A ``unit_costs`` or ``army_cost_factors`` table as sorted (name, exact number as text)
+    pairs: {"Ork Boy": 7} -> (("Ork Boy", "7"),); numbers may be fractions ("71/5"). A table that
+    is not one of names and numbers above 0 is a one-line ConfigError naming the field."""
+    what, number = PRICE_TABLES[name]
+    allowed = f"a table of {what} = {number} (a number above 0 or a fraction such as \"71/5\")"
+    pairs = value.items() if isinstance(value, dict) else value
+    if not isinstance(pairs, list | tuple | type({}.items())) or not all(
+            isinstance(p, list | tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] for p in pairs):
+        raise ConfigError(f"{name} = {value!r}; allowed: {allowed}")
+    out = {}
+    for key, number_ in pairs:
+        exact = exact_number(number_)
+        if exact is None or exact <= 0:
+            raise ConfigError(f"{name}: {key} = {number_!r}; allowed: {allowed}")
+        out[key] = str(exact)
+    return tuple(sorted(out.items()))
+
+
+def _check_prices(cfg: ApocalypseConfig) -> None:
+    """§2 prices: a cost of a catalogue unit, on its steps (1/block of a point), at most 1000 points
+    per model; a factor of an army a player fields, within 0.5-2. Units are named as the catalogue
+    spells them."""
+    cat = catalogue()
+    costs = {}
+    for key, text in cfg.unit_costs:
+        try:
+            entry = cat.unit(key)
+        except ValueError as err:
+            raise ConfigError(f"unit_costs: {err}") from None
+        cost, step = Fraction(text), Fraction(1, entry.block_models)
+        if cost % step or cost > MAX_UNIT_COST:
+            sold = f"sold {entry.block_models} for a block, " if entry.block_models > 1 else ""
+            raise ConfigError(f"unit_costs: {entry.name} = {text}; allowed: {sold}a multiple of {step} above 0, at "
+                              f"most {MAX_UNIT_COST} points per model")
+        if entry.name in costs:
+            raise ConfigError(f"unit_costs: {key!r} and {costs[entry.name]!r} name one unit ({entry.name}); allowed: "
+                              "one cost per unit")
+        costs[entry.name] = key
+    object.__setattr__(cfg, "unit_costs", tuple(sorted((cat.unit(k).name, v) for k, v in cfg.unit_costs)))
+    armies = list(dict.fromkeys(p.army.name for p in cfg.players))
+    low, high = FACTOR_RANGE
+    for key, text in cfg.army_cost_factors:
+        if key not in armies:
+            raise ConfigError(f"army_cost_factors: no player fields an army {key!r}; allowed: {', '.join(armies)}")
+        if not low <= Fraction(text) <= high:
+            raise ConfigError(f"army_cost_factors: {key} = {text}; allowed: a factor {low}-{high}")
+
+
+def catalogue_of(config: ApocalypseConfig):
+    """The catalogue at the config's ``unit_costs`` (the catalogue's own costs for the others)."""
+    return catalogue_at(config.unit_costs)
+
+
+def cost_factor(config: ApocalypseConfig, army_name: str) -> Fraction:
+    """The multiplier of an army's cost (``army_cost_factors``; 1 for an army it does not name)."""
+    return Fraction(dict(config.army_cost_factors).get(army_name, 1))
+
+
+def army_budget(config: ApocalypseConfig, army_name: str) -> Fraction:
+    """The points an army may cost at the config's prices: ``points_limit`` / its factor (§2)."""
+    return Fraction(config.points_limit) / cost_factor(config, army_name)
+
+
+def check_player_army(config: ApocalypseConfig, k: int, where: str | None = None) -> None:
+    """§2 for player ``k``: its army checked at the config's prices and within its budget; a
+    one-line ConfigError naming the player (``where``: "players[k]") and the factor, if any."""
+    army = config.players[k].army
+    try:
+        check_army(army, army_budget(config, army.name), catalogue_of(config))
+    except ArmyError as err:
+        raise ConfigError(f"{where or f'players[{k}]'}: {factor_words(config, army.name)}{err}") from None
+
+
+def factor_words(config: ApocalypseConfig, army_name: str) -> str:
+    """'army_cost_factors: Goffs = 3/2 (limit 400): ' before an army error, or '' without a factor."""
+    factor = cost_factor(config, army_name)
+    return "" if factor == 1 else f"army_cost_factors: {army_name} = {factor} (limit {config.points_limit}): "
+
+
 def _validate(cfg: ApocalypseConfig, f) -> None:
-    if f.name in ("players", "geometry"):
+    if f.name in ("players", "geometry") or f.name in PRICE_TABLES:
         return
     value, meta = getattr(cfg, f.name), f.metadata
     choices, rng = meta.get("choices", ()), meta.get("range")
@@ -460,23 +575,23 @@ def make_config(players, params: dict, source: str = "config") -> ApocalypseConf
         config = ApocalypseConfig(players=tuple(players), **kwargs)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
-    if "points_limit" in params and config.fit_armies:
+    if config.fit_armies and {"points_limit", *PRICE_TABLES} & set(params):
         config = refit_armies(config, source)
-    for k, p in enumerate(config.players):
+    for k in range(config.n_players):
         try:
-            check_army(p.army, config.points_limit)
-        except ArmyError as err:
-            raise ConfigError(f"{source}: players[{k}]: {err}") from None
+            check_player_army(config, k)
+        except ConfigError as err:
+            raise ConfigError(f"{source}: {err}") from None
     return config
 
 
 def refit_armies(config: ApocalypseConfig, source: str = "config") -> ApocalypseConfig:
-    """Every army refitted to the config's ``points_limit`` (§2; ``armies.fit_army``, as the
-    'points' axis does)."""
-    players = []
+    """Every army refitted to the config's ``points_limit`` at its prices (§2; ``armies.fit_army``
+    at ``unit_costs``, to the limit / the army's factor), as the 'points' axis does."""
+    players, cat = [], catalogue_of(config)
     for k, p in enumerate(config.players):
         try:
-            players.append(replace(p, army=fit_army(p.army, config.points_limit)))
+            players.append(replace(p, army=fit_army(p.army, army_budget(config, p.army.name), cat)))
         except ArmyError as err:
             raise ConfigError(f"{source}: players[{k}]: points_limit = {config.points_limit}: {err}") from None
     return replace(config, players=tuple(players))

@@ -14,7 +14,7 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from sim.ruleset import Parameter
-from sim.rulesets.apocalypse.config import ApocalypseConfig, ConfigError, _coerce, _validate
+from sim.rulesets.apocalypse.config import PRICE_TABLES, ApocalypseConfig, ConfigError, _coerce, _validate
 
 MEANING = {"spawn_points": {0: "one per player (A10)"}, "max_zombies": {0: "no cap (A4, A37)"}}
 # the terrain's own numbers matter only on a table with ruins (a config whose ``has_terrain`` holds)
@@ -53,9 +53,10 @@ def parameters() -> list[Parameter]:
 
 
 def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") -> dict[str, Any]:
-    """The fields ``params`` sets, validated against ``config``: ``{name: value}``. ``points_limit`` is
-    refused while ``fit_armies`` holds: a field change cannot refit the armies of whatever config it
-    is later applied to (the 'points' axis and a config file's [params] do)."""
+    """The fields ``params`` sets, validated against ``config``: ``{name: value}``. ``points_limit``,
+    ``unit_costs`` and ``army_cost_factors`` are refused while ``fit_armies`` holds: a field change
+    cannot refit the armies of whatever config it is later applied to (the 'points' axis and a
+    config file's [params] do)."""
     if not isinstance(params, dict):
         raise ConfigError(f"{source}: {params!r}; allowed: a table of parameters, e.g. {{foggy = false}}")
     known = {f.name: f for f in fields(ApocalypseConfig) if f.name != "players"}
@@ -70,6 +71,9 @@ def parse_params(config: ApocalypseConfig, params: Any, source: str = "params") 
         if key == "points_limit" and config.fit_armies:
             raise ConfigError(f"{source}: points_limit = {value!r}: a parameter set cannot refit the armies (§2); use "
                               "the 'points' axis (axes.points = [...]) or points_limit in a config file's [params]")
+        if key in PRICE_TABLES and config.fit_armies:
+            raise ConfigError(f"{source}: {key} = {value!r}: a parameter set cannot refit the armies to new prices "
+                              "(§2); use a config file's [params] or `shamble play --patch`")
         out[key] = _coerce(known[key], value, source)
         if key != "geometry":
             try:

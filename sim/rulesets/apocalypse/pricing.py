@@ -9,14 +9,16 @@ spec's 400 points under every policy preset (measured, 1,000 games a lineup, see
 precondition, the thing the zombies' victory counts (they win when no Warlord lives, §13), and
 twice as frequent (0.75-2.8% under ``stealth``). ``--margin`` is in points of that rate.
 
-**The default game** (`game`, `lineups`): every example army (``examples/apocalypse/armies``:
-seven armies of six factions) rotated through the config's seats, each once in every seat (lineup
-``k`` seats armies ``k, k+1, ...``), every army refitted to the config's points limit (400 by
-default, §2) as the ``points`` axis refits (`armies.fit_army`), every player on the ``stealth``
-preset: under the spec's ``staged`` default nearly every game is lost by turn 4 (0-0.2% of the
-Warlords alive at the end for every army), so the armies cannot differ there; ``stealth`` is the
-preset under which they differ most (Goffs 2.8%, Tau Sept 0.75%). The config's rules (its
-parameters) are kept.
+**The default game** (`game`): every example army (``examples/apocalypse/armies``: seven armies
+of six factions) rotated through the config's seats, each once in every seat (lineup ``k`` seats
+armies ``k, k+1, ...``), as a report section: the config's rules with every player on the
+``stealth`` preset, crossed with the ``lineup`` axis (`axes.with_lineup`: each army refitted to
+the points limit, 400 by default (§2), at the config's prices, as the ``points`` axis refits;
+each player named after its army). Under the spec's ``staged`` default nearly every game is lost
+by turn 4 (0-0.2% of the Warlords alive at the end for every army), so the armies cannot differ
+there; ``stealth`` is the preset under which they differ most (Goffs 2.8%, Tau Sept 0.75%). The
+section carries the search's sizes for ``shamble report --rebalance`` (``options``:
+``search_games``, ``search_budget``; `experiments.report.rebalance_section`).
 
 **Two ways of pricing** (``mode``):
 
@@ -34,13 +36,17 @@ Either way every army is refitted to the points limit (`armies.fit_army`: over i
 dropped or shrunk from the end of the list; under it, units grow in list order, then copies
 join, within the Force Organisation chart) and must pass the army check (§2) at the new prices.
 
-**How prices reach the game.** A Zombie Apocalypse config has no price field: the compiled game
-reads the armies (their models) and, of their points, only the Warlord's (Legendary Fighter). So
-a priced config is the config with its refitted armies, and with ``points_limit`` raised to the
-armies' cost at catalogue prices when that is higher (``points_limit`` is read only by the army
-check of the config and of the compile, which price at the catalogue; the kernels never read it).
-`apply` takes an unpriced config (its ``points_limit`` is the budget). Two prices that buy the
-same armies give the same config, so a rebalance plays them once.
+**How prices reach the game**: as config fields (`config.ApocalypseConfig`), like Zombie
+40,000's: ``unit_costs`` (unit -> exact points per model, replacing the catalogue's in the army check
+of the config and of the compile: what an army may field) and
+``army_cost_factors`` (army -> factor: its points times the factor must fit the limit; a budget,
+not a printed cost). `apply` writes them (a price at its catalogue value, a factor of 1, is left
+out) and refits every army to the unchanged ``points_limit`` at them (`config.refit_armies`), so
+``shamble play --patch proposal.toml`` shows the prices it plays, and a config file's
+``[params]`` with the same tables plays the same armies. The compiled game reads, of the
+points, only the Warlord's (Legendary Fighter, §7), and reads his printed (catalogue) points
+under either mode, so two prices that buy the same armies compile the same tables and a
+rebalance (which keys its cells by the tables) plays them once.
 """
 
 from __future__ import annotations
@@ -52,9 +58,19 @@ from fractions import Fraction
 from pathlib import Path
 
 from sim.ruleset import Price, Pricing, ReportSection
-from sim.rulesets.apocalypse.armies import Army, ArmyError, army_cost, check_army, fit_army
-from sim.rulesets.apocalypse.catalogue import catalogue, slots
-from sim.rulesets.apocalypse.config import POLICY_PRESETS, ApocalypseConfig, ConfigError
+from sim.rulesets.apocalypse.armies import Army, army_cost
+from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at, slots
+from sim.rulesets.apocalypse.config import (
+    FACTOR_RANGE,
+    MAX_UNIT_COST,
+    POLICY_PRESETS,
+    ApocalypseConfig,
+    ConfigError,
+    catalogue_of,
+    check_player_army,
+    cost_factor,
+    refit_armies,
+)
 from sim.w40k.catalogue import Catalogue
 
 PER_MODEL, MULTIPLIER = "per-model", "multiplier"
@@ -64,14 +80,15 @@ MODES = {
     MULTIPLIER: "one multiplier of each army's whole cost, in steps of 0.01",
 }
 COST_SPAN = 3  # a unit's cost stays within its catalogue cost / 3 and x 3 (as Zombie 40,000's)
-MAX_COST = Fraction(1000)
-FACTOR_STEP, FACTOR_RANGE = Fraction(1, 100), (Fraction(1, 2), Fraction(2))
+MAX_COST = MAX_UNIT_COST
+FACTOR_STEP = Fraction(1, 100)
 SIDE = "army"  # the results column of a side
 RATE = "warlord=alive"  # the results' rate of a side (module docstring)
 RATE_WORD = "Warlord-alive"
 PRESET = "stealth"  # the default game's policy (module docstring)
 SEED = 2024
 GAMES = 1500  # the section's games per cell: the -n of docs/apocalypse.md's run (the command's -n decides a run's)
+BUDGET = 150_000  # the search's games in the report's section: the --budget of docs/apocalypse.md's run
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse" / "armies"
 
 
@@ -105,69 +122,64 @@ def main_unit(army: Army, cat: Catalogue | None = None) -> str:
     raise ConfigError(f"{army.source or army.name}: an army without units has nothing to price")
 
 
-def priced_catalogue(values: Mapping[str, Fraction], cat: Catalogue | None = None) -> Catalogue:
-    """The catalogue with each unit of ``values`` at that many points per model (its block cost
-    = value x block models, exact)."""
-    cat = cat or catalogue()
-    if not values:
-        return cat
-    units = dict(cat.units)
-    for key, value in values.items():
-        entry = cat.unit(key)
-        units[entry.name] = replace(entry, block_cost=Fraction(value) * entry.block_models)
-    return replace(cat, units=units)
+def priced_catalogue(values: Mapping[str, Fraction]) -> Catalogue:
+    """The packaged catalogue with each unit of ``values`` at that many points per model (its
+    block cost = value x block models, exact; `catalogue.catalogue_at`)."""
+    return catalogue_at(tuple(sorted((catalogue().unit(k).name, str(Fraction(v))) for k, v in values.items())))
 
 
 def prices(config: ApocalypseConfig, mode: str = PER_MODEL) -> list[Price]:
-    """The prices of the config's armies, at the catalogue's costs (a multiplier starts at 1)."""
+    """The prices of the config's armies; their values now are the config's own (``unit_costs``,
+    ``army_cost_factors``), their bounds from the catalogue's costs."""
     if _mode(mode) == MULTIPLIER:
         armies = dict.fromkeys(p.army.name for p in config.players)
-        return [Price(a, Fraction(1), FACTOR_STEP, *FACTOR_RANGE, (a,), "cost multiplier") for a in armies]
-    cat = catalogue()
+        return [Price(a, cost_factor(config, a), FACTOR_STEP, *FACTOR_RANGE, (a,), "cost multiplier") for a in armies]
+    cat, base = catalogue_of(config), catalogue()
     sides: dict[str, list[str]] = {}
     for p in config.players:
-        sides.setdefault(main_unit(p.army, cat), []).append(p.army.name)
+        sides.setdefault(main_unit(p.army, base), []).append(p.army.name)
     out = []
     for unit, armies in sides.items():
-        entry = cat.unit(unit)
-        cost, step = entry.cost_per_model, Fraction(1, entry.block_models)
-        low = max(step, _on_grid(cost / COST_SPAN, step, up=True))
-        high = min(_on_grid(MAX_COST, step, up=False), _on_grid(cost * COST_SPAN, step, up=False))
-        out.append(Price(unit, cost, step, low, high, tuple(dict.fromkeys(armies))))
+        entry, catalogue_cost = cat.unit(unit), base.unit(unit).cost_per_model
+        step = Fraction(1, entry.block_models)
+        low = max(step, _on_grid(catalogue_cost / COST_SPAN, step, up=True))
+        high = min(_on_grid(MAX_COST, step, up=False), _on_grid(catalogue_cost * COST_SPAN, step, up=False))
+        out.append(Price(unit, entry.cost_per_model, step, low, high, tuple(dict.fromkeys(armies))))
     return out
 
 
-def refit(army: Army, mode: str, values: Mapping[str, Fraction], budget: int) -> Army:
-    """One army at these prices, refitted to ``budget`` and checked (§2) at them."""
+def priced(config: ApocalypseConfig, mode: str, values: Mapping[str, Fraction]) -> ApocalypseConfig:
+    """The config with these prices written to its tables (no refit): a unit's cost only for a
+    unit its armies field, a factor only for an army it fields; a cost at the catalogue's, a
+    factor of 1, is left out."""
     if _mode(mode) == MULTIPLIER:
-        factor = Fraction(values.get(army.name, 1))
-        cat, points = catalogue(), Fraction(budget) / factor
-    else:
-        cat, points = priced_catalogue(values), Fraction(budget)
-    try:
-        fitted = fit_army(army, points, cat)
-        check_army(fitted, points, cat)
-    except ArmyError as err:
-        raise ConfigError(f"{mode} prices {dict(values)}: {err}") from None
-    return fitted
+        armies = {p.army.name for p in config.players}
+        factors = dict(config.army_cost_factors) | {k: str(Fraction(v)) for k, v in values.items() if k in armies}
+        return replace(config, army_cost_factors=tuple((k, v) for k, v in factors.items() if Fraction(v) != 1))
+    cat = catalogue()
+    fielded = {cat.unit(u.unit).name for p in config.players for u in p.army.units}
+    costs = dict(config.unit_costs) | {k: str(Fraction(v)) for k, v in values.items() if k in fielded}
+    return replace(config, unit_costs=tuple((k, v) for k, v in costs.items()
+                                            if Fraction(v) != cat.unit(k).cost_per_model))
 
 
 def apply(config: ApocalypseConfig, mode: str, values: Mapping[str, Fraction]) -> ApocalypseConfig:
-    """The (unpriced) config at these prices: every army refitted to its points limit at them;
-    ``points_limit`` raised to the armies' catalogue cost where that is higher (module docstring).
-    Keys no army here fields (a unit, an army name) change nothing."""
-    _mode(mode)
-    budget = config.points_limit
-    players = tuple(replace(p, army=refit(p.army, mode, values, budget)) for p in config.players)
-    cat = catalogue()
-    dearest = max(math.ceil(army_cost(p.army, cat)) for p in players)
-    return replace(config, players=players, points_limit=max(budget, dearest))
+    """The config at these prices (`priced`), every army refitted to the unchanged points limit at
+    them (`config.refit_armies`) and checked (§2). Keys no army here fields change nothing."""
+    config = priced(config, mode, values)
+    try:
+        out = refit_armies(config, "prices")
+        for k in range(out.n_players):
+            check_player_army(out, k)
+    except ConfigError as err:
+        raise ConfigError(f"{mode} prices {dict(values)}: {err}") from None
+    return out
 
 
 def describe(config: ApocalypseConfig, mode: str, side: str) -> str | None:
-    """What an army fields in a (priced) config: '44 models (30 Ork Boy), 399 catalogue points'
-    (the points at the catalogue's prices, the config carrying no others: module docstring)."""
-    cat = catalogue()
+    """What an army fields in a (priced) config: '44 models (30 Ork Boy), 399 points' (at the
+    config's costs; a factor other than 1 follows: '352 points x 23/20')."""
+    cat = catalogue_of(config)
     for p in config.players:
         if p.army.name == side:
             unit = main_unit(p.army, cat)
@@ -176,17 +188,16 @@ def describe(config: ApocalypseConfig, mode: str, side: str) -> str | None:
             for u in p.army.units:
                 name = cat.unit(u.unit).name
                 counts[name] = counts.get(name, 0) + (u.models or table[name].min_models)
-            cost = army_cost(p.army, cat)
+            cost, factor = army_cost(p.army, cat), cost_factor(config, side)
             points = str(cost) if cost.denominator == 1 else f"{float(cost):.1f}"
-            return f"{sum(counts.values())} models ({counts[unit]} {unit}), {points} catalogue points"
+            times = "" if factor == 1 else f" x {factor}"
+            return f"{sum(counts.values())} models ({counts[unit]} {unit}), {points} points{times}"
     return None
 
 
-def example_armies() -> list[Army]:
-    """The example armies (examples/apocalypse/armies), by file name."""
-    from sim.rulesets.apocalypse.armies import load_army
-
-    return [load_army(path) for path in sorted(ARMIES.glob("*.toml"))]
+def example_names() -> list[str]:
+    """The example armies (examples/apocalypse/armies) by file stem, sorted: what a lineup names."""
+    return sorted(path.stem for path in ARMIES.glob("*.toml"))
 
 
 def rotations(items: list, seats: int) -> list[list]:
@@ -194,30 +205,19 @@ def rotations(items: list, seats: int) -> list[list]:
     return [[items[(k + s) % len(items)] for s in range(seats)] for k in range(len(items))]
 
 
-def lineups(config: ApocalypseConfig) -> list[tuple[str, ApocalypseConfig]]:
-    """The default game's cells (module docstring): (label, config) per lineup, each player named
-    after its army, on the ``stealth`` preset, every army refitted to the points limit."""
-    from sim.rulesets.apocalypse.axes import with_points
-
-    out = []
-    for seats in rotations(example_armies(), config.n_players):
-        players = tuple(replace(p, name=army.name, army=army, policy=POLICY_PRESETS[PRESET])
-                        for p, army in zip(config.players, seats))
-        label = "+".join(a.name.replace(" ", "_") for a in seats)
-        out.append((label, with_points(replace(config, players=players), config.points_limit)))
-    return out
-
-
 def game(config: ApocalypseConfig) -> ReportSection:
-    """The default game as a report section: its base is the first lineup (no axis of Zombie
-    Apocalypse rotates armies through seats, so the cells are `lineups`)."""
-    cells = lineups(config)
+    """The default game as a report section (module docstring): the config's rules with every
+    player on the ``stealth`` preset, crossed with the ``lineup`` axis (every example army once in
+    every seat)."""
+    base = replace(config, players=tuple(replace(p, policy=POLICY_PRESETS[PRESET]) for p in config.players))
+    lineups = rotations(example_names(), config.n_players)
     return ReportSection(
         "standard", "The standard game: every example army in every seat",
-        f"Every example army, {config.n_players} to a table, each once in every seat ({len(cells)} lineups), "
+        f"Every example army, {config.n_players} to a table, each once in every seat ({len(lineups)} lineups), "
         f"{config.points_limit} points, every player on the {PRESET} preset; the rate of an army is its Warlord "
-        "alive at the end.", cells[0][1], GAMES, {}, ("sides", "seats"),
-        {"side": SIDE, "what": "armies", "value_label": "lineup"}, SEED)
+        "alive at the end.", base, GAMES, {"lineup": lineups}, ("sides", "seats"),
+        {"side": SIDE, "what": "armies", "value_label": "lineup", "search_games": GAMES, "search_budget": BUDGET},
+        SEED)
 
 
-PRICING = Pricing(MODES, SIDE, prices, apply, game, describe, rate=RATE, rate_word=RATE_WORD, cells=lineups)
+PRICING = Pricing(MODES, SIDE, prices, apply, game, describe, rate=RATE, rate_word=RATE_WORD)
