@@ -204,15 +204,14 @@ class Pricing:
     Fraction}``; keys it does not list keep their cost), with every side refitted to its budget;
     ``game(config)`` is the game a rebalance plays by default on the config's rules, as a
     `ReportSection` (its ``options["side"]`` names the results column of a side, its base and
-    axes the cells). ``describe(config, mode, key)`` is a short text of what a price buys in a
+    axes the cells; its ``options`` may name ``search_games`` and ``search_budget``, the sizes of
+    `shamble report --rebalance`'s search at scale 1, `experiments.rebalance.game_sizes`).
+    ``describe(config, mode, key)`` is a short text of what a price buys in a
     config (``"Tyranids: 15 models"``), for tables; None when there is nothing to say.
 
     ``rate`` is the results column a side's rate counts: ``"won"`` (a win), or ``"column=word"``
     for a column of words (Zombie Apocalypse, cooperative: ``"warlord=alive"``, the player's
     Warlord alive at the end); ``rate_word`` names it in tables ("" = the ruleset's ``win_word``).
-    ``cells(config)``, when given, lists the default game's cells as (label, config) pairs, for a
-    game no axis of the ruleset can express (Zombie Apocalypse's armies rotated through the seats);
-    None: the cells of ``game``'s experiment.
     """
 
     modes: Mapping[str, str]
@@ -223,7 +222,6 @@ class Pricing:
     describe: Callable[[Any, str, str], str | None] = lambda config, mode, side: None
     rate: str = "won"
     rate_word: str = ""
-    cells: Callable[[Any], list[tuple[str, Any]]] | None = None
 
 
 # ---------------------------------------------------------------------------------- the protocol
