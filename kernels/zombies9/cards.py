@@ -111,8 +111,6 @@ from kernels.zombies9.layout import (
     PL_AXE,
     PL_BULLETS,
     PL_CHAINSAW,
-    PL_CLAUS,
-    PL_FEAR,
     PL_FIRST_AID,
     PL_GOAL,
     PL_GRENADE,
@@ -121,7 +119,6 @@ from kernels.zombies9.layout import (
     PL_LIFE,
     PL_MARBLES,
     PL_MOLOTOV,
-    PL_PARALYSED,
     PL_SHOE,
     PL_SHOTGUN,
     PL_SHOTGUN_CARD,
@@ -158,7 +155,7 @@ from kernels.zombies9.policy import (
     prepare_hindrance,
     speed,
 )
-from kernels.zombies9.replies import answered, play_item, try_items
+from kernels.zombies9.replies import answered, mark_next_turn, play_item, try_items
 
 # ---------------------------------------------------------------- the deck
 
@@ -476,15 +473,9 @@ def _attack_legal(st, tb, o, t, e):
 
 @njit
 def _apply_attack(st, tb, rng, g, o, t, e):
-    if e == E_PARALYSIS:
-        st.w_pl[t, PL_PARALYSED] = 1
-    elif e == E_FEAR:
-        st.w_pl[t, PL_FEAR] = 1
-    elif e == E_SHOE:
-        st.w_pl[t, PL_SHOE] = 1
-    elif e == E_CLAUSTRO:
-        st.w_pl[t, PL_CLAUS] = 1
-    elif e == E_BAD_SENSE:
+    if mark_next_turn(st, t, e):
+        return
+    if e == E_BAD_SENSE:
         if lose_life(st, tb, g, o, int(tb.prm[P_BAD_SENSE_LIFE])):
             set_pawn(st, t, st.w_gs[GS_RESPAWN])
     elif e == E_EVERYBODY:

@@ -159,7 +159,16 @@ def _resolve(st, tb, g, level):
     elif e == E_SHOTGUN:
         place_in_play(st, tb, o, c)
         return
-    elif e == E_PARALYSIS:
+    else:
+        mark_next_turn(st, t, e)
+    to_discard(st, c)
+
+
+@njit
+def mark_next_turn(st, t, e):
+    """A card that spoils player t's next turn marks it (Hysterical Paralysis, Fear, Your Shoe's
+    Untied, Claustrophobia); False if ``e`` is not one of them."""
+    if e == E_PARALYSIS:
         st.w_pl[t, PL_PARALYSED] = 1
     elif e == E_FEAR:
         st.w_pl[t, PL_FEAR] = 1
@@ -167,7 +176,9 @@ def _resolve(st, tb, g, level):
         st.w_pl[t, PL_SHOE] = 1
     elif e == E_CLAUSTRO:
         st.w_pl[t, PL_CLAUS] = 1
-    to_discard(st, c)
+    else:
+        return False
+    return True
 
 
 @njit

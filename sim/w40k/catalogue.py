@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -202,6 +203,21 @@ class Catalogue:
 # ----------------------------------------------------------------------------------------------
 # Names
 # ----------------------------------------------------------------------------------------------
+
+
+def exact_number(value: Any) -> Fraction | None:
+    """A points cost or factor as written in a config: an int, a float (as written: 1.15 is 23/20) or a
+    fraction string as a Fraction; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, float):
+            return Fraction(repr(value)) if math.isfinite(value) else None
+        if isinstance(value, int | str | Fraction):
+            return Fraction(value.strip() if isinstance(value, str) else value)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return None
 
 
 def _key(name: str) -> str:

@@ -39,6 +39,7 @@ from sim.rulesets.apocalypse.armies import (
     read_toml,
 )
 from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at
+from sim.w40k.catalogue import exact_number
 from sim.w40k.tables import Geometry
 
 RULESET_ID = "apocalypse"
@@ -419,20 +420,6 @@ class ApocalypseConfig:
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}
 MAX_UNIT_COST = Fraction(1000)
 FACTOR_RANGE = (Fraction(1, 2), Fraction(2))
-
-
-def exact_number(value: Any) -> Fraction | None:
-    """An int, a float (as written: 1.15 is 23/20) or a fraction string as a Fraction; else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        if isinstance(value, float):
-            return Fraction(repr(value)) if math.isfinite(value) else None
-        if isinstance(value, int | str | Fraction):
-            return Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, ZeroDivisionError):
-        return None
-    return None
 
 
 def price_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:

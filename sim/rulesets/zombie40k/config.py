@@ -24,13 +24,13 @@ import math
 import re
 from dataclasses import dataclass, field, fields, replace
 from difflib import get_close_matches
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from kernels.zombie40k.state import MAX_TERRAIN
 from sim.files import read_toml
 from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, team_from_dict
+from sim.w40k.catalogue import exact_number
 from sim.w40k.profiles import MODEL_RULES
 from sim.w40k.tables import Geometry
 
@@ -475,20 +475,6 @@ def cost_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{name}: {key} = {cost!r}; allowed: {allowed}")
         out[key] = str(exact)
     return tuple(sorted(out.items()))
-
-
-def exact_number(value: Any) -> Fraction | None:
-    """An int, a float (as written: 1.15 is 23/20) or a fraction string as a Fraction; else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        if isinstance(value, float):
-            return Fraction(repr(value)) if math.isfinite(value) else None
-        if isinstance(value, int | str | Fraction):
-            return Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, ZeroDivisionError):
-        return None
-    return None
 
 
 def _is_pairs(value: Any) -> bool:
