@@ -329,8 +329,9 @@ def worker(ruleset_id: str, label: str, games: int | None, ctl: str, ack: str, o
         raise ProfileError("the profile needs the JIT: unset NUMBA_DISABLE_JIT")
     numba.set_num_threads(1)
     rs, label, config = resolve(ruleset_id, label)
+    Path(out).with_name("worker.pid").write_text(str(os.getpid()))  # the map's name, for its removal
     loaded = warm_up(config)
-    n_symbols = write_perf_map(jitted_symbols(rs.play_batch), Path(f"/tmp/perf-{os.getpid()}.map"))
+    n_symbols = write_perf_map(jitted_symbols(rs.play_batch), perf_map_path(os.getpid()))
     if n_symbols == 0:
         raise ProfileError(f"no jitted functions to name ({loaded['source']}): the kernel cache was not empty")
     _play(config, 2)  # the first run's one-off work outside the game (the batch loop's own kernels)
@@ -342,6 +343,20 @@ def worker(ruleset_id: str, label: str, games: int | None, ctl: str, ack: str, o
                "threads": 1, "compile_s": loaded["seconds"], "compile_source": loaded["source"],
                "map_functions": n_symbols, "pid": os.getpid()}
     Path(out).write_text(json.dumps(figures))
+
+
+def perf_map_path(pid: int) -> Path:
+    """Where perf reads the map of a process's jitted code."""
+    return Path(f"/tmp/perf-{pid}.map")
+
+
+def _remove_map(folder: Path) -> None:
+    """Remove the worker's perf map (named in ``worker.pid`` of ``folder``), if it wrote one."""
+    try:
+        pid = int((folder / "worker.pid").read_text())
+    except (OSError, ValueError):
+        return
+    perf_map_path(pid).unlink(missing_ok=True)
 
 
 WORKER_CODE = "import sys, json; from experiments.profile import worker; worker(*json.loads(sys.argv[1]))"
@@ -415,13 +430,12 @@ def run_profile(ruleset_id: str | None = None, label: str | None = None, games: 
     say(f"compiling the {rs.id} game afresh in a temporary kernel cache (about a minute), then playing "
         f"{'~8 s of' if games is None else f'{games:,}'} games under perf record")
     with tempfile.TemporaryDirectory(prefix="shamble-profile-") as folder:
-        figures, data = _record(perf, [rs.id, label, games], Path(folder))
-        perf_map = Path(f"/tmp/perf-{figures['pid']}.map")
         try:
+            figures, data = _record(perf, [rs.id, label, games], Path(folder))
             say("reading the profile (perf report)")
             text = _report(perf, data)
         finally:
-            perf_map.unlink(missing_ok=True)
+            _remove_map(Path(folder))
     figures.pop("pid")
     return {**figures, **summarise(parse_report(text), top)}
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -174,6 +175,34 @@ def test_paranoid_level_reads_the_kernel_setting(tmp_path):
     (tmp_path / "p").write_text("2\n")
     assert P.paranoid_level(tmp_path / "p") == 2
     assert P.paranoid_level(tmp_path / "missing") is None
+
+
+def _fake_perf(tmp_path, message: str):
+    script = tmp_path / "perf"
+    script.write_text(f"#!/bin/sh\necho 'some first line' >&2\necho '{message}' >&2\nexit 1\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("Error: Access to performance monitoring and observability operations is limited. Permission denied",
+     "perf is not permitted here: Error: Access"),
+    ("ValueError: something broke in the worker", "the profiled play failed: ValueError: something broke"),
+])
+def test_perf_record_failure_is_one_line(tmp_path, message, words):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with pytest.raises(P.ProfileError, match="^" + re.escape(words)):
+        P._record(_fake_perf(tmp_path, message), ["outwest", "hold_the_town", 5], folder)
+
+
+def test_worker_map_is_removed_by_its_pid(tmp_path, monkeypatch):
+    monkeypatch.setattr(P, "perf_map_path", lambda pid: tmp_path / f"perf-{pid}.map")
+    (tmp_path / "perf-4242.map").write_text("1000 10 f\n")
+    (tmp_path / "worker.pid").write_text("4242")
+    P._remove_map(tmp_path)
+    assert not (tmp_path / "perf-4242.map").exists()
+    P._remove_map(tmp_path / "no_worker")  # no pid file: nothing to remove, no error
 
 
 # ---------------------------------------------------------------------------------- end to end
