@@ -1,7 +1,7 @@
 """The ``shamble`` command line (typer): parse, call one function, print.
 
-The shared commands (play, trace, sweep, solve, sensitivity, report, bench, params, policies,
-rulesets) work for every ruleset: a config names its ruleset, and the commands that take no
+The shared commands (play, trace, sweep, solve, sensitivity, report, bench, profile, params,
+policies, rulesets) work for every ruleset: a config names its ruleset, and the commands that take no
 config take ``--ruleset``. Each ruleset's own commands come from the ruleset (``Ruleset.cli``):
 ``shamble zombie40k mods``; the default ruleset's are also top-level commands (``shamble mods``).
 Bad input (a value out of range, an unknown name, a path through a file) ends the command with
@@ -92,6 +92,27 @@ def bench(
         typer.echo(bench_json(results))
     else:
         render_bench(results, Console())
+
+
+@app.command()
+def profile(
+    ruleset: RulesetOption = DEFAULT_RULESET,
+    config: Annotated[str | None, typer.Option("--config", help="One of the ruleset's bench configs "
+                                                                "(default: the first).")] = None,
+    games: Annotated[Int, typer.Option(help="Games to play (default: sized to ~8 s on one thread).")] = None,
+    top: Annotated[int, typer.Option(help="Rows of the table.")] = 15,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Where a ruleset's game spends its time: perf record of one thread's play, the jitted functions named
+    (compiles the game afresh in a temporary kernel cache: about a minute; needs perf)."""
+    from experiments.profile import profile_json, render_profile, run_profile
+
+    with user_errors(), Console(stderr=True).status("profile") as status:
+        result = run_profile(ruleset, config, games, top, say=lambda what: status.update(f"profile: {what}"))
+    if as_json:
+        typer.echo(profile_json(result))
+    else:
+        render_profile(result, Console())
 
 
 @app.command()
