@@ -485,7 +485,7 @@ INT_OPTIONS = {  # command line -> its integer options
 }
 ALL_OPTIONS = {o for opts in INT_OPTIONS.values() for o in opts} | {"--json", "--out", "--mod", "--png", "--plot",
                                                                      "--help", "--version", "--quick", "--hardcore"}
-COMMANDS = ["odds", "bench", "units", "weapons", "roster", "params", "policies", "mods", "play", "trace"]
+COMMANDS = ["odds", "bench", "profile", "units", "weapons", "roster", "params", "policies", "mods", "play", "trace"]
 
 
 def _not_an_int(text: str) -> bool:
