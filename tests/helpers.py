@@ -1,4 +1,4 @@
-"""One shared helper for statistical tests (house style: emcee).
+"""Shared test helpers (house style: emcee): the chi-square gate, and dice scripted by hand.
 
 ``assert_matches_pmf`` is the chi-square goodness-of-fit gate used for every dice mechanic:
 observed counts of a Monte Carlo histogram against an exact pmf, adjacent bins with an
@@ -6,6 +6,9 @@ expected count below 5 pooled (the usual validity condition of the chi-square
 approximation), rejected when p < ALPHA. ALPHA = 1e-4: an honest kernel fails one run in
 10,000 (a 0.05 gate would fail it one run in twenty), while a rule bug that shifts a
 probability by a percent or more over 10^5 games gives p far below 1e-10.
+
+``ScriptedDice`` feeds hand-chosen dice to the kernels (the ``dice`` fixture of tests/conftest.py,
+Out West's ``ow_dice``).
 """
 
 from __future__ import annotations
@@ -63,3 +66,32 @@ def default_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class ScriptedDice:
+    """Dice that come from a list: ``script(1, 5, 6)``; D6 values 1-6, uniforms as floats."""
+
+    def __init__(self) -> None:
+        self._queue: list[float] = []
+        self.rolled = 0
+
+    def script(self, *values: float) -> ScriptedDice:
+        self._queue.extend(values)
+        return self
+
+    def _pop(self) -> float:
+        if not self._queue:
+            raise AssertionError(f"the code rolled more dice than scripted (after {self.rolled})")
+        self.rolled += 1
+        return self._queue.pop(0)
+
+    def d6(self, rng, g):
+        value = self._pop()
+        assert value in (1, 2, 3, 4, 5, 6), f"scripted D6 {value!r} is not 1-6"
+        return int(value)
+
+    def uniform(self, rng, g):
+        return float(self._pop())
+
+    def done(self) -> None:
+        assert not self._queue, f"{len(self._queue)} scripted dice were not rolled: {self._queue}"

@@ -7,40 +7,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers import ScriptedDice
 
 from kernels.outwest import layout as L
 from kernels.outwest.state import new_state
 from sim.rulesets.outwest.compile import compile_tables, n_figures
 from sim.rulesets.outwest.config import OutwestConfig
-
-
-class ScriptedDice:
-    """Dice that come from a list: ``script(1, 5, 6)``; D6 values 1-6, uniforms as floats."""
-
-    def __init__(self) -> None:
-        self._queue: list[float] = []
-        self.rolled = 0
-
-    def script(self, *values: float) -> ScriptedDice:
-        self._queue.extend(values)
-        return self
-
-    def _pop(self) -> float:
-        if not self._queue:
-            raise AssertionError(f"the code rolled more dice than scripted (after {self.rolled})")
-        self.rolled += 1
-        return self._queue.pop(0)
-
-    def d6(self, rng, g):
-        value = self._pop()
-        assert value in (1, 2, 3, 4, 5, 6), f"scripted D6 {value!r} is not 1-6"
-        return int(value)
-
-    def uniform(self, rng, g):
-        return float(self._pop())
-
-    def done(self) -> None:
-        assert not self._queue, f"{len(self._queue)} scripted dice were not rolled: {self._queue}"
 
 
 def config(**params) -> OutwestConfig:

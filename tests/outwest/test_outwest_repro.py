@@ -20,7 +20,7 @@ N_PLAIN = 30
 
 PLAIN = """
 import json, sys
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{tests!r}, {shared!r}]  # outwest_helpers, and the shared tests/helpers.py
 from outwest_helpers import config, play
 df, violations = play(config(**{cfg!r}), {n}, seed=7, batch=7, check=True)
 print(json.dumps({{"frame": df.astype(str).to_dict("list"), "violations": violations}}))
@@ -56,7 +56,8 @@ def test_a_game_depends_only_on_its_index():
 
 def test_jit_on_and_off_give_identical_games():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = PLAIN.format(tests=str(Path(__file__).parent), cfg=CFG, n=N_PLAIN)
+    here = Path(__file__).parent
+    code = PLAIN.format(tests=str(here), shared=str(here.parent), cfg=CFG, n=N_PLAIN)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
