@@ -572,6 +572,18 @@ def test_s10_4_death_korps_parameters(dice):
     assert seen == [(3, 6), (4, 5), (4, 5), (4, 5)]
 
 
+@pytest.mark.parametrize("params, message", [
+    (dict(dk_start_t=4, dk_max_t=3), "dk_max_t = 3 is below dk_start_t = 4"),
+    (dict(dk_start_fnp=5, dk_max_fnp=6), "dk_max_fnp = 6 is worse than dk_start_fnp = 5"),
+])
+def test_s10_4_death_korps_ceiling_below_its_start_is_refused(params, message):
+    """A ceiling below the start would clamp the start silently: one line naming both fields."""
+    with pytest.raises(ConfigError, match=message) as err:
+        modded("death_korps", **params)
+    assert "\n" not in str(err.value) and "allowed" in str(err.value)
+    modded("death_korps", dk_start_t=4, dk_max_t=4, dk_start_fnp=5, dk_max_fnp=5)  # equal: no escalation, allowed
+
+
 def test_s10_4_death_korps_fnp_is_rolled(dice, rng):
     """The escalated Feel No Pain is taken in the attack: a 4 saves a level-2 (FNP 4+) zombie
     and not a level-1 (FNP 5+) one."""

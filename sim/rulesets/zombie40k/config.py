@@ -368,6 +368,18 @@ class GameConfig:
             raise ConfigError(f"terrain_density = {self.terrain_density!r} with terrain_piece_radius_in = "
                               f"{self.terrain_piece_radius_in!r} makes {self.terrain_pieces} pieces; allowed: at most "
                               f"{MAX_TERRAIN} (larger pieces, or less terrain)")
+        self._check_death_korps()
+
+    def _check_death_korps(self) -> None:
+        """zombie40k §10.4: each respawn makes a Death Korps horde tougher, so its ceiling may not lie
+        below its start (the kernels would clamp the start silently)."""
+        if self.dk_max_t < self.dk_start_t:
+            raise ConfigError(f"dk_max_t = {self.dk_max_t} is below dk_start_t = {self.dk_start_t}; allowed: "
+                              f"dk_max_t >= dk_start_t (each respawn adds 1 Toughness up to dk_max_t)")
+        if self.dk_max_fnp > self.dk_start_fnp:
+            raise ConfigError(f"dk_max_fnp = {self.dk_max_fnp} is worse than dk_start_fnp = {self.dk_start_fnp}; "
+                              f"allowed: dk_max_fnp <= dk_start_fnp (each respawn improves Feel No Pain by 1 up to "
+                              f"dk_max_fnp+)")
 
     @property
     def ruleset(self) -> str:
