@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from z9_scene import clear, empty_hands, give, lay, pawn, put, sq
+from z9_scene import check, clear, empty_hands, give, lay, pawn, put, race_map, sq
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import PlayerConfig, Policy, Zombies9Config, default_config
@@ -17,22 +17,6 @@ def k(name):
 
 def two(opponent: Policy | None = None, **params):
     return Zombies9Config(players=(PlayerConfig("Ann"), PlayerConfig("Ben", opponent or Policy())), **params)
-
-
-def race_map(st, tb, cfg):
-    """Town Square, two straight roads north, the Helipad: its centre 9 steps from the Town Square's."""
-    lay(st, tb, cfg, "Straight road", 0, -1)
-    lay(st, tb, cfg, "Straight road", 0, -2)
-    heli = lay(st, tb, cfg, "Helipad", 0, -3)
-    st.w_gs[L.GS_HELI] = heli
-    clear(st, tb)
-    empty_hands(st, tb)
-    k("policy").ensure_fields(st)
-    return heli
-
-
-def check(st, tb):
-    assert k("turn").count_violations(st, tb) == 0
 
 
 def test_hysterical_paralysis_loses_the_whole_turn(game, z9dice):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from z9_scene import clear, empty_hands, give, lay, pawn, put, sq
+from z9_scene import check, clear, empty_hands, give, pawn, put, race_map, sq
 
 from kernels.zombies9 import layout as L
 from sim import ruleset as registry
@@ -50,22 +50,6 @@ text = "Play in reply to a card: that card does nothing."
 
 def players(*policies: Policy) -> tuple[PlayerConfig, ...]:
     return tuple(PlayerConfig(name, pol) for name, pol in zip(("Ann", "Ben", "Cal"), policies))
-
-
-def race_map(st, tb, cfg):
-    """Town Square, two straight roads north, the Helipad (its centre 9 steps from the start)."""
-    lay(st, tb, cfg, "Straight road", 0, -1)
-    lay(st, tb, cfg, "Straight road", 0, -2)
-    heli = lay(st, tb, cfg, "Helipad", 0, -3)
-    st.w_gs[L.GS_HELI] = heli
-    clear(st, tb)
-    empty_hands(st, tb)
-    k("policy").ensure_fields(st)
-    return heli
-
-
-def check(st, tb):
-    assert k("turn").count_violations(st, tb) == 0
 
 
 def kinds(st):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from kernels.zombies9 import board, pieces
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.compile import game_of
@@ -95,3 +97,26 @@ def stack_on_top(st, config, name: str) -> None:
                 st.w_gs[L.GS_DECK_N] += 1
                 return
     raise AssertionError(f"no {name!r} in the piles")
+
+
+def _kernel(name: str):
+    """The kernels module by name at call time (a fixture may have swapped its kernels)."""
+    return importlib.import_module(f"kernels.zombies9.{name}")
+
+
+def race_map(st, tb, cfg) -> int:
+    """Town Square, two straight roads north, the Helipad: its centre 9 steps from the Town
+    Square's; hands empty, no zombies. Returns the Helipad's tile."""
+    lay(st, tb, cfg, "Straight road", 0, -1)
+    lay(st, tb, cfg, "Straight road", 0, -2)
+    heli = lay(st, tb, cfg, "Helipad", 0, -3)
+    st.w_gs[L.GS_HELI] = heli
+    clear(st, tb)
+    empty_hands(st, tb)
+    _kernel("policy").ensure_fields(st)
+    return heli
+
+
+def check(st, tb) -> None:
+    """Every invariant holds (kernels.zombies9.turn.count_violations)."""
+    assert _kernel("turn").count_violations(st, tb) == 0

@@ -51,7 +51,6 @@ rebalance (which keys its cells by the tables) plays them once.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -72,6 +71,7 @@ from sim.rulesets.apocalypse.config import (
     refit_armies,
 )
 from sim.w40k.catalogue import Catalogue
+from sim.w40k.prices import unit_price
 
 PER_MODEL, MULTIPLIER = "per-model", "multiplier"
 MODES = {
@@ -79,7 +79,6 @@ MODES = {
                "steps the catalogue can price (1/block of a point for a unit sold in blocks)",
     MULTIPLIER: "one multiplier of each army's whole cost, in steps of 0.01",
 }
-COST_SPAN = 3  # a unit's cost stays within its catalogue cost / 3 and x 3 (as Zombie 40,000's)
 MAX_COST = MAX_UNIT_COST
 FACTOR_STEP = Fraction(1, 100)
 SIDE = "army"  # the results column of a side
@@ -96,11 +95,6 @@ def _mode(mode: str) -> str:
     if mode not in MODES:
         raise ConfigError(f"--mode {mode!r}; allowed: {', '.join(MODES)}")
     return mode
-
-
-def _on_grid(value: Fraction, step: Fraction, up: bool) -> Fraction:
-    k = value / step
-    return step * (math.ceil(k) if up else math.floor(k))
 
 
 def main_unit(army: Army, cat: Catalogue | None = None) -> str:
@@ -138,14 +132,7 @@ def prices(config: ApocalypseConfig, mode: str = PER_MODEL) -> list[Price]:
     sides: dict[str, list[str]] = {}
     for p in config.players:
         sides.setdefault(main_unit(p.army, base), []).append(p.army.name)
-    out = []
-    for unit, armies in sides.items():
-        entry, catalogue_cost = cat.unit(unit), base.unit(unit).cost_per_model
-        step = Fraction(1, entry.block_models)
-        low = max(step, _on_grid(catalogue_cost / COST_SPAN, step, up=True))
-        high = min(_on_grid(MAX_COST, step, up=False), _on_grid(catalogue_cost * COST_SPAN, step, up=False))
-        out.append(Price(unit, entry.cost_per_model, step, low, high, tuple(dict.fromkeys(armies))))
-    return out
+    return [unit_price(cat, base, unit, tuple(dict.fromkeys(armies)), MAX_COST) for unit, armies in sides.items()]
 
 
 def priced(config: ApocalypseConfig, mode: str, values: Mapping[str, Fraction]) -> ApocalypseConfig:

@@ -20,7 +20,6 @@ where it changes how many models the budget buys.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -31,6 +30,7 @@ from sim.rulesets.zombie40k.compile import catalogue_for, cost_factor
 from sim.rulesets.zombie40k.config import ConfigError, GameConfig
 from sim.rulesets.zombie40k.report import games_for, standard_section
 from sim.rulesets.zombie40k.teams import fill_model, team_cost
+from sim.w40k.prices import unit_price
 
 PER_MODEL, MULTIPLIER = "per-model", "multiplier"
 MODES = {
@@ -38,7 +38,6 @@ MODES = {
                "price (whole points; 1/block of a point for a unit sold in blocks)",
     MULTIPLIER: "one multiplier of each team's whole cost, in steps of 0.01",
 }
-COST_SPAN = 3  # a unit's cost stays within its catalogue cost / 3 and x 3
 MAX_COST = Fraction(1000)
 FACTOR_STEP, FACTOR_RANGE = Fraction(1, 100), (Fraction(1, 2), Fraction(2))
 
@@ -47,11 +46,6 @@ def _mode(mode: str) -> str:
     if mode not in MODES:
         raise ConfigError(f"--mode {mode!r}; allowed: {', '.join(MODES)}")
     return mode
-
-
-def _on_grid(value: Fraction, step: Fraction, up: bool) -> Fraction:
-    k = value / step
-    return step * (math.ceil(k) if up else math.floor(k))
 
 
 def _unpriced(config: GameConfig) -> GameConfig:
@@ -68,14 +62,7 @@ def prices(config: GameConfig, mode: str = PER_MODEL) -> list[Price]:
     sides: dict[str, list[str]] = {}
     for p in config.players:
         sides.setdefault(cat.unit(fill_model(p.team).unit).name, []).append(p.team.name)
-    out = []
-    for unit, teams in sides.items():
-        entry, catalogue_cost = cat.unit(unit), base.unit(unit).cost_per_model
-        step = Fraction(1, entry.block_models)
-        low = max(step, _on_grid(catalogue_cost / COST_SPAN, step, up=True))
-        high = min(_on_grid(MAX_COST, step, up=False), _on_grid(catalogue_cost * COST_SPAN, step, up=False))
-        out.append(Price(unit, entry.cost_per_model, step, low, high, tuple(dict.fromkeys(teams))))
-    return out
+    return [unit_price(cat, base, unit, tuple(dict.fromkeys(teams)), MAX_COST) for unit, teams in sides.items()]
 
 
 def apply(config: GameConfig, mode: str, values: Mapping[str, Fraction]) -> GameConfig:
