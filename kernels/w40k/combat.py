@@ -208,8 +208,11 @@ def _blast_marker_hits(rng, g, spec, alive):
 
 @njit
 def _hits_of_die(rng, g, spec, wounds, out):
-    """Hits scored by one attack die on the unit whose Wounds are ``wounds``."""
-    return hits_of_die(rng, g, spec, count_alive(wounds), out)
+    """Hits scored by one attack die on the unit whose Wounds are ``wounds`` (its living models
+    are counted only for a blast marker or a template, the modes that cover some of them)."""
+    mode = spec[SP_HIT_MODE]
+    models = count_alive(wounds) if mode == HM_TEMPLATE or mode == HM_BLAST else 0
+    return hits_of_die(rng, g, spec, models, out)
 
 
 @njit

@@ -433,7 +433,8 @@ def _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng):
     spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
     for u in range(member.shape[0]):
         v = target[u]
-        if not member[u] or v < 0 or st.ustate[g, u, US_CHARGED] == 0 or st.ustate[g, u, US_ROUNDS] != 0:
+        if not member[u] or v < 0 or st.ustate[g, u, US_CHARGED] == 0 or st.ustate[g, u, US_ROUNDS] != 0 \
+                or not any_has(st, g, u, MR_HAMMER_OF_WRATH):  # no model has it: none strikes
             continue
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0 and unit_flags(st, g, u, m) & MR_HAMMER_OF_WRATH and on_table(st, g, v):
@@ -448,7 +449,7 @@ def _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng):
     spec, out = st.w_spec[W_HAMMER], st.w_out[W_HAMMER]
     for u in range(member.shape[0]):
         v = target[u]
-        if not member[u] or v < 0:
+        if not member[u] or v < 0 or not any_has(st, g, u, MR_MANDIBLASTERS):
             continue
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0 and st.mflags[g, u, m] & MR_MANDIBLASTERS and on_table(st, g, v):
@@ -558,12 +559,29 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
         if not member[u]:
             continue
         v = target[u]
+        kept = -1  # the model of u whose attacks ``spec`` holds, while no model has died since
         for m in range(mm):
             if dice[u, m] > 0 and v >= 0 and on_table(st, g, v):
-                _model_spec(st, g, u, m, v, weapon[u, m], tb, spec)
+                if kept < 0 or not _strikes_alike(st, g, u, m, kept, weapon):
+                    _model_spec(st, g, u, m, v, weapon[u, m], tb, spec)
                 _strike(st, g, u, v, dice[u, m], spec, inflicted, suffered, tb, rng, out)
+                kept = m if out[OUT_KILLED] == 0 else -1
                 if weapon[u, m] == -2 and out[OUT_ONES] > 0:
                     fuel_out[u, m] = True  # a natural 1: the chainsaw runs dry (zombie40k §8)
+
+
+@njit
+def _strikes_alike(st, g, u, m, k, weapon):
+    """Do models m and k of unit u strike with the same attacks (``_model_spec``): the same
+    weapon, profile and rules? While no model of either side has died, nothing else the spec
+    reads has changed (a strike that kills nobody wipes no one, converts no one, awards no
+    power-up), so a horde of like zombies builds its spec once."""
+    if weapon[u, m] != weapon[u, k] or st.mflags[g, u, m] != st.mflags[g, u, k]:
+        return False
+    for c in range(st.stats.shape[3]):
+        if st.stats[g, u, m, c] != st.stats[g, u, k, c]:
+            return False
+    return True
 
 
 @njit
