@@ -18,6 +18,7 @@ import kernels.zombie40k.movement
 import kernels.zombie40k.turn
 
 movement = kernels.zombie40k.movement
+geometry = kernels.zombie40k.geometry
 turn = kernels.zombie40k.turn
 
 
@@ -258,6 +259,13 @@ def test_core_3_a_squad_runs_around_a_horde_too(dice):
     assert _ev(st, tb, 1) < before - 1.0
 
 
+def _free_travel(st, tb, u, x, y, dx, dy, reach=1e9):
+    """How far unit u may travel from (x, y) along (dx, dy), past the keep-away circles in reach."""
+    near = np.zeros((st.pos.shape[1], 3))
+    n = geometry.near_circles(st.pos, st.radius[0], st.ustate, 0, u, x, y, reach, -1, tb.prm, near)
+    return geometry.free_travel(near, n, st.radius[0, u], x, y, dx, dy, tb.prm)
+
+
 def test_core_3_the_1_inch_rule_is_for_enemies_zombie_units_may_touch(dice):
     """core §3: a model may not move within 1" of an *enemy* model; zombie units may come into
     base contact with each other (issue item 16; the other reading: zombie_unit_gap_in = 1)."""
@@ -266,10 +274,31 @@ def test_core_3_the_1_inch_rule_is_for_enemies_zombie_units_may_touch(dice):
         clear_table(st, keep=(1, 2, 3))
         put_unit(st, tb, 2, 24.0, 30.0)
         put_unit(st, tb, 3, 24.0, 30.0 + st.radius[0, 2] + st.radius[0, 3] + 4.0)
-        t = kernels.zombie40k.geometry.free_travel(st.pos, st.radius[0], st.ustate, 0, 2, 24.0, 30.0, 0.0, 1.0, -1,
-                                                   tb.prm)
-        assert t == pytest.approx(4.0 - stop)
+        assert _free_travel(st, tb, 2, 24.0, 30.0, 0.0, 1.0) == pytest.approx(4.0 - stop)
     put_unit(st, tb, 1, 24.0, 30.0 + st.radius[0, 2] + st.radius[0, 1] + 4.0)  # a squad: an enemy
     kernels.zombie40k.units.remove_unit(st, 0, 3)
-    t = kernels.zombie40k.geometry.free_travel(st.pos, st.radius[0], st.ustate, 0, 2, 24.0, 30.0, 0.0, 1.0, -1, tb.prm)
-    assert t == pytest.approx(3.0)
+    assert _free_travel(st, tb, 2, 24.0, 30.0, 0.0, 1.0) == pytest.approx(3.0)
+
+
+def test_a_move_is_the_same_without_the_circles_out_of_its_reach():
+    """The planner leaves out the keep-away circles more than the move's reach + 1" away
+    (``near_circles``): on the tables of real games, at random points and headings, every move
+    of up to ``reach`` is as far as with every circle (exact equality: the same floating point
+    numbers), and some circles are left out (else the test would test nothing)."""
+    st, tb, rng = one_game(example_config("four_players"))
+    kernels.zombie40k.turn.play_game(st, 0, tb, rng, False)  # a table where the game ended
+    gen = np.random.default_rng(7)
+    on = [u for u in range(st.pos.shape[1]) if st.ustate[0, u, GL.US_ON_TABLE]]
+    left_out = 0
+    for _ in range(400):
+        u = int(gen.choice(on))
+        reach = float(gen.uniform(0.5, 12.0))
+        x, y = st.pos[0, u] + gen.uniform(-2.0, 2.0, 2)
+        a = gen.uniform(0.0, 2 * np.pi)
+        near = np.zeros((st.pos.shape[1], 3))
+        n = geometry.near_circles(st.pos, st.radius[0], st.ustate, 0, u, x, y, reach, -1, tb.prm, near)
+        left_out += len(on) - 1 - n
+        cap = float(gen.uniform(0.0, reach))
+        assert min(cap, _free_travel(st, tb, u, x, y, np.cos(a), np.sin(a), reach)) == \
+            min(cap, _free_travel(st, tb, u, x, y, np.cos(a), np.sin(a)))
+    assert left_out > 0

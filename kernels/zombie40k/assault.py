@@ -770,7 +770,7 @@ def consolidate(st, g, u, gx, gy, tb, rng):
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
     ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
-    moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm)
+    moved = move_towards(st.pos, st.radius[g], st.ustate, g, u, gx, gy, distance, -1, 0.0, tb.prm, st.w_near)
     note_ev_zone(st, g, u, tb)
     dangerous_terrain(st, g, u, ax, ay, tb, rng)
     log_event(st, g, EK_CONSOLIDATE, u, -1, moved, st.pos[g, u, 0], st.pos[g, u, 1])

@@ -143,33 +143,49 @@ def keep_away(u, v, target, prm):
 
 
 @njit
-def free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
-    """How far unit u may travel from (px, py) along (dx, dy): not within 1" of enemy units
-    (``keep_away``; base contact allowed with ``target``), not into the Escape Vehicle, not off
-    the table."""
-    ru = radii[u]
-    t = ray_box_exit(px, py, dx, dy, ru, prm[P_TABLE_W] - ru, ru, prm[P_TABLE_L] - ru)
-    x0, x1, y0, y1 = ev_rect(prm)
-    t = min(t, ray_box_entry(px, py, dx, dy, x0 - ru, x1 + ru, y0 - ru, y1 + ru))
+def near_circles(pos, radii, ustate, g, u, px, py, reach, target, prm, near):
+    """Fill ``near`` (float64[U, 3]) with the keep-away circles (centre, radius; ``keep_away``) of
+    the units that a move of up to ``reach`` inches from (px, py) could touch, in unit order, and
+    return how many. A circle farther than ``reach`` + 1" can only stop the move beyond its end,
+    so leaving it out changes no move (a move of several steps never travels more than
+    ``reach`` from where it started)."""
+    ru, n = radii[u], 0
     for v in range(radii.shape[0]):
         if v == u or ustate[g, v, US_ON_TABLE] == 0:
             continue
-        gap = keep_away(u, v, target, prm)
-        t = min(t, ray_circle(px, py, dx, dy, pos[g, v, 0], pos[g, v, 1], ru + radii[v] + gap))
+        r = ru + radii[v] + keep_away(u, v, target, prm)
+        if norm(pos[g, v, 0] - px, pos[g, v, 1] - py) - r <= reach + 1.0:
+            near[n, 0], near[n, 1], near[n, 2] = pos[g, v, 0], pos[g, v, 1], r
+            n += 1
+    return n
+
+
+@njit
+def free_travel(near, n, ru, px, py, dx, dy, prm):
+    """How far a unit of radius ``ru`` may travel from (px, py) along (dx, dy): not into the
+    first ``n`` keep-away circles of ``near`` (``near_circles``: not within 1" of enemy units,
+    base contact allowed with its target), not into the Escape Vehicle, not off the table."""
+    t = ray_box_exit(px, py, dx, dy, ru, prm[P_TABLE_W] - ru, ru, prm[P_TABLE_L] - ru)
+    x0, x1, y0, y1 = ev_rect(prm)
+    t = min(t, ray_box_entry(px, py, dx, dy, x0 - ru, x1 + ru, y0 - ru, y1 + ru))
+    for k in range(n):
+        t = min(t, ray_circle(px, py, dx, dy, near[k, 0], near[k, 1], near[k, 2]))
     return t
 
 
 @njit
-def move_towards(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
+def move_towards(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm, near):
     """Move unit u up to ``budget`` inches towards the goal point (gx, gy), stopping when its
-    centre is ``stop_at`` inches from the goal. Returns the distance from where it stood."""
+    centre is ``stop_at`` inches from the goal. Returns the distance from where it stood.
+    ``near``: scratch for the keep-away circles in reach (``near_circles``)."""
+    n = near_circles(pos, radii, ustate, g, u, pos[g, u, 0], pos[g, u, 1], budget, target, prm, near)
     if prm[P_PLANNER_STRAIGHT] != 0:
-        return _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
-    return _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
+        return _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm, near, n)
+    return _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm, near, n)
 
 
 @njit
-def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
+def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm, near, n):
     """The other reading (``move_planner = "straight"``): one straight move, on the heading up
     to 60 degrees off the line to the goal that ends closest to it, if any gains ground."""
     px, py = pos[g, u, 0], pos[g, u, 1]
@@ -182,7 +198,7 @@ def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at,
     k = 0
     for turn in HEADINGS:
         dx, dy = math.cos(base + turn), math.sin(base + turn)
-        t = min(want, free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm))
+        t = min(want, free_travel(near, n, radii[u], px, py, dx, dy, prm))
         nx, ny = px + t * dx, py + t * dy
         gain = dist - norm(gx - nx, gy - ny)
         if gain > best_gain + 1e-9:
@@ -209,7 +225,7 @@ def _blocker(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
 
 
 @njit
-def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm):
+def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm, near, n):
     """Straight at the goal while the way is free; where a unit's keep-away circle (or a wall)
     stops it, it steps ``DETOUR_STEP`` inches in the free direction closest to the goal's, always
     turning to the same side, and tries straight again: it goes around what is in the way
@@ -222,7 +238,7 @@ def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
             break
         dx, dy = (gx - px) / dist, (gy - py) / dist
         want = min(left, dist - stop_at)
-        t = min(want, free_travel(pos, radii, ustate, g, u, px, py, dx, dy, target, prm))
+        t = min(want, free_travel(near, n, radii[u], px, py, dx, dy, prm))
         if t > 1e-9:
             px, py, left = px + t * dx, py + t * dy, left - t
             if t >= want - 1e-9:
@@ -238,7 +254,7 @@ def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm)
                 if side != 0.0 and sign != side:
                     continue
                 ax, ay = math.cos(base + sign * k * DETOUR_TURN), math.sin(base + sign * k * DETOUR_TURN)
-                s = min(DETOUR_STEP, left, free_travel(pos, radii, ustate, g, u, px, py, ax, ay, target, prm))
+                s = min(DETOUR_STEP, left, free_travel(near, n, radii[u], px, py, ax, ay, prm))
                 if s > 0.25 * DETOUR_STEP or (s > 1e-9 and s >= left - 1e-9):
                     px, py, left, side, moved = px + s * ax, py + s * ay, left - s, sign, True
                     break

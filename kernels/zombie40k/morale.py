@@ -102,7 +102,8 @@ def fall_back(st, g, p, tb, rng):
         after_attack(st, g, p, -1, before, tb, rng)
         return
     ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
-    move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm)
+    move_towards(st.pos, st.radius[g], st.ustate, g, p, st.pos[g, p, 0], -1.0e3, float(distance), -1, 0.0, tb.prm,
+                 st.w_near)
     dangerous_terrain(st, g, p, ax, ay, tb, rng)  # not slowed by difficult terrain (core §9.3)
 
 

@@ -182,7 +182,7 @@ def advance(st, g, p, allowance, tb, rng, kind):
     if target >= 0:
         stop = st.radius[g, p] + st.radius[g, target] + 1.0
     ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
-    moved = move_towards(st.pos, st.radius[g], st.ustate, g, p, gx, gy, allowance, -1, stop, tb.prm)
+    moved = move_towards(st.pos, st.radius[g], st.ustate, g, p, gx, gy, allowance, -1, stop, tb.prm, st.w_near)
     if moved > 0.0:
         st.ustate[g, p, US_MOVED] = 1
     note_ev_zone(st, g, p, tb)
@@ -434,7 +434,7 @@ def _shamble_unit(st, g, z, p, roll, tb, rng):
             return
     ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
     moved = move_towards(st.pos, st.radius[g], st.ustate, g, z, st.pos[g, p, 0], st.pos[g, p, 1], roll, p, 0.0,
-                         tb.prm)
+                         tb.prm, st.w_near)
     dangerous_terrain(st, g, z, ax, ay, tb, rng)  # zombies ignore difficult terrain, not dangerous (A22)
     if not on_table(st, g, z):
         close_event(st, g, told, moved, 0, roll)
