@@ -59,6 +59,22 @@ def test_touch_counts_the_versions_of_a_unit(nojit):
     assert st.usum[0, 1, GL.SU_FRESH] == 0 and st.usum[0, 1, GL.SU_MAJORITY_FRESH] == 0
 
 
+def test_the_kept_lock_count_follows_lock_and_unlock_and_a_stray_link_is_caught(nojit):
+    """``in_combat`` reads the count of combat links that ``lock`` and ``unlock_all`` keep (the
+    speed pass); checked mode compares it with ``st.locked``."""
+    st, tb, _ = one_game(example_config("two_players"))
+    units = kernels.zombie40k.units
+    units.lock(st, 0, 0, 2)
+    units.lock(st, 0, 0, 2)  # locked twice with the same unit: one link
+    units.lock(st, 0, 1, 2)
+    assert [int(st.ustate[0, u, GL.US_LOCKS]) for u in (0, 1, 2)] == [1, 1, 2]
+    assert units.in_combat(st, 0, 0) and _violations(st, tb) == 0
+    units.unlock_all(st, 0, 2)
+    assert not any(units.in_combat(st, 0, u) for u in (0, 1, 2)) and _violations(st, tb) == 0
+    st.locked[0, 0, 2] = st.locked[0, 2, 0] = 1  # a link written past units.lock
+    assert _violations(st, tb) == 2 and not units.in_combat(st, 0, 0)
+
+
 def test_kept_summaries_hold_after_every_phase_of_every_mod():
     """Checked mode over whole games of each mod (compiled): no phase ends with a kept summary
     that a recount contradicts (nor any other invariant broken)."""

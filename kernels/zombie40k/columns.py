@@ -38,8 +38,9 @@ from __future__ import annotations
  US_FIRED_HEAVY,  # 1 if it fired a Heavy weapon this turn (Battle Focus then forbids the Run, core §12)
  US_DRUGS,  # Combat Drugs result 1-6 rolled before the game (core §12); 0 = none
  US_CHARGED_COVER,  # 1 if it charged through difficult terrain without assault grenades: I1 this fight (core §7.1)
- ) = range(30)
-N_US = 30
+ US_LOCKS,  # units it is locked with (kept by units.lock / unlock_all: in_combat reads it)
+ ) = range(31)
+N_US = 31
 
 # ---- unit summaries kept, not recomputed: int64[n, U, N_SU] (kernels.zombie40k.units) ------
 # Filled from the unit's living models when first read after a change; every kernel that writes a

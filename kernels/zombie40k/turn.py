@@ -103,6 +103,7 @@ from kernels.zombie40k.columns import (
     US_FALLING_BACK,
     US_FIRED_HEAVY,
     US_FORCE,
+    US_LOCKS,
     US_MOVED,
     US_NO_CHARGE,
     US_OUT,
@@ -146,6 +147,7 @@ from kernels.zombie40k.units import (
     is_squad,
     label_phase,
     locked_with_zombies,
+    locks,
     log_event,
     n_players,
     on_table,
@@ -819,6 +821,7 @@ def count_violations(st, g, tb):
             bad += n != 0 and st.ustate[g, u, US_EMBARKED] == 0  # embarked squads keep their models
             bad += in_combat(st, g, u)
         bad += st.locked[g, u, u] != 0
+        bad += st.ustate[g, u, US_LOCKS] != locks(st, g, u)  # the kept count of its combat links
         for v in range(st.pos.shape[1]):
             bad += st.locked[g, u, v] != st.locked[g, v, u]
     bad += st.res[g, R_TURNS] > tb.prm[P_MAX_TURNS]

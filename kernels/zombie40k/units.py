@@ -34,6 +34,7 @@ from kernels.zombie40k.columns import (
     SU_VERSION,
     SU_WS,
     US_FALLING_BACK,
+    US_LOCKS,
     US_ON_TABLE,
     US_REACHED_ZONE,
     US_ROUNDS,
@@ -237,10 +238,9 @@ def leadership(st, g, u):
 
 @njit
 def in_combat(st, g, u):
-    for v in range(st.locked.shape[1]):
-        if st.locked[g, u, v]:
-            return True
-    return False
+    """Unit u is locked in combat (the count ``lock`` and ``unlock_all`` keep; checked mode
+    compares it with ``st.locked``)."""
+    return st.ustate[g, u, US_LOCKS] > 0
 
 
 @njit
@@ -259,6 +259,9 @@ def lock(st, g, u, v):
         st.ustate[g, u, US_ROUNDS] = 0
     if not in_combat(st, g, v):
         st.ustate[g, v, US_ROUNDS] = 0
+    if st.locked[g, u, v] == 0:
+        st.ustate[g, u, US_LOCKS] += 1
+        st.ustate[g, v, US_LOCKS] += 1
     st.locked[g, u, v] = 1
     st.locked[g, v, u] = 1
 
@@ -266,8 +269,20 @@ def lock(st, g, u, v):
 @njit
 def unlock_all(st, g, u):
     for v in range(st.locked.shape[1]):
+        if st.locked[g, u, v] != 0:
+            st.ustate[g, v, US_LOCKS] -= 1
         st.locked[g, u, v] = 0
         st.locked[g, v, u] = 0
+    st.ustate[g, u, US_LOCKS] = 0
+
+
+@njit
+def locks(st, g, u):
+    """Units u is locked with, counted from ``st.locked`` (checked mode: ``US_LOCKS`` equals it)."""
+    n = 0
+    for v in range(st.locked.shape[1]):
+        n += st.locked[g, u, v] != 0
+    return n
 
 
 @njit
