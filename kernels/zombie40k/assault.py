@@ -410,16 +410,17 @@ def fight(st, g, seed, tb, rng):
     _hammer_of_wrath(st, g, member, target, inflicted, suffered, tb, rng)
     _mandiblasters(st, g, member, target, inflicted, suffered, tb, rng)
     fuel_out, choice = st.w_fuel_out, st.w_choice
-    fuel_out[:] = False
-    for u in range(n):  # only the members' kept choices are read
+    for u in range(n):  # only the members' kept choices and chainsaws are read
         if member[u]:
             choice[u] = -1
-    step = _next_step(st, g, 11, member, target, tb, choice)
+            fuel_out[u] = False
+    steps = st.w_step
+    step = _next_step(st, g, 11, member, target, tb, choice, steps)
     while step > 0:  # Initiative 10 down to 1 (core §7.3)
         _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
-                         choice, st.w_dice, st.w_weapon, st.w_spec[W_FIGHT], st.w_out[W_FIGHT])
-        step = _next_step(st, g, step, member, target, tb, choice)
-    _discard_empty_chainsaws(st, g, fuel_out)
+                         choice, steps, st.w_dice, st.w_weapon, st.w_spec[W_FIGHT], st.w_out[W_FIGHT])
+        step = _next_step(st, g, step, member, target, tb, choice, steps)
+    _discard_empty_chainsaws(st, g, member, fuel_out)
     blind_tests(st, g, rng)
     for u in range(n):
         if member[u]:
@@ -521,16 +522,19 @@ def _fights(st, g, u, member, target):
 
 
 @njit
-def _next_step(st, g, below, member, target, tb, choice):
+def _next_step(st, g, below, member, target, tb, choice, steps):
     """The highest Initiative step under ``below`` at which some model strikes (0: none). Steps
-    nobody strikes at are skipped: nothing changes in them."""
+    nobody strikes at are skipped: nothing changes in them. Leaves each living model's step in
+    ``steps`` (of the units that fight) for the ``_initiative_step`` that follows."""
     best = 0
     for u in range(member.shape[0]):
         if not _fights(st, g, u, member, target):
             continue
         for m in range(st.wounds.shape[2]):
+            steps[u, m] = 0
             if st.wounds[g, u, m] > 0:
                 at = _model_step(st, g, u, m, tb, choice)
+                steps[u, m] = at
                 if best < at < below:
                     best = at
     return best
@@ -538,8 +542,9 @@ def _next_step(st, g, below, member, target, tb, choice):
 
 @njit
 def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, fuel_out, tb, rng,
-                     choice, dice, weapon, spec, out):
-    """Models striking at Initiative ``step`` are all counted first, then resolved."""
+                     choice, steps, dice, weapon, spec, out):
+    """Models striking at Initiative ``step`` are all counted first, then resolved (``steps``: each
+    model's step, as ``_next_step`` found it just before)."""
     n, mm = member.shape[0], st.wounds.shape[2]
     for u in range(n):
         if not member[u]:
@@ -549,7 +554,7 @@ def _initiative_step(st, g, step, member, target, rampage, inflicted, suffered, 
             continue
         v = target[u]
         for m in range(mm):
-            if st.wounds[g, u, m] <= 0 or _model_step(st, g, u, m, tb, choice) != step:
+            if st.wounds[g, u, m] <= 0 or steps[u, m] != step:
                 continue
             w, bonus2 = choice[u, m, C_WEAPON], choice[u, m, C_BONUS]
             chainsaw = st.mpow[g, u, m] & MP_CHAINSAW and _is_zombie_unit(st, g, v)
@@ -646,9 +651,9 @@ def _force_active(st, g, u):
 
 
 @njit
-def _discard_empty_chainsaws(st, g, fuel_out):
+def _discard_empty_chainsaws(st, g, member, fuel_out):
     for u in range(fuel_out.shape[0]):
-        for m in range(fuel_out.shape[1]):
+        for m in range(fuel_out.shape[1] if member[u] else 0):
             if fuel_out[u, m]:
                 st.mpow[g, u, m] &= ~MP_CHAINSAW
 

@@ -59,6 +59,7 @@ class GameState(NamedTuple):
     w_combat: np.ndarray  # bool[U] units of the combat a shot is fired into
     w_fuel_out: np.ndarray  # bool[U, M] chainsaws that rolled a 1
     w_choice: np.ndarray  # int64[U, M, N_CHOICE] melee choice kept for the round (kernels.zombie40k.assault)
+    w_step: np.ndarray  # int64[U, M] the Initiative step each model strikes at (assault._next_step)
     w_dice: np.ndarray  # int64[U, M] attacks at this Initiative step
     w_weapon: np.ndarray  # int64[U, M] weapon row of those attacks
     w_was: np.ndarray  # int16[M] Wounds of the defender before a strike (Dead Men Walking)
@@ -67,6 +68,7 @@ class GameState(NamedTuple):
     w_out: np.ndarray  # int64[N_WORK, N_OUT] their outcome counters
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
     w_keys: np.ndarray  # float64[U] their distances to their targets
+    w_queue: np.ndarray  # int64[U] units of a combat still to visit (units.combat_members)
     w_near: np.ndarray  # float64[U, 3] the keep-away circles a move may touch (geometry.near_circles)
     w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
     w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
@@ -130,6 +132,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_combat=np.zeros(u, np.bool_),
         w_fuel_out=np.zeros((u, m), np.bool_),
         w_choice=np.zeros((u, m, N_CHOICE), np.int64),
+        w_step=np.zeros((u, m), np.int64),
         w_dice=np.zeros((u, m), np.int64),
         w_weapon=np.zeros((u, m), np.int64),
         w_was=np.zeros(m, np.int16),
@@ -138,6 +141,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_out=np.zeros((N_WORK, N_OUT), np.int64),
         w_order=np.zeros(u, np.int64),
         w_keys=np.zeros(u),
+        w_queue=np.zeros(u, np.int64),
         w_near=np.zeros((u, 3)),
         w_now=np.zeros(N_NOW, np.int64),
         w_stream=np.zeros(3, np.uint64),

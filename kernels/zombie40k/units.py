@@ -287,20 +287,20 @@ def locks(st, g, u):
 
 @njit
 def combat_members(st, g, seed, member):
-    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked units)."""
-    n = st.locked.shape[1]
+    """Fill ``member`` (bool[U]) with the units of seed's combat (the connected set of locked
+    units), visiting each unit found once (``st.w_queue``)."""
+    n, queue = st.locked.shape[1], st.w_queue
     for u in range(n):
         member[u] = False
-    member[seed] = True
-    changed = True
-    while changed:
-        changed = False
-        for u in range(n):
-            if member[u]:
-                for v in range(n):
-                    if st.locked[g, u, v] and not member[v]:
-                        member[v] = True
-                        changed = True
+    member[seed], queue[0] = True, seed
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for v in range(n if st.ustate[g, u, US_LOCKS] > 0 else 0):
+            if st.locked[g, u, v] and not member[v]:
+                member[v], queue[tail] = True, v
+                tail += 1
 
 
 @njit
