@@ -141,13 +141,18 @@ def test_s4_turn_order_is_a_permutation(nojit):
     st, tb, rng = one_game(config, 3)
     seen = set()
     for _ in range(50):
-        order = kernels.zombie40k.turn.turn_order(st, 0, tb, rng)
-        assert sorted(order) == [0, 1, 2, 3]
-        seen.add(int(order[0]))
+        kernels.zombie40k.turn.turn_order(st, 0, tb, rng)
+        assert sorted(st.w_turn) == [0, 1, 2, 3]
+        seen.add(int(st.w_turn[0]))
     assert seen == {0, 1, 2, 3}  # every player goes first sometimes (re-rolled each turn)
     _, fixed, _ = one_game(example_config("four_players", order="fixed"), 3)
     for _ in range(3):
-        assert list(kernels.zombie40k.turn.turn_order(st, 0, fixed, rng)) == [0, 1, 2, 3]
+        kernels.zombie40k.turn.turn_order(st, 0, fixed, rng)
+        assert list(st.w_turn) == [0, 1, 2, 3]
+    _, rotate, _ = one_game(example_config("four_players", order="rotate"), 3)
+    st.res[0, GL.R_TURNS] = 3
+    kernels.zombie40k.turn.turn_order(st, 0, rotate, rng)
+    assert list(st.w_turn) == [2, 3, 0, 1]  # config order, starting two players later in turn 3
 
 
 # ------------------------------------------------------------------ §5.1 respawning

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from kernels.dice import roll_expr, scatter_arrow, scatter_die, sum_d6
-from kernels.jit import njit, njit_alloc
+from kernels.jit import njit
 from kernels.rng import d6, uniform
 from kernels.w40k.columns import (
     FNP,
@@ -338,7 +336,7 @@ def _place_in_band(st, g, h, tb, rng):
     return False
 
 
-@njit_alloc
+@njit
 def setup_game(st, g, tb, rng):
     """zombie40k §3: the terrain (if any), squads at the player edge (in roll-off order: the order is a uniform
     random permutation), hordes at random, the Boss beside the Escape Vehicle."""
@@ -349,7 +347,8 @@ def setup_game(st, g, tb, rng):
         dice_for(st, g, rng, p, 0)  # each unit's set-up its own dice (units.dice_for)
         roll_combat_drugs(st, g, p, tb, rng)
     dice_for(st, g, rng, -1, 1)
-    order = rolloff_order(n_p, rng, g)
+    rolloff_order(st, n_p, rng, g)
+    order = st.w_turn
     for k in range(n_p):
         dice_for(st, g, rng, order[k], 1)
         deploy_at_start_edge(st, g, order[k], tb, rng, k)
@@ -374,26 +373,27 @@ def _place_boss(st, g, tb):
     log_event(st, g, EK_DEPLOY, b, -1, st.pos[g, b, 0], st.pos[g, b, 1], 0)
 
 
-@njit_alloc
-def rolloff_order(n, rng, g):
-    """A roll-off order: D6 each, ties re-rolled among the tied (core-7th-edition §1) - as a
-    permutation, by repeated roll-offs for each place."""
-    order = np.empty(n, np.int64)
-    left = np.ones(n, np.bool_)
+@njit
+def rolloff_order(st, n, rng, g):
+    """A roll-off order into ``st.w_turn[:n]``: D6 each, ties re-rolled among the tied
+    (core-7th-edition §1) - as a permutation, by repeated roll-offs for each place."""
+    order, left = st.w_turn, st.w_left
+    for p in range(n):
+        left[p] = True
     for k in range(n):
-        order[k] = _rolloff_winner(left, rng, g)
+        order[k] = _rolloff_winner(left[:n], st.w_contenders[:n], st.w_rolls[:n], rng, g)
         left[order[k]] = False
-    return order
 
 
-@njit_alloc
-def _rolloff_winner(left, rng, g):
+@njit
+def _rolloff_winner(left, contenders, rolls, rng, g):
     """Roll-off among the players still in ``left``: highest D6 wins, ties roll again."""
-    contenders = left.copy()
+    for p in range(left.shape[0]):
+        contenders[p] = left[p]
     while True:
         best, count, winner = 0, 0, -1
-        rolls = np.zeros(contenders.shape[0], np.int64)
         for p in range(contenders.shape[0]):
+            rolls[p] = 0
             if contenders[p]:
                 rolls[p] = sum_d6(rng, g, 1)
                 if rolls[p] > best:

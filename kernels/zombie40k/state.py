@@ -67,6 +67,10 @@ class GameState(NamedTuple):
     w_spec: np.ndarray  # int64[N_WORK, N_SPEC] attack specs, one row per user (W_*)
     w_out: np.ndarray  # int64[N_WORK, N_OUT] their outcome counters
     w_order: np.ndarray  # int64[U] the order zombie units shamble in
+    w_turn: np.ndarray  # int64[P] the players' order this game turn (turn.turn_order; set-up's roll-off)
+    w_left: np.ndarray  # bool[P] players not yet placed by a roll-off (spawning.rolloff_order)
+    w_contenders: np.ndarray  # bool[P] players still rolling in one roll-off
+    w_rolls: np.ndarray  # int64[P] their dice
     w_keys: np.ndarray  # float64[U] their distances to their targets
     w_queue: np.ndarray  # int64[U] units of a combat still to visit (units.combat_members)
     w_near: np.ndarray  # float64[U, 3] the keep-away circles a move may touch (geometry.near_circles)
@@ -140,6 +144,10 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_spec=np.zeros((N_WORK, N_SPEC), np.int64),
         w_out=np.zeros((N_WORK, N_OUT), np.int64),
         w_order=np.zeros(u, np.int64),
+        w_turn=np.zeros(p, np.int64),
+        w_left=np.zeros(p, np.bool_),
+        w_contenders=np.zeros(p, np.bool_),
+        w_rolls=np.zeros(p, np.int64),
         w_keys=np.zeros(u),
         w_queue=np.zeros(u, np.int64),
         w_near=np.zeros((u, 3)),

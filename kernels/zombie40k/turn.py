@@ -667,17 +667,16 @@ def start_game_turn(st, g, tb):
         power_from_pain(st, g, u, st.res[g, R_TURNS])
 
 
-@njit_alloc
+@njit
 def turn_order(st, g, tb, rng):
-    """A7: roll-off each game turn (default), fixed, or rotating."""
+    """A7: roll-off each game turn (default), fixed, or rotating; the order in ``st.w_turn``."""
     n = n_players(tb)
     mode = int(tb.prm[P_ORDER])
-    order = np.arange(n)
-    if mode == 1:
-        return order
-    if mode == 2:
-        return (order + st.res[g, R_TURNS] - 1) % n
-    return rolloff_order(n, rng, g)
+    if mode == 0:
+        rolloff_order(st, n, rng, g)
+        return
+    for k in range(n):
+        st.w_turn[k] = k if mode == 1 else (k + st.res[g, R_TURNS] - 1) % n
 
 
 @njit
@@ -738,7 +737,7 @@ def _reset_game(st, g):
     st.res[g, R_WINNER] = -1
 
 
-@njit_alloc
+@njit
 def play_game(st, g, tb, rng, check):
     """Play game g of the batch from its stream ``rng[g]`` to the end."""
     _reset_game(st, g)
@@ -752,7 +751,8 @@ def play_game(st, g, tb, rng, check):
         st.res[g, R_TURNS] = turn
         start_game_turn(st, g, tb)
         enter_phase(st, g, rng, PH_ROLLOFF, -1)
-        order = turn_order(st, g, tb, rng)
+        turn_order(st, g, tb, rng)
+        order = st.w_turn
         log_event(st, g, EK_ORDER, order[0], order[-1], 0, 0, 0)
         emfh_all_test(st, g, tb, rng)
         for k in range(order.shape[0]):
