@@ -41,8 +41,8 @@ from sim.rulesets.apocalypse.config import POLICY_PRESETS, TRAIT_TITLES, TRAITS,
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse"
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 SEED = 2024
-GAMES = {"policies": 600, "points": 480, "players": 480, "grid": 240, "traits": 1200, "missions": 600,
-         "sensitivity": 240}
+GAMES = {"policies": 900, "points": 720, "players": 720, "grid": 360, "traits": 1800, "missions": 900,
+         "sensitivity": 360}
 POINTS = (200, 400, 600, 800, 1000, 1200)
 GRID_POINTS = (400, 800, 1200)
 GRID_PLAYERS = (1, 2, 4)

@@ -195,7 +195,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Hold the town (§12) against four groups of five, the posse grown from the default's classes "
             "(Legend, Shootist, Gunman, Gunman, Citizen, then Gunman, Citizen, Shootist...). A posse wins if "
             "one man is alive, conscious and not a zombie at the end of turn 10.",
-            base, games(2400), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
+            base, games(3600), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
             {"axis": "posse_size", "value_label": "posse size", "x_label": "men in the posse",
              "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse"}, SEED,
             notes=("The rate is the posse's: the town held (somebody still standing at the end).",)),
@@ -204,14 +204,14 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Posses of 12 points on a 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend; the rules give no "
             "points, so the scale is an assumption), each class with its default kit. Each character's rate is "
             "his own survival in a held town.",
-            base, games(1800), {"class_mix": list(EQUAL_POINTS_MIXES)}, ("outcomes",),
+            base, games(2700), {"class_mix": list(EQUAL_POINTS_MIXES)}, ("outcomes",),
             {"value_label": "class mix", "reference": "LSGGC", "titles": MIX_TITLES}, SEED),
         ReportSection(
             "shotguns_vs_rifles", "Out West: are shotguns worth more than rifles",
             "The default posse with every long gun a rifle, then every long gun a shotgun (pistols kept), on "
             "the same games. A shotgun shoots twice with pistol dice and the pistol's +2 at point blank, but "
             "must reload after every Fire (§2.2, §5.7); a rifle reaches 24\" with two dice from 2\" to 18\".",
-            base, games(6000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, ("paired",),
+            base, games(9000), {"weapon_mix": ["rifles", "shotguns", "pistols"]}, ("paired",),
             {"reference": "rifles", "compare_label": "every long gun", "chart_title": "Against every long gun a rifle",
              "titles": {"rifles": "rifles", "shotguns": "shotguns", "pistols": "no long guns"}, "who": "the posse"},
             SEED),
@@ -221,7 +221,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "table: a hit of 5 kills and raises the victim; §8: bite tests lapse more often, and the unconscious "
             "may die and rise), with Zombie Gunslingers as well (§11: risen characters above Citizen shoot), "
             "and Zombie Gunslingers alone with one gunslinger in every group from the start.",
-            base, games(6000), {"params": [dict(v) for v in ADVANCED_CELLS.values()]}, ("paired",),
+            base, games(9000), {"params": [dict(v) for v in ADVANCED_CELLS.values()]}, ("paired",),
             {"reference": "base", "compare_label": "advanced rules", "chart_title": "Against the basic game",
              "titles": {_cell_label(v): k for k, v in ADVANCED_CELLS.items()}, "who": "the posse"}, SEED,
             notes=("Zombie Gunslingers without the plague and without starting gunslingers change nothing "
@@ -231,7 +231,7 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Every number the spec had to choose ([default] (unconfirmed): range bands, dice per band, class "
             "shooting modifiers, aim, blaze and cover dice, ammunition, the turn count...) at its low and high "
             "plausible value, each against the default on the same games.",
-            base, games(1200), {}, ("sensitivity",),
+            base, games(1800), {}, ("sensitivity",),
             {"enable": {"mods": ("zombie_plague", "zombie_gunslingers")},
              "titles": {"zombie_plague": "Zombie Plague", "zombie_gunslingers": "Zombie Gunslingers"}}, SEED),
     ]

@@ -36,8 +36,8 @@ from sim.rulesets.zombie40k.results import POWERUP_NAMES
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 TWO_PLAYERS = EXAMPLES / "configs" / "two_players.toml"
 SEED = 2024
-GAMES = {"standard": 400, "playstyles": 800, "mods": 1000, "budget": 800, "powerups": 500, "matchups": 640,
-         "sensitivity": 200}
+GAMES = {"standard": 600, "playstyles": 1200, "mods": 1500, "budget": 1200, "powerups": 750, "matchups": 960,
+         "sensitivity": 300}
 BUDGETS = (50, 75, 100, 125, 150)
 FACTIONS = ("guard", "marines", "tau", "necrons")
 TEAMS = ("boyz", "dark_eldar", "eldar", "genestealers", "grey_knights", "guard", "marines", "marines_bolters",

@@ -16,7 +16,7 @@ sensitivity    every [fan]/[default] number (tag C) at its plausible low and hig
                the zombie-dog numbers with the dogs on
 =============  ==================================================================================
 
-Sizes are fixed games per cell at scale 1 (about 1.5 minutes on 2 cores).
+Sizes are fixed games per cell at scale 1 (about half a minute of games on 2 cores).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from sim.ruleset import ReportSection
 from sim.rulesets.zombies9.config import PRESETS, PlayerConfig, Policy, Zombies9Config
 
 SEED = 2024
-GAMES = {"victories": 2400, "expansion": 1800, "cards": 1800, "players": 1200, "policies": 600,
-         "sensitivity": 600}
+GAMES = {"victories": 3600, "expansion": 2700, "cards": 2700, "players": 1800, "policies": 900,
+         "sensitivity": 900}
 POLICIES = ("balanced", "runner", "hunter", "saboteur", "random")
 
 
