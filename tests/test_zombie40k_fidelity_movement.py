@@ -261,7 +261,7 @@ def test_core_3_a_squad_runs_around_a_horde_too(dice):
 
 def _free_travel(st, tb, u, x, y, dx, dy, reach=1e9):
     """How far unit u may travel from (x, y) along (dx, dy), past the keep-away circles in reach."""
-    near = np.zeros((st.pos.shape[1], 3))
+    near = np.zeros((st.pos.shape[1], 4))
     n = geometry.near_circles(st.pos, st.radius[0], st.ustate, 0, u, x, y, reach, -1, tb.prm, near)
     return geometry.free_travel(near, n, st.radius[0, u], x, y, dx, dy, tb.prm)
 
@@ -295,7 +295,7 @@ def test_a_move_is_the_same_without_the_circles_out_of_its_reach():
         reach = float(gen.uniform(0.5, 12.0))
         x, y = st.pos[0, u] + gen.uniform(-2.0, 2.0, 2)
         a = gen.uniform(0.0, 2 * np.pi)
-        near = np.zeros((st.pos.shape[1], 3))
+        near = np.zeros((st.pos.shape[1], 4))
         n = geometry.near_circles(st.pos, st.radius[0], st.ustate, 0, u, x, y, reach, -1, tb.prm, near)
         left_out += len(on) - 1 - n
         cap = float(gen.uniform(0.0, reach))

@@ -144,7 +144,7 @@ def keep_away(u, v, target, prm):
 
 @njit
 def near_circles(pos, radii, ustate, g, u, px, py, reach, target, prm, near):
-    """Fill ``near`` (float64[U, 3]) with the keep-away circles (centre, radius; ``keep_away``) of
+    """Fill ``near`` (float64[U, 4]) with the keep-away circles (centre, radius, unit; ``keep_away``) of
     the units that a move of up to ``reach`` inches from (px, py) could touch, in unit order, and
     return how many. A circle farther than ``reach`` + 1" can only stop the move beyond its end,
     so leaving it out changes no move (a move of several steps never travels more than
@@ -155,7 +155,7 @@ def near_circles(pos, radii, ustate, g, u, px, py, reach, target, prm, near):
             continue
         r = ru + radii[v] + keep_away(u, v, target, prm)
         if norm(pos[g, v, 0] - px, pos[g, v, 1] - py) - r <= reach + 1.0:
-            near[n, 0], near[n, 1], near[n, 2] = pos[g, v, 0], pos[g, v, 1], r
+            near[n, 0], near[n, 1], near[n, 2], near[n, 3] = pos[g, v, 0], pos[g, v, 1], r, v
             n += 1
     return n
 
@@ -211,16 +211,14 @@ def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at,
 
 
 @njit
-def _blocker(pos, radii, ustate, g, u, px, py, dx, dy, target, prm):
-    """The unit whose keep-away circle stops a move from (px, py) along (dx, dy) at once; -1 if
-    none does (a wall or the Escape Vehicle, or nothing)."""
+def _blocker(near, n, px, py, dx, dy):
+    """The unit whose keep-away circle (of the first ``n`` of ``near``) stops a move from (px, py)
+    along (dx, dy) at once; -1 if none does (a wall or the Escape Vehicle, or nothing)."""
     best, best_t = -1, 1e-6
-    for v in range(radii.shape[0]):
-        if v == u or ustate[g, v, US_ON_TABLE] == 0:
-            continue
-        t = ray_circle(px, py, dx, dy, pos[g, v, 0], pos[g, v, 1], radii[u] + radii[v] + keep_away(u, v, target, prm))
+    for k in range(n):
+        t = ray_circle(px, py, dx, dy, near[k, 0], near[k, 1], near[k, 2])
         if t <= best_t:
-            best, best_t = v, t
+            best, best_t = int(near[k, 3]), t
     return best
 
 
@@ -244,7 +242,7 @@ def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm,
             if t >= want - 1e-9:
                 break
             continue
-        v = _blocker(pos, radii, ustate, g, u, px, py, dx, dy, target, prm)
+        v = _blocker(near, n, px, py, dx, dy)
         if v < 0 or norm(pos[g, v, 0] - gx, pos[g, v, 1] - gy) < 1e-6:
             break  # a wall, the Escape Vehicle, or the unit it goes for: as close as it may come
         base = math.atan2(dy, dx)

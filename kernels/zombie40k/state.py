@@ -73,7 +73,7 @@ class GameState(NamedTuple):
     w_rolls: np.ndarray  # int64[P] their dice
     w_keys: np.ndarray  # float64[U] their distances to their targets
     w_queue: np.ndarray  # int64[U] units of a combat still to visit (units.combat_members)
-    w_near: np.ndarray  # float64[U, 3] the keep-away circles a move may touch (geometry.near_circles)
+    w_near: np.ndarray  # float64[U, 4] the keep-away circles a move may touch (geometry.near_circles)
     w_now: np.ndarray  # int64[N_NOW] the phase being played and whose it is (units.enter_phase)
     w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
     w_usum: np.ndarray  # int64[1, 1, N_SU] a recount of one unit's summaries (checked mode: units.stale_summaries)
@@ -150,7 +150,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, trace
         w_rolls=np.zeros(p, np.int64),
         w_keys=np.zeros(u),
         w_queue=np.zeros(u, np.int64),
-        w_near=np.zeros((u, 3)),
+        w_near=np.zeros((u, 4)),
         w_now=np.zeros(N_NOW, np.int64),
         w_stream=np.zeros(3, np.uint64),
         w_usum=np.zeros((1, 1, N_SU), np.int64),
