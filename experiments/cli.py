@@ -79,11 +79,11 @@ def bench(
     whole_games: Annotated[bool, typer.Option("--whole-games/--no-whole-games",
                                               help="Also compile and time whole games of every ruleset.")] = True,
     scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
-                                                "10^6 is about 13 of the 20 minutes on 2 cores).")] = SCALE_MAX,
+                                                "10^6 is about 5 of the 15 minutes on 2 cores).")] = SCALE_MAX,
 ) -> None:
     """Kernel speed on this machine: cold compile per ruleset, dice ceiling, attacks/s, whole games/s of every
-    ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 20 minutes on 2 cores;
-    --scale-max 100000: about 6)."""
+    ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 15 minutes on 2 cores;
+    --scale-max 100000: about 10)."""
     with user_errors(), Console(stderr=True).status("bench") as status:
         results = run_bench(games=games, quick=quick, threads=threads,
                             benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max,
