@@ -59,7 +59,6 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from llvmlite import binding as llvm_binding
 from numba.core import codegen, compiler, types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
@@ -210,8 +209,8 @@ class _EntryLibrary(codegen.JITCodeLibrary):
 
     def _optimize_final_module(self):
         for function in self._final_module.functions:
-            if not function.is_declaration and function.linkage == llvm_binding.Linkage.linkonce_odr:
-                function.linkage = llvm_binding.Linkage.internal
+            if not function.is_declaration and function.linkage.name == "linkonce_odr":
+                function.linkage = "internal"
         super()._optimize_final_module()
 
 
