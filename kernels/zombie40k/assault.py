@@ -653,7 +653,9 @@ def _force_active(st, g, u):
 @njit
 def _discard_empty_chainsaws(st, g, member, fuel_out):
     for u in range(fuel_out.shape[0]):
-        for m in range(fuel_out.shape[1] if member[u] else 0):
+        if not member[u]:
+            continue  # only the combat's units struck (and cleared their chainsaws' marks)
+        for m in range(fuel_out.shape[1]):
             if fuel_out[u, m]:
                 st.mpow[g, u, m] &= ~MP_CHAINSAW
 

@@ -297,7 +297,9 @@ def combat_members(st, g, seed, member):
     while head < tail:
         u = queue[head]
         head += 1
-        for v in range(n if st.ustate[g, u, US_LOCKS] > 0 else 0):
+        if st.ustate[g, u, US_LOCKS] == 0:
+            continue  # locked with nobody: nothing to follow
+        for v in range(n):
             if st.locked[g, u, v] and not member[v]:
                 member[v], queue[tail] = True, v
                 tail += 1

@@ -217,6 +217,24 @@ def exact_number(value: Any) -> Fraction | None:
             return Fraction(value.strip() if isinstance(value, str) else value)
     except (ValueError, ZeroDivisionError):
         return None
+
+
+def exact_table(value: Any, name: str, allowed: str, top: Fraction | int | None,
+                error: type[Exception]) -> tuple[tuple[str, str], ...]:
+    """A config's table of names and numbers above 0 (at most ``top``, if given) as sorted (name,
+    exact number as text) pairs: {"Ork Boy": 7} -> (("Ork Boy", "7"),); numbers may be fractions
+    ("71/5"). Anything else raises ``error`` in one line naming the field and ``allowed``."""
+    pairs = value.items() if isinstance(value, dict) else value
+    if not isinstance(pairs, list | tuple | type({}.items())) or not all(
+            isinstance(p, list | tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] for p in pairs):
+        raise error(f"{name} = {value!r}; allowed: {allowed}")
+    out = {}
+    for key, number in pairs:
+        exact = exact_number(number)
+        if exact is None or exact <= 0 or (top is not None and exact > top):
+            raise error(f"{name}: {key} = {number!r}; allowed: {allowed}")
+        out[key] = str(exact)
+    return tuple(sorted(out.items()))
     return None
 
 

@@ -39,7 +39,7 @@ from sim.rulesets.apocalypse.armies import (
     read_toml,
 )
 from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at
-from sim.w40k.catalogue import exact_number
+from sim.w40k.catalogue import exact_table
 from sim.w40k.tables import Geometry
 
 RULESET_ID = "apocalypse"
@@ -428,17 +428,7 @@ def price_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:
     is not one of names and numbers above 0 is a one-line ConfigError naming the field."""
     what, number = PRICE_TABLES[name]
     allowed = f"a table of {what} = {number} (a number above 0 or a fraction such as \"71/5\")"
-    pairs = value.items() if isinstance(value, dict) else value
-    if not isinstance(pairs, list | tuple | type({}.items())) or not all(
-            isinstance(p, list | tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] for p in pairs):
-        raise ConfigError(f"{name} = {value!r}; allowed: {allowed}")
-    out = {}
-    for key, number_ in pairs:
-        exact = exact_number(number_)
-        if exact is None or exact <= 0:
-            raise ConfigError(f"{name}: {key} = {number_!r}; allowed: {allowed}")
-        out[key] = str(exact)
-    return tuple(sorted(out.items()))
+    return exact_table(value, name, allowed, None, ConfigError)
 
 
 def _check_prices(cfg: ApocalypseConfig) -> None:

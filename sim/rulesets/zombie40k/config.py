@@ -30,7 +30,7 @@ from typing import Any
 from kernels.zombie40k.state import MAX_TERRAIN
 from sim.files import read_toml
 from sim.rulesets.zombie40k.teams import Team, TeamError, load_team, team_from_dict
-from sim.w40k.catalogue import exact_number
+from sim.w40k.catalogue import exact_table
 from sim.w40k.profiles import MODEL_RULES
 from sim.w40k.tables import Geometry
 
@@ -476,17 +476,7 @@ def cost_table(value: Any, name: str) -> tuple[tuple[str, str], ...]:
     Anything else is a one-line ConfigError naming the field."""
     what, number, top = _COST_TABLES[name]
     allowed = f"a table of {what} = {number} (a number above 0, at most {top}, or a fraction such as \"93/5\")"
-    pairs = value.items() if isinstance(value, dict) else value
-    if not isinstance(pairs, list | tuple | type({}.items())) or not all(
-            isinstance(p, list | tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] for p in pairs):
-        raise ConfigError(f"{name} = {value!r}; allowed: {allowed}")
-    out = {}
-    for key, cost in pairs:
-        exact = exact_number(cost)
-        if exact is None or not 0 < exact <= top:
-            raise ConfigError(f"{name}: {key} = {cost!r}; allowed: {allowed}")
-        out[key] = str(exact)
-    return tuple(sorted(out.items()))
+    return exact_table(value, name, allowed, top, ConfigError)
 
 
 def _is_pairs(value: Any) -> bool:
