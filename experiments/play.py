@@ -100,11 +100,13 @@ def run_play(config, n_games: int, seed: int, show_progress: bool = True,
 
 
 def render_summary(summary: dict, console: Console) -> None:
-    """The players' table under a title that says what was played; nothing a user needs is cut
-    (long names fold onto a second line)."""
+    """What was played on one line (never wrapped by the console, so it reads the same at any
+    width and in a pipe), then the players' table; nothing a user needs is cut (long names fold
+    onto a second line)."""
     rs = ruleset_of_id(summary["ruleset"])
     rows = summary["players"]
-    table = Table(title=played_line(summary["played"]), title_justify="left")
+    console.print(played_line(summary["played"]), soft_wrap=True, highlight=False, markup=False)
+    table = Table()
     same_team = all(p.get("team") in (None, p["name"]) for p in rows)
     extra = [k for k in rows[0] if k.endswith("_per_game")] if rows else []
     per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]

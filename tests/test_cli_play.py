@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pandas as pd
@@ -63,8 +64,8 @@ def test_results_files_say_what_was_played(tmp_path):
 def test_the_table_title_names_the_run_and_the_players_policies():
     result = shamble("play", str(TWO), "--games", "3", "--seed", "4")
     assert result.returncode == 0, result.stderr
-    title = result.stdout.splitlines()[0] + result.stdout.splitlines()[1]
-    assert "zombie40k" in title and "3 games, seed 4" in result.stdout
+    title = result.stdout.splitlines()[0]
+    assert title.startswith(f"zombie40k {TWO}") and title.endswith(f"3 games, seed 4; shamble {version('shamble')}")
     assert "policy" in result.stdout
 
 
