@@ -230,12 +230,20 @@ def sides(config: Any, shared: bool, only: Sequence[str] | None = None) -> list[
         groups = [("all players" if len(s) == len(players) else "+".join(players[k].name for k in s), tuple(s))
                   for s in seats.values()]
     if only is not None:
-        known = [name for name, _ in groups] + [players[k].name for _, s in groups for k in s]
-        bad = [name for name in only if name not in known]
-        if bad:
-            raise ValueError(f"side {bad[0]!r}: unknown; allowed: {', '.join(dict.fromkeys(known))}")
+        check_sides(config, only)
         groups = [(n, s) for n, s in groups if n in only or any(players[k].name in only for k in s)]
     return groups
+
+
+def check_sides(config: Any, only: Sequence[str]) -> None:
+    """Refuse a name that is neither a player's nor a side's (whichever way the win is shared)."""
+    known = [p.name for p in config.players]
+    if len(set(p.policy for p in config.players)) == 1:
+        known.insert(0, "all players")
+    known += [name for name, seats in sides(config, True) if 1 < len(seats) < len(config.players)]
+    bad = [name for name in only if name not in known]
+    if bad:
+        raise ValueError(f"side {bad[0]!r}: unknown; allowed: {', '.join(known)}")
 
 
 def with_side_policy(config: Any, seats: tuple[int, ...], policy: Any) -> Any:
@@ -291,7 +299,7 @@ def run_optimality(config: Any, games: int, seed: int, fields: Sequence[str] | N
     exercised (False: the games were identical, diff and interval NaN), p_value, games, players).
     ``attrs`` holds what was played, the threshold and whether the players share a win.
     """
-    _check(config, games, seed, fields, threshold, steps)
+    _check(config, games, seed, fields, threshold, steps, only_sides)
     tell = progress or (lambda done, total, label: None)
     tell(0, games, "default")
     base = play(config, games, seed, progress=_counter(tell, 0, games, "default"))
@@ -306,11 +314,13 @@ def run_optimality(config: Any, games: int, seed: int, fields: Sequence[str] | N
                   progress=_counter(tell, games * (k + 1), total, label))
         rows.append(_row(n, base, df, threshold, config))
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    for column in ("default", "neighbour"):  # each value as its field has it (1, not 1.0; True; "rule")
+        frame[column] = pd.Series([row[column] for row in rows], dtype=object)
     frame.attrs.update(played=played(config, games, seed), threshold=threshold, shared_win=shared)
     return frame
 
 
-def _check(config, games, seed, fields, threshold, steps) -> None:
+def _check(config, games, seed, fields, threshold, steps, only_sides=None) -> None:
     if not isinstance(games, int) or games < MIN_GAMES:
         raise ValueError(f"games = {games!r}; allowed: {MIN_GAMES} or more (paired intervals need them)")
     if not 0 <= seed < 2**63:
@@ -318,6 +328,8 @@ def _check(config, games, seed, fields, threshold, steps) -> None:
     if not 0 <= threshold < 1:
         raise ValueError(f"threshold = {threshold!r}; allowed: a share 0 <= t < 1 (0.015 = 1.5 points)")
     check_fields(config, fields, steps)
+    if only_sides is not None:
+        check_sides(config, only_sides)
 
 
 def _counter(tell: Progress_, start: int, total: int, label: str) -> Callable[[int], None]:
@@ -445,7 +457,7 @@ def main(
         cfg = load_config(config)
         chosen = [f.strip() for f in fields.split(",") if f.strip()] if fields is not None else None
         steps = parse_steps(step or [])
-        _check(cfg, games, seed, chosen, threshold / 100, steps)
+        _check(cfg, games, seed, chosen, threshold / 100, steps, side)
         ruleset_of(cfg).compile(cfg)
         if not as_json:
             load_game_kernels(cfg)

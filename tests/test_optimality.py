@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import proof_ruleset
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from experiments import optimality as O
 from experiments.stats import paired_difference
@@ -224,7 +226,7 @@ def test_players_who_share_a_win_and_a_policy_are_one_side():
     assert O.sides(config, shared=True, only=["C"]) == [("A+C", (0, 2))]
     same = C(tuple(P(n, RacePolicy()) for n in "AB"))
     assert O.sides(same, shared=True) == [("all players", (0, 1))]
-    with pytest.raises(ValueError, match="side 'Z': unknown; allowed: A\\+C, B, A, C"):
+    with pytest.raises(ValueError, match="side 'Z': unknown; allowed: A, B, C, A\\+C$"):
         O.sides(config, shared=True, only=["Z"])
 
 
@@ -246,15 +248,28 @@ def _module(*args: str, env: dict | None = None, timeout: float = 600) -> subpro
                           text=True, timeout=timeout, env=env)
 
 
+def _command() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(O.main)
+    return app
+
+
 @pytest.mark.parametrize("args, words", [
     (["--fields", "keep_away, nope"], "error: policy field 'keep_away': unknown; allowed: reload_safe_in,"),
-    (["--games", "50"], "error: games = 50; allowed: 100 or more"),
     (["--step", "keep_away_in=far"], "error: --step 'keep_away_in=far'; allowed: FIELD=NUMBER"),
+    (["--side", "Wyatt"], "error: side 'Wyatt': unknown; allowed: all players, Legend,"),
+    (["--threshold", "150"], "error: threshold = 1.5; allowed: a share 0 <= t < 1"),
 ])
 def test_the_command_refuses_bad_input_on_one_line(args, words):
-    out = _module(str(ROOT / "examples/outwest/hold.toml"), *args)
-    assert out.returncode == 2 and out.stdout == ""
+    out = CliRunner().invoke(_command(), [str(ROOT / "examples/outwest/hold.toml"), "--games", "100", *args])
+    assert out.exit_code == 2 and out.stdout == ""
     assert out.stderr.startswith(words) and out.stderr.count("\n") == 1
+
+
+def test_python_m_runs_the_module_and_refuses_too_few_games():
+    out = _module(str(ROOT / "examples/outwest/hold.toml"), "--games", "50")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == "error: games = 50; allowed: 100 or more (paired intervals need them)\n"
 
 
 # ---------------------------------------------------------------------------------- whole sweeps
@@ -267,6 +282,8 @@ def test_out_west_hold_sweeps_every_field_of_the_posse():
     seen = []
     frame = O.run_optimality(config, 200, seed=3, progress=lambda done, total, label: seen.append((done, total)))
     assert frame.attrs["shared_win"] is True and set(frame.side) == {"all players"}
+    spend = frame[frame.field == "spend_when"]
+    assert list(spend.neighbour) == [1, 2] and all(type(v) is int for v in spend.neighbour)
     assert set(frame.field) == {f.name for f in fields(config.players[0].policy)}
     assert frame.default_rate.nunique() == 1 and frame.games.eq(200).all()
     idle = set(frame[~frame.exercised].field)
