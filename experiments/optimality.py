@@ -13,8 +13,10 @@ a side and its policy moves alone, the others keep theirs. In a game where the p
 win (Zombies Out West's posse, Zombie Apocalypse's players: a won game's ``game_winner`` is a word
 for them, not a player's name, or the game was lost to the zombies) the players who play the same
 policy form one side and move together: Out West's posse-wide ``policy = "stand_and_shoot"`` is
-one side of all five characters. A side's rate is the share of games in which one of its players
-``won`` (for a posse, the posse won; for one player, he won).
+one side of all five characters. A side's rate is its win: in a game of rivals the share of games
+its player ``won``, in a shared win the share of games one of the players ``won`` (the posse held
+the town), whoever's policy moved (``only_sides`` may name one player of a shared side: he moves
+alone, and the rate is still the players' win).
 
 **One-step neighbours** of a field, from what it declares (its dataclass metadata ``range`` and
 ``choices``, the policy class's ``LIMITS``, or else the range its own validation states when
@@ -172,7 +174,8 @@ class Neighbour:
     """One policy a side plays instead of its default: ``field`` moved to ``value``."""
 
     side: str
-    players: tuple[int, ...]
+    players: tuple[int, ...]  # the seats that play the neighbour
+    counted: tuple[int, ...]  # the seats whose win is the side's rate (a shared win: every seat)
     field: str
     default: Any
     value: Any
@@ -219,7 +222,8 @@ def shared_win(config: Any, df: pd.DataFrame) -> bool:
 
 def sides(config: Any, shared: bool, only: Sequence[str] | None = None) -> list[tuple[str, tuple[int, ...]]]:
     """(name, player seats) of each side: each player, or, when the players share a win, the
-    players of one policy together ("all players" when that is everyone)."""
+    players of one policy together ("all players" when that is everyone). ``only`` keeps the
+    sides of those names; a player's name there, in a shared win, is that player moving alone."""
     players = config.players
     if not shared:
         groups = [(p.name, (k,)) for k, p in enumerate(players)]
@@ -227,20 +231,24 @@ def sides(config: Any, shared: bool, only: Sequence[str] | None = None) -> list[
         seats: dict[Any, list[int]] = {}
         for k, p in enumerate(players):
             seats.setdefault(p.policy, []).append(k)
-        groups = [("all players" if len(s) == len(players) else "+".join(players[k].name for k in s), tuple(s))
-                  for s in seats.values()]
-    if only is not None:
-        check_sides(config, only)
-        groups = [(n, s) for n, s in groups if n in only or any(players[k].name in only for k in s)]
-    return groups
+        groups = [(_group_name(config, s), tuple(s)) for s in seats.values()]
+    if only is None:
+        return groups
+    check_sides(config, only)
+    alone = [(p.name, (k,)) for k, p in enumerate(players) if p.name in only]
+    return [g for g in groups if g[0] in only and g not in alone] + alone
+
+
+def _group_name(config: Any, seats: Sequence[int]) -> str:
+    if len(seats) == len(config.players):
+        return "all players"
+    return "+".join(config.players[k].name for k in seats)
 
 
 def check_sides(config: Any, only: Sequence[str]) -> None:
     """Refuse a name that is neither a player's nor a side's (whichever way the win is shared)."""
     known = [p.name for p in config.players]
-    if len(set(p.policy for p in config.players)) == 1:
-        known.insert(0, "all players")
-    known += [name for name, seats in sides(config, True) if 1 < len(seats) < len(config.players)]
+    known += [name for name, seats in sides(config, True) if len(seats) > 1]
     bad = [name for name in only if name not in known]
     if bad:
         raise ValueError(f"side {bad[0]!r}: unknown; allowed: {', '.join(known)}")
@@ -253,7 +261,7 @@ def with_side_policy(config: Any, seats: tuple[int, ...], policy: Any) -> Any:
 
 
 def side_outcomes(df: pd.DataFrame, seats: tuple[int, ...]) -> np.ndarray:
-    """bool[n_games]: one of the side's players won game i (games in order)."""
+    """bool[n_games]: one of the players of ``seats`` won game i (games in order)."""
     return df[df.player.isin(seats)].groupby("game", sort=True).won.any().to_numpy()
 
 
@@ -270,10 +278,11 @@ def plan(config: Any, shared: bool, fields: Sequence[str] | None = None, steps: 
          only_sides: Sequence[str] | None = None) -> list[Neighbour]:
     """Every neighbour of every side, in order (side, declared field, value)."""
     out = []
+    everyone = tuple(range(len(config.players)))
     for name, seats in sides(config, shared, only_sides):
         policy = config.players[seats[0]].policy
         for field_name, default, value, moved in policy_neighbours(policy, fields, steps):
-            out.append(Neighbour(name, seats, field_name, default, value, moved))
+            out.append(Neighbour(name, seats, everyone if shared else seats, field_name, default, value, moved))
     return out
 
 
@@ -290,7 +299,7 @@ def run_optimality(config: Any, games: int, seed: int, fields: Sequence[str] | N
     threshold : the gain (a share: 0.015 = 1.5 points) a neighbour must beat
     progress : called ``(games played, games in the sweep, label)`` as the runs go
     steps : a number field's step instead of `float_step`'s ({field: step})
-    only_sides : side or player names to sweep (None: every side)
+    only_sides : side or player names to sweep (None: every side; a player of a shared side: him alone)
 
     Returns
     -------
@@ -343,7 +352,7 @@ def _counter(tell: Progress_, start: int, total: int, label: str) -> Callable[[i
 
 
 def _row(n: Neighbour, base: pd.DataFrame, df: pd.DataFrame, threshold: float, config) -> dict:
-    a, b = side_outcomes(df, n.players), side_outcomes(base, n.players)
+    a, b = side_outcomes(df, n.counted), side_outcomes(base, n.counted)
     row = {"side": n.side, "field": n.field, "default": n.default, "neighbour": n.value,
            "default_rate": float(b.mean()), "neighbour_rate": float(a.mean()), "games": int(a.size),
            "players": ", ".join(config.players[k].name for k in n.players)}

@@ -222,11 +222,14 @@ def test_players_who_share_a_win_and_a_policy_are_one_side():
     config = C((P("A", RacePolicy()), P("B", RacePolicy(bold=1)), P("C", RacePolicy())))
     assert O.sides(config, shared=True) == [("A+C", (0, 2)), ("B", (1,))]
     assert O.sides(config, shared=False) == [("A", (0,)), ("B", (1,)), ("C", (2,))]
-    assert O.sides(config, shared=True, only=["C"]) == [("A+C", (0, 2))]
+    assert O.sides(config, shared=True, only=["A+C"]) == [("A+C", (0, 2))]
+    assert O.sides(config, shared=True, only=["C", "A+C"]) == [("A+C", (0, 2)), ("C", (2,))]  # C moves alone too
     same = C(tuple(P(n, RacePolicy()) for n in "AB"))
     assert O.sides(same, shared=True) == [("all players", (0, 1))]
     with pytest.raises(ValueError, match="side 'Z': unknown; allowed: A, B, C, A\\+C$"):
         O.sides(config, shared=True, only=["Z"])
+    with pytest.raises(ValueError, match="side 'A\\+B': unknown; allowed: A, B, all players$"):
+        O.sides(same, shared=False, only=["A+B"])
 
 
 # ---------------------------------------------------------------------------------- bad input
@@ -256,7 +259,7 @@ def _command() -> typer.Typer:
 @pytest.mark.parametrize("args, words", [
     (["--fields", "keep_away, nope"], "error: policy field 'keep_away': unknown; allowed: reload_safe_in,"),
     (["--step", "keep_away_in=far"], "error: --step 'keep_away_in=far'; allowed: FIELD=NUMBER"),
-    (["--side", "Wyatt"], "error: side 'Wyatt': unknown; allowed: all players, Legend,"),
+    (["--side", "Wyatt"], "error: side 'Wyatt': unknown; allowed: Legend, Shootist,"),
     (["--threshold", "150"], "error: threshold = 1.5; allowed: a share 0 <= t < 1"),
 ])
 def test_the_command_refuses_bad_input_on_one_line(args, words):
@@ -291,6 +294,9 @@ def test_out_west_hold_sweeps_every_field_of_the_posse():
     assert seen[-1] == (200 * (1 + len(frame)),) * 2
     played = frame[frame.exercised]
     assert (played.ci_low <= played["diff"]).all() and (played["diff"] <= played.ci_high).all()
+    alone = O.run_optimality(config, 200, seed=3, fields=["contact_fire"], only_sides=["Legend"])
+    assert list(alone.side) == ["Legend"] and list(alone.players) == ["Legend"]
+    assert alone.default_rate.iloc[0] == frame.default_rate.iloc[0]  # the rate is still the posse's win
 
 
 def test_a_zombies_sweep_moves_one_seat_and_prints_json():
