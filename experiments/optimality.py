@@ -71,7 +71,7 @@ THRESHOLD = 0.015  # 1.5 points (issue 26, item 5)
 LABEL_COLUMNS = ("policy",)  # result columns that name the policy rather than tell the game
 COLUMNS = ("side", "field", "default", "neighbour", "default_rate", "neighbour_rate", "diff", "ci_low", "ci_high",
            "beats", "exercised", "p_value", "games", "players")
-Progress_ = Callable[[int, int, str], None]  # (games played so far, games in the sweep, what is playing)
+ProgressFn = Callable[[int, int, str], None]  # (games played so far, games in the sweep, what is playing)
 
 
 # ---------------------------------------------------------------------------------- fields
@@ -287,7 +287,7 @@ def plan(config: Any, shared: bool, fields: Sequence[str] | None = None, steps: 
 
 
 def run_optimality(config: Any, games: int, seed: int, fields: Sequence[str] | None = None,
-                   threshold: float = THRESHOLD, progress: Progress_ | None = None, *,
+                   threshold: float = THRESHOLD, progress: ProgressFn | None = None, *,
                    steps: Mapping[str, float] | None = None, only_sides: Sequence[str] | None = None) -> pd.DataFrame:
     """Play the config and every one-step neighbour of each side's policy on the same games.
 
@@ -341,7 +341,7 @@ def _check(config, games, seed, fields, threshold, steps, only_sides=None) -> No
         check_sides(config, only_sides)
 
 
-def _counter(tell: Progress_, start: int, total: int, label: str) -> Callable[[int], None]:
+def _counter(tell: ProgressFn, start: int, total: int, label: str) -> Callable[[int], None]:
     done = [start]
 
     def advance(count: int) -> None:
@@ -423,7 +423,7 @@ def _plain(v: Any) -> Any:
 
 
 @contextlib.contextmanager
-def progress_bar(console: Console | None = None) -> Iterator[Progress_]:
+def progress_bar(console: Console | None = None) -> Iterator[ProgressFn]:
     """A rich progress bar on stderr (games over the whole sweep) as a `run_optimality` progress."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
@@ -466,6 +466,8 @@ def main(
         cfg = load_config(config)
         chosen = [f.strip() for f in fields.split(",") if f.strip()] if fields is not None else None
         steps = parse_steps(step or [])
+        if not 0 <= threshold < 100:
+            raise ValueError(f"--threshold {threshold:g}; allowed: points 0 <= t < 100 (1.5: a gain of 1.5 points)")
         _check(cfg, games, seed, chosen, threshold / 100, steps, side)
         ruleset_of(cfg).compile(cfg)
         if not as_json:

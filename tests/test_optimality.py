@@ -243,6 +243,8 @@ def test_bad_input_is_one_line_naming_what_is_allowed(token_race):
         O.run_optimality(config, 99, 1)
     with pytest.raises(ValueError, match=r"^step of patience = -1.0; allowed: a number above 0$"):
         O.run_optimality(config, 200, 1, steps={"patience": -1.0})
+    with pytest.raises(ValueError, match=r"^threshold = 1.5; allowed: a share 0 <= t < 1 \(0.015 = 1.5 points\)$"):
+        O.run_optimality(config, 200, 1, threshold=1.5)
 
 
 def _module(*args: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -260,7 +262,7 @@ def _command() -> typer.Typer:
     (["--fields", "keep_away, nope"], "error: policy field 'keep_away': unknown; allowed: reload_safe_in,"),
     (["--step", "keep_away_in=far"], "error: --step 'keep_away_in=far'; allowed: FIELD=NUMBER"),
     (["--side", "Wyatt"], "error: side 'Wyatt': unknown; allowed: Legend, Shootist,"),
-    (["--threshold", "150"], "error: threshold = 1.5; allowed: a share 0 <= t < 1"),
+    (["--threshold", "150"], "error: --threshold 150; allowed: points 0 <= t < 100"),
 ])
 def test_the_command_refuses_bad_input_on_one_line(args, words):
     out = CliRunner().invoke(_command(), [str(ROOT / "examples/outwest/hold.toml"), "--games", "100", *args])
