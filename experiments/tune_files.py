@@ -1,0 +1,146 @@
+"""tuned.toml: the user's config file with a side's tuned policy, playable as it is.
+
+The file is the original config file's table with the side's policy written in, as a preset name
+when the tuned policy is a preset, else a table of the fields that differ from the nearest preset
+(``{ preset = "...", field = value, ... }``; every ruleset's ``policy_from`` reads that). Where it
+goes depends on how the file names its players, tried in this order, the first one that reads
+back as the tuned config wins:
+
+1. a list of ``[[players]]`` tables: each seat of the side gets ``policy`` in its table;
+2. a side of every seat: the top-level ``policy`` (Zombies Out West's posse-wide policy);
+3. a player count (``players = 4``, Zombies!!!): one ``[[players]]`` table per seat, with its name
+   and policy.
+
+Relative file paths in the original (a team, an army, a town) are rewritten relative to the new
+file's folder. The file is checked by reading it back with `sim.ruleset.load_config`: it must give
+the tuned config (equal, or compiling to the same tables), else the run stops with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from experiments.tune_space import TuneError
+from sim.files import atomic_path, read_toml
+from sim.ruleset import RulesetError, load_config, ruleset_of
+
+
+def policy_table(ruleset, policy: Any) -> str | dict:
+    """A preset's name, or ``{"preset": nearest preset, changed fields...}``."""
+    from dataclasses import fields
+
+    presets = ruleset.policy_presets()
+    for name, preset in presets.items():
+        if preset == policy:
+            return name
+
+    def diff(preset) -> dict:
+        return {f.name: getattr(policy, f.name) for f in fields(policy)
+                if getattr(policy, f.name) != getattr(preset, f.name)}
+
+    name = min(presets, key=lambda n: len(diff(presets[n])))
+    return {"preset": name, **{k: _plain(v) for k, v in diff(presets[name]).items()}}
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def write_tuned_toml(source: Path, tuned, side, policy, path: Path, header: str = "") -> Path:
+    """Write ``path`` (module docstring) and check it reads back as ``tuned``."""
+    data = read_toml(source, "config", TuneError)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = policy_table(ruleset_of(tuned), policy)
+    data = _rebased(data, Path(source).resolve().parent, path.resolve().parent)
+    for placed in _placements(data, tuned, side, table):
+        text = header + toml_text(placed)
+        with atomic_path(path) as tmp:
+            tmp.write_text(text)
+        if _reads_back(path, tuned):
+            return path
+    path.unlink(missing_ok=True)
+    raise TuneError(f"{source}: cannot write the tuned policy of {side.name} into this config's layout "
+                    "(tuned.toml would not read back as the tuned config); see tune.json for the policy")
+
+
+def _placements(data: dict, tuned, side, table):
+    rows = data.get("players")
+    n = len(tuned.players)
+    if isinstance(rows, list) and len(rows) == n and all(isinstance(r, dict) for r in rows):
+        yield data | {"players": [r | {"policy": table} if k in side.seats else r for k, r in enumerate(rows)]}
+    if len(side.seats) == n:
+        yield data | {"policy": table}
+    if isinstance(rows, int):
+        rs = ruleset_of(tuned)
+        yield data | {"players": [{"name": p.name, "policy": table if k in side.seats else policy_table(rs, p.policy)}
+                                  for k, p in enumerate(tuned.players)]}
+
+
+def _reads_back(path: Path, tuned) -> bool:
+    from experiments.solve import tables_fingerprint
+
+    try:
+        loaded = load_config(path)
+    except (ValueError, RulesetError):
+        return False
+    return loaded == tuned or tables_fingerprint(loaded) == tables_fingerprint(tuned)
+
+
+def _rebased(value: Any, old: Path, new: Path) -> Any:
+    """Relative paths to files beside the original, rewritten relative to the new folder."""
+    if isinstance(value, dict):
+        return {k: _rebased(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rebased(v, old, new) for v in value]
+    if isinstance(value, str) and value and not Path(value).is_absolute() and (old / value).is_file():
+        return os.path.relpath(old / value, new)
+    return value
+
+
+# ---------------------------------------------------------------------------- TOML
+
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key(key: str) -> str:
+    return key if _BARE.fullmatch(key) else json.dumps(key)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return ("inf" if value > 0 else "-inf") if math.isinf(value) else "nan" if math.isnan(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }"
+    raise TuneError(f"cannot write {value!r} in TOML")
+
+
+def _is_tables(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def toml_text(data: dict) -> str:
+    """A TOML document of a parsed table: plain keys first, then ``[tables]`` and ``[[arrays of
+    tables]]`` (deeper tables inline)."""
+    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict) and not _is_tables(v)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{_key(k)}]", *(f"{_key(str(a))} = {_value(b)}" for a, b in v.items())]
+    for k, v in data.items():
+        if _is_tables(v):
+            for row in v:
+                lines += ["", f"[[{_key(k)}]]", *(f"{_key(str(a))} = {_value(b)}" for a, b in row.items())]
+    return "\n".join(lines) + "\n"
