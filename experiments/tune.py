@@ -54,6 +54,7 @@ from experiments.tune_search import (
     Evaluator,
     Found,
     Side,
+    cma_popsize,
     resolve_side,
     search,
     side_outcomes,
@@ -74,10 +75,9 @@ VALIDATION = "validation.parquet"
 # ---------------------------------------------------------------------------- settings
 
 
-def games_per_candidate(budget: int, n_dims: int, popsize: int | None = None) -> int:
+def games_per_candidate(budget: int, popsize: int) -> int:
     """The default games per candidate (module docstring), in whole hundreds above 200."""
-    lam = popsize or 4 + int(3 * np.log(max(n_dims, 1)))
-    games = budget // (GENERATIONS * lam)
+    games = budget // (GENERATIONS * popsize)
     games = min(max(games, MIN_GAMES), MAX_GAMES)
     return games // 100 * 100 if games >= 200 else games
 
@@ -154,7 +154,9 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
     tuned_side = resolve_side(config, side, seed)
     start = config.players[tuned_side.seats[0]].policy
     dims = policy_space(rs, start, chosen)
-    games = games_per_candidate(budget, len(dims), popsize) if games is None else _check_int("games", games, 1)
+    if games is None:
+        games = games_per_candidate(budget, cma_popsize(dims, seed, popsize))
+    games = _check_int("games", games, 1)
     if budget < 2 * games:
         raise TuneError(f"--budget {budget}: too small to score two candidates of {games} games; "
                         f"allowed: {2 * games} or more")
@@ -271,7 +273,7 @@ def _write_outputs(folder: Path, info: dict, found: Found, dims, games: int, con
     write_table(pd.DataFrame(rows), folder / "search.csv")
     info["tuned_toml"] = None
     if source is not None:
-        path = write_tuned_toml(source, tuned, side, policy, folder / "tuned.toml", header(info))
+        path = write_tuned_toml(source, tuned, dict.fromkeys(side.seats, policy), folder / "tuned.toml", header(info))
         info["tuned_toml"] = str(path)
     write_json(info, folder / "tune.json")
 
@@ -378,7 +380,9 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m experiments.tune", description="Tune a side's policy (CMA-ES on common seeds).")
     p.add_argument("config", type=Path)
-    p.add_argument("--side", required=True)
+    p.add_argument("--side", default=None)
+    p.add_argument("--all-sides", action="store_true", help="every player in turn (competitive games)")
+    p.add_argument("--rounds", type=int, default=2, help="with --all-sides: rounds of best responses")
     p.add_argument("--budget", type=int, default=BUDGET)
     p.add_argument("--fields", default=None)
     p.add_argument("--seed", type=int, default=SEED)
@@ -392,21 +396,34 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m experiments.tune CONFIG --side NAME [...]``: 0 PASSED, 1 NOT BETTER, 2 bad input."""
+    """``python -m experiments.tune CONFIG --side NAME [...]``: 0 PASSED, 1 NOT BETTER, 2 bad input;
+    ``--all-sides --rounds K`` (`experiments.tune_rounds`): 0 when done, 2 bad input."""
     from sim.cli_errors import USAGE_ERROR
 
     try:
         args = _parser().parse_args(argv)
-        out = args.out if args.out is not None else Path("tune") / f"{args.config.stem}-{_slug(args.side)}"
-        info = run_tune(args.config, args.side, args.budget, args.fields, args.seed, out, args.dask,
-                        resume=not args.fresh, progress=not args.quiet, games=args.games,
-                        validate_games=args.validate_games)
+        if args.all_sides == (args.side is not None):
+            raise TuneError("give either --side NAME or --all-sides")
+        out = args.out if args.out is not None else \
+            Path("tune") / f"{args.config.stem}-{_slug(args.side or 'all-sides')}"
+        settings = {"fields": args.fields, "seed": args.seed, "out_dir": out, "dask_address": args.dask,
+                    "resume": not args.fresh, "progress": not args.quiet, "games": args.games,
+                    "validate_games": args.validate_games}
+        if args.all_sides:
+            from experiments.tune_rounds import render_rounds, run_best_responses
+
+            rounds = run_best_responses(args.config, args.rounds, args.budget, **settings)
+        else:
+            info = run_tune(args.config, args.side, args.budget, **settings)
     except (ValueError, FileNotFoundError, RulesetError) as err:
         print(f"error: {' '.join((str(err) or type(err).__name__).split())}", file=sys.stderr)
         return USAGE_ERROR
     except OSError as err:  # a folder that cannot be written, a path through a file
         print(f"error: {err.filename}: " * bool(err.filename) + (err.strerror or type(err).__name__), file=sys.stderr)
         return USAGE_ERROR
+    if args.all_sides:
+        render_rounds(rounds, Console())
+        return 0
     render(info, Console())
     return 0 if info["verdict"] == PASSED else 1
 

@@ -51,33 +51,36 @@ def _plain(value: Any) -> Any:
     return value.item() if hasattr(value, "item") else value
 
 
-def write_tuned_toml(source: Path, tuned, side, policy, path: Path, header: str = "") -> Path:
-    """Write ``path`` (module docstring) and check it reads back as ``tuned``."""
+def write_tuned_toml(source: Path, tuned, policies: dict[int, Any], path: Path, header: str = "") -> Path:
+    """Write ``path`` (module docstring): ``policies`` maps seats to their new policy; check it
+    reads back as ``tuned``."""
     data = read_toml(source, "config", TuneError)
     path.parent.mkdir(parents=True, exist_ok=True)
-    table = policy_table(ruleset_of(tuned), policy)
+    rs = ruleset_of(tuned)
+    tables = {k: policy_table(rs, policy) for k, policy in policies.items()}
     data = _rebased(data, Path(source).resolve().parent, path.resolve().parent)
-    for placed in _placements(data, tuned, side, table):
+    for placed in _placements(data, tuned, tables):
         text = header + toml_text(placed)
         with atomic_path(path) as tmp:
             tmp.write_text(text)
         if _reads_back(path, tuned):
             return path
     path.unlink(missing_ok=True)
-    raise TuneError(f"{source}: cannot write the tuned policy of {side.name} into this config's layout "
-                    "(tuned.toml would not read back as the tuned config); see tune.json for the policy")
+    raise TuneError(f"{source}: cannot write the tuned policies into this config's layout (tuned.toml would not "
+                    "read back as the tuned config); see tune.json for the policies")
 
 
-def _placements(data: dict, tuned, side, table):
+def _placements(data: dict, tuned, tables: dict[int, Any]):
     rows = data.get("players")
     n = len(tuned.players)
     if isinstance(rows, list) and len(rows) == n and all(isinstance(r, dict) for r in rows):
-        yield data | {"players": [r | {"policy": table} if k in side.seats else r for k, r in enumerate(rows)]}
-    if len(side.seats) == n:
-        yield data | {"policy": table}
+        yield data | {"players": [r | {"policy": tables[k]} if k in tables else r for k, r in enumerate(rows)]}
+    shared = list({json.dumps(t, sort_keys=True): t for t in tables.values()}.values())
+    if len(tables) == n and len(shared) == 1:
+        yield data | {"policy": shared[0]}
     if isinstance(rows, int):
         rs = ruleset_of(tuned)
-        yield data | {"players": [{"name": p.name, "policy": table if k in side.seats else policy_table(rs, p.policy)}
+        yield data | {"players": [{"name": p.name, "policy": tables.get(k, policy_table(rs, p.policy))}
                                   for k, p in enumerate(tuned.players)]}
 
 

@@ -243,6 +243,17 @@ def cma_options(dims: list[Dimension], seed: int, popsize: int | None) -> dict:
     return options
 
 
+def cma_popsize(dims: list[Dimension], seed: int, popsize: int | None = None) -> int:
+    """The population cma will use for this space (its default grows with the dimension and the
+    integer coordinates)."""
+    import cma
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x0 = [d.encode(d.start) for d in dims] + [0.0] * (len(dims) == 1)
+        return int(cma.CMAEvolutionStrategy(x0, 1.0, cma_options(dims, seed, popsize)).popsize)
+
+
 def search(dims: list[Dimension], evaluate: Callable[[list[tuple]], list[int]], budget: int, games: int,
            seed: int, popsize: int | None = None, say: Callable[[Found], None] | None = None) -> Found:
     """CMA-ES maximising the side's wins on the search games (module docstring).

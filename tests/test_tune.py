@@ -160,6 +160,30 @@ def test_a_shared_win_tunes_every_seat_and_counts_the_shared_word(safecracker, t
     assert info["tuned"]["validation"]["rate"] == pytest.approx(0.62**2, abs=0.045)  # p^2, 4 SE
 
 
+# ---------------------------------------------------------------------------- best responses
+
+
+def test_best_responses_in_turn_adopt_only_validated_policies(safecracker, tmp_path, capsys):
+    from experiments.tune_rounds import run_best_responses
+
+    path = tmp_path / "pair.toml"
+    path.write_text('ruleset = "safecracker"\n[[players]]\nname = "A"\n[[players]]\nname = "B"\n'
+                    'policy = { aim = 7, stance = "steady", grip = 0.3 }\n')
+    out = run_best_responses(path, rounds=2, budget=4_000, fields="aim,stance", seed=7, games=200,
+                             validate_games=2000, out_dir=tmp_path / "out", progress=False)
+    table = pd.DataFrame(out["table"]).set_index(["round", "player"])
+    assert table.adopted[(1, "A")] and not table.adopted[(1, "B")]  # B starts at the best: NOT BETTER
+    assert not table.adopted[(2, "A")]  # nothing left to gain in round 2
+    assert table.rate[(1, "A")] > table.ci_high[(0, "A")] and table.rate[(1, "B")] == table.rate[(0, "B")]
+    final = load_config(tmp_path / "out" / "tuned.toml")
+    assert [p.policy.p_open for p in final.players] == pytest.approx([0.62, 0.8])  # grip 0.9 not searched
+    assert (tmp_path / "out" / "round2-B" / "tune.json").exists()
+    assert tune.main([str(path), "--all-sides", "--rounds", "2", "--budget", "4000", "--fields", "aim,stance",
+                      "--seed", "7", "--games", "200", "--validate-games", "2000", "--out", str(tmp_path / "out"),
+                      "--quiet"]) == 0
+    assert "round 2" in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------------------- validation
 
 
@@ -243,7 +267,8 @@ def test_tuned_toml_of_each_ruleset_layout(tmp_path, example, seats):
     policy = replace(start, **{moved.name: moved.start + 1})
     side = Side("x", seats or tuple(range(len(config.players))), "team")
     tuned = tune_search.with_side_policy(config, side, policy)
-    path = write_tuned_toml(source, tuned, side, policy, tmp_path / "deep" / "tuned.toml", "# header\n")
+    path = write_tuned_toml(source, tuned, dict.fromkeys(side.seats, policy), tmp_path / "deep" / "tuned.toml",
+                            "# header\n")
     assert load_config(path) == tuned
     table = policy_table(rs, policy)  # a preset's name, or the fields that differ from the nearest preset
     assert (table if isinstance(table, str) else table["preset"]) in rs.policy_presets()
@@ -257,7 +282,9 @@ def test_tuned_toml_of_each_ruleset_layout(tmp_path, example, seats):
     (["--side", "Solo", "--fields", "aim,luck"], "--fields 'luck' is no policy field; allowed: aim, stance, grip"),
     (["--side", "Solo", "--budget", "300", "--games", "200"], "--budget 300: too small to score two candidates"),
     (["--side", "Solo", "--budget", "-5"], "--budget -5; allowed: an integer 1 or more"),
-    (["--budget", "10"], "the following arguments are required: --side"),
+    (["--budget", "10"], "give either --side NAME or --all-sides"),
+    (["--side", "Solo", "--budget", "many"], "argument --budget: invalid int value: 'many'"),
+    (["--all-sides", "--rounds", "0"], "--rounds 0; allowed: an integer 1 or more"),
 ])
 def test_bad_input_is_one_line(safecracker, tmp_path, capsys, args, words):
     assert tune.main([str(_file(tmp_path)), *args, "--out", str(tmp_path / "o"), "--quiet"]) == 2
