@@ -35,6 +35,7 @@ games the search never saw.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -162,8 +163,8 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
                         f"allowed: {2 * games} or more")
     stamp = {"tune": run_key(config, tuned_side, dims, games, seed, popsize)}
     console = console or Console(stderr=True)
-    with _Bar(console, progress, budget) as bar:
-        evaluate = Evaluator(config, tuned_side, dims, games, seed, stamp, folder, dask_address, bar.advance)
+    with _Bar(console, progress, budget) as bar, _client(dask_address) as client:
+        evaluate = Evaluator(config, tuned_side, dims, games, seed, stamp, folder, client, bar.advance)
         found = search(dims, evaluate, budget, games, seed, popsize, say=lambda f: bar.best(f, games))
         tuned_policy = apply(start, dims, found.best)
         tuned = with_side_policy(config, tuned_side, tuned_policy)
@@ -175,6 +176,18 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
     if folder is not None:
         _write_outputs(folder, info, found, dims, games, config, tuned, source, tuned_side, tuned_policy)
     return info
+
+
+@contextlib.contextmanager
+def _client(address: str | None):
+    """A dask client for the whole run ("local": a LocalCluster), or None: in this process."""
+    if address is None:
+        yield None
+        return
+    from experiments.sweep import dask_client
+
+    with dask_client(address) as client:
+        yield client
 
 
 def _folder(out_dir, resume: bool) -> Path | None:

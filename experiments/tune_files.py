@@ -147,3 +147,30 @@ def toml_text(data: dict) -> str:
             for row in v:
                 lines += ["", f"[[{_key(k)}]]", *(f"{_key(str(a))} = {_value(b)}" for a, b in row.items())]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- tuned play elsewhere
+
+
+def with_tuned_policies(config, path: str | Path):
+    """``config`` with the policies of a tuned.toml (for ``shamble rebalance --policies``, issue
+    28 item 4): each player takes the policy of the tuned file's player of the same name, else of
+    the first one fielding the same team or army (`experiments.tune_search.team_of`), else keeps
+    his own. A file of another ruleset, or one that matches no player, is one line."""
+    from dataclasses import replace
+
+    from experiments.tune_search import team_of
+
+    tuned = load_config(path)
+    if ruleset_of(tuned).id != ruleset_of(config).id:
+        raise TuneError(f"{path}: a {ruleset_of(tuned).id} config; allowed: a tuned.toml of {ruleset_of(config).id}")
+    by_name = {p.name: p.policy for p in tuned.players}
+    by_team: dict[str, Any] = {}
+    for p in tuned.players:
+        by_team.setdefault(team_of(p), p.policy)
+    players = [replace(p, policy=by_name.get(p.name, by_team.get(team_of(p), p.policy))) for p in config.players]
+    if all(q.policy is p.policy for p, q in zip(config.players, players)) and \
+            not any(p.name in by_name or team_of(p) in by_team for p in config.players):
+        raise TuneError(f"{path}: no player or team of it plays in this config; allowed: a tuned.toml naming "
+                        f"{', '.join(p.name for p in config.players)} or their teams")
+    return replace(config, players=tuple(players))

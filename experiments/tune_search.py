@@ -26,8 +26,8 @@ candidate up before playing it: cma sees the very same scores, so it asks the ve
 candidates, and the resumed search ends where an uninterrupted one ends.
 
 **Dask.** With an address (or "local"), the new candidates of a generation are played as tasks of
-the cluster (`experiments.sweep.dask_client`); the task is `score`, so the scores are those of an
-in-process run.
+the cluster (`experiments.sweep.dask_client`, one client for the run); the task is `score`, so the
+scores are those of an in-process run.
 """
 
 from __future__ import annotations
@@ -145,10 +145,9 @@ class Evaluator:
     their wins in ``folder``'s checkpoint (None: in memory)."""
 
     def __init__(self, config, side: Side, dims: list[Dimension], games: int, seed: int, stamp: dict,
-                 folder: Path | None = None, dask: str | None = None,
-                 progress: Callable[[int], None] | None = None) -> None:
+                 folder: Path | None = None, client=None, progress: Callable[[int], None] | None = None) -> None:
         self.config, self.side, self.dims, self.games, self.seed = config, side, dims, games, seed
-        self.stamp, self.folder, self.dask, self.progress = stamp, folder, dask, progress
+        self.stamp, self.folder, self.client, self.progress = stamp, folder, client, progress
         self.start = config.players[side.seats[0]].policy
         self.wins: dict[tuple, int] = self._read()
         self.resumed = len(self.wins)
@@ -161,7 +160,7 @@ class Evaluator:
         for _ in range(len(set(keys)) - len(todo)):
             self._advance(self.games)  # replayed from the checkpoint
         if todo:
-            found = self._dask(todo) if self.dask else [score_here(self, k) for k in todo]
+            found = self._dask(todo) if self.client is not None else [score_here(self, k) for k in todo]
             self.wins.update(zip(todo, found))
             self._write()
         return [self.wins[k] for k in keys]
@@ -171,17 +170,15 @@ class Evaluator:
             self.progress(games)
 
     def _dask(self, todo: list[tuple]) -> list[int]:
+        """The generation's new policies as tasks of the cluster (one client for the whole run)."""
         from distributed import as_completed
 
-        from experiments.sweep import dask_client
-
-        with dask_client(self.dask) as client:
-            futures = {client.submit(score, self.config_of(k), self.games, self.seed, self.side, pure=False): k
-                       for k in todo}
-            found = {}
-            for future in as_completed(futures):
-                found[futures[future]] = future.result()
-                self._advance(self.games)
+        futures = {self.client.submit(score, self.config_of(k), self.games, self.seed, self.side, pure=False): k
+                   for k in todo}
+        found = {}
+        for future in as_completed(futures):
+            found[futures[future]] = future.result()
+            self._advance(self.games)
         return [found[k] for k in todo]
 
     def _path(self) -> Path | None:

@@ -274,6 +274,21 @@ def test_tuned_toml_of_each_ruleset_layout(tmp_path, example, seats):
     assert (table if isinstance(table, str) else table["preset"]) in rs.policy_presets()
 
 
+def test_tuned_policies_reach_another_config_by_name_or_team(safecracker, tmp_path):
+    from experiments.tune_files import with_tuned_policies
+
+    path = tmp_path / "tuned.toml"
+    path.write_text('ruleset = "safecracker"\n[[players]]\nname = "A"\nteam = "Vault"\npolicy = "sure"\n')
+    other = replace(toy.RULESET.example_config(3), players=(toy.Player("A"), toy.Player("Z", "Vault"),
+                                                            toy.Player("Q", "Bank")))
+    played = with_tuned_policies(other, path)
+    assert [p.policy for p in played.players] == [toy.PRESETS["sure"], toy.PRESETS["sure"], toy.Policy()]
+    with pytest.raises(TuneError, match="no player or team of it plays in this config"):
+        with_tuned_policies(toy.RULESET.example_config(1), path)
+    with pytest.raises(TuneError, match="a safecracker config; allowed: a tuned.toml of outwest"):
+        with_tuned_policies(registry.get("outwest").example_config(), path)
+
+
 # ---------------------------------------------------------------------------- bad input
 
 
