@@ -161,6 +161,8 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
     if budget < 2 * games:
         raise TuneError(f"--budget {budget}: too small to score two candidates of {games} games; "
                         f"allowed: {2 * games} or more")
+    if folder is not None and source is not None:
+        _check_writable_layout(source, config, tuned_side, start, folder)
     stamp = {"tune": run_key(config, tuned_side, dims, games, seed, popsize)}
     console = console or Console(stderr=True)
     with _Bar(console, progress, budget) as bar, _client(dask_address) as client:
@@ -188,6 +190,20 @@ def _client(address: str | None):
 
     with dask_client(address) as client:
         yield client
+
+
+def _check_writable_layout(source: Path, config, side: Side, start, folder: Path) -> None:
+    """Before any search: can tuned.toml give this side its own policy in this file's layout? (A
+    posse-wide ``policy`` cannot give one character his own.) One line if not."""
+    probe = folder / ".tuned-probe.toml"
+    try:
+        write_tuned_toml(source, with_side_policy(config, side, start), dict.fromkeys(side.seats, start), probe)
+    except TuneError:
+        raise TuneError(f"--side {side.name!r}: {source} gives its players their policies in a way tuned.toml cannot "
+                        "give this side alone; tune a side of every player, or list the players as [[players]] "
+                        "tables with their own policy") from None
+    finally:
+        probe.unlink(missing_ok=True)
 
 
 def _folder(out_dir, resume: bool) -> Path | None:
@@ -286,8 +302,12 @@ def _write_outputs(folder: Path, info: dict, found: Found, dims, games: int, con
     write_table(pd.DataFrame(rows), folder / "search.csv")
     info["tuned_toml"] = None
     if source is not None:
-        path = write_tuned_toml(source, tuned, dict.fromkeys(side.seats, policy), folder / "tuned.toml", header(info))
-        info["tuned_toml"] = str(path)
+        try:
+            path = write_tuned_toml(source, tuned, dict.fromkeys(side.seats, policy), folder / "tuned.toml",
+                                    header(info))
+            info["tuned_toml"] = str(path)
+        except TuneError as err:  # the layout was checked before the search; kept as a note, not lost work
+            info["tuned_toml_error"] = str(err)
     write_json(info, folder / "tune.json")
 
 

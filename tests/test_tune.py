@@ -307,6 +307,15 @@ def test_bad_input_is_one_line(safecracker, tmp_path, capsys, args, words):
     assert err.count("\n") == 1 and err.startswith("error: ") and words in err
 
 
+def test_a_side_the_file_cannot_hold_alone_is_refused_before_the_search(tmp_path, capsys):
+    """Out West's hold.toml gives the whole posse one ``policy``: one character cannot be tuned alone."""
+    assert tune.main([str(ROOT / "examples" / "outwest" / "hold.toml"), "--side", "Legend", "--budget", "400",
+                      "--games", "200", "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--side 'Legend': " in err and "cannot give this side alone" in err
+    assert not (tmp_path / "o" / tune_search.CANDIDATES).exists()
+
+
 def test_an_unknown_ruleset_is_one_line_from_the_module(tmp_path):
     path = tmp_path / "odd.toml"
     path.write_text('ruleset = "nope"\n')
