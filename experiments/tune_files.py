@@ -1,19 +1,21 @@
-"""tuned.toml: the user's config file with a side's tuned policy, playable as it is.
+"""tuned.toml: the user's config file with tuned policies written in, playable as it is.
 
-The file is the original config file's table with the side's policy written in, as a preset name
-when the tuned policy is a preset, else a table of the fields that differ from the nearest preset
-(``{ preset = "...", field = value, ... }``; every ruleset's ``policy_from`` reads that). Where it
-goes depends on how the file names its players, tried in this order, the first one that reads
-back as the tuned config wins:
+The file is the original config file's table with each tuned seat's policy written in, as a
+preset name when the policy is a preset, else a table of the fields that differ from the nearest
+preset (``{ preset = "...", field = value, ... }``; every ruleset's ``policy_from`` reads that).
+Where it goes depends on how the file names its players, tried in this order, the first one that
+reads back as the tuned config wins:
 
-1. a list of ``[[players]]`` tables: each seat of the side gets ``policy`` in its table;
-2. a side of every seat: the top-level ``policy`` (Zombies Out West's posse-wide policy);
+1. a list of ``[[players]]`` tables: each tuned seat gets ``policy`` in its table;
+2. every seat tuned to one policy: the top-level ``policy`` (Zombies Out West's posse-wide policy);
 3. a player count (``players = 4``, Zombies!!!): one ``[[players]]`` table per seat, with its name
    and policy.
 
 Relative file paths in the original (a team, an army, a town) are rewritten relative to the new
 file's folder. The file is checked by reading it back with `sim.ruleset.load_config`: it must give
-the tuned config (equal, or compiling to the same tables), else the run stops with one line.
+the tuned config (equal, or compiling to the same tables), else the run stops with one line
+(`experiments.tune` checks the layout with the start policy before it searches). The comments of
+the original are not kept; a header says what was tuned and the verdict.
 """
 
 from __future__ import annotations
