@@ -416,7 +416,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--side", default=None)
     p.add_argument("--all-sides", action="store_true", help="every player in turn (competitive games)")
     p.add_argument("--rounds", type=int, default=2, help="with --all-sides: rounds of best responses")
-    p.add_argument("--budget", type=int, default=BUDGET)
+    p.add_argument("--budget", type=int, default=None, help=f"games of search (default {BUDGET}; with "
+                   "--all-sides, per tune: experiments.tune_rounds.ROUNDS_BUDGET)")
     p.add_argument("--fields", default=None)
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--out", type=Path, default=None)
@@ -443,11 +444,12 @@ def main(argv: list[str] | None = None) -> int:
                     "resume": not args.fresh, "progress": not args.quiet, "games": args.games,
                     "validate_games": args.validate_games}
         if args.all_sides:
-            from experiments.tune_rounds import render_rounds, run_best_responses
+            from experiments.tune_rounds import ROUNDS_BUDGET, render_rounds, run_best_responses
 
-            rounds = run_best_responses(args.config, args.rounds, args.budget, **settings)
+            budget = ROUNDS_BUDGET if args.budget is None else args.budget
+            rounds = run_best_responses(args.config, args.rounds, budget, **settings)
         else:
-            info = run_tune(args.config, args.side, args.budget, **settings)
+            info = run_tune(args.config, args.side, BUDGET if args.budget is None else args.budget, **settings)
     except (ValueError, FileNotFoundError, RulesetError) as err:
         print(f"error: {' '.join((str(err) or type(err).__name__).split())}", file=sys.stderr)
         return USAGE_ERROR

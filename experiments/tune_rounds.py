@@ -29,11 +29,13 @@ import pandas as pd
 from rich.console import Console
 
 from experiments.stats import wilson_interval
-from experiments.tune import BUDGET, PASSED, SEED, VALIDATE_GAMES, _config, _slug, run_tune
+from experiments.tune import PASSED, SEED, VALIDATE_GAMES, _config, _slug, run_tune
 from experiments.tune_files import policy_table, write_tuned_toml
 from experiments.tune_space import TuneError
 from sim.play import play
 from sim.ruleset import ruleset_of
+
+ROUNDS_BUDGET = 20_000  # games of search per tune by default: 2 rounds of 4 players in about 350,000 games
 
 
 def standings(config, games: int, seed: int, round_: int, adopted: dict[str, bool]) -> list[dict]:
@@ -51,10 +53,10 @@ def _words(table) -> str:
     return table if isinstance(table, str) else "; ".join(f"{k}={v}" for k, v in table.items())
 
 
-def run_best_responses(config_path_or_config, rounds: int = 2, budget: int = BUDGET, fields=None, seed: int = SEED,
-                       out_dir: str | Path | None = None, dask_address: str | None = None, resume: bool = True,
-                       progress: bool = True, games: int | None = None, validate_games: int = VALIDATE_GAMES,
-                       console: Console | None = None) -> dict:
+def run_best_responses(config_path_or_config, rounds: int = 2, budget: int = ROUNDS_BUDGET, fields=None,
+                       seed: int = SEED, out_dir: str | Path | None = None, dask_address: str | None = None,
+                       resume: bool = True, progress: bool = True, games: int | None = None,
+                       validate_games: int = VALIDATE_GAMES, console: Console | None = None) -> dict:
     """Best responses in turn for ``rounds`` rounds (module docstring); returns rounds.json."""
     started = time.perf_counter()
     config, source = _config(config_path_or_config)
