@@ -18,6 +18,8 @@ from kernels.outwest.figures import (
     EPS,
     NO_GAP,
     centre_distance,
+    clear_length,
+    edge_limit,
     face_towards,
     gap_between,
     gap_to_point,
@@ -286,9 +288,11 @@ def escape(st, g, tb, h):
 @njit
 def walk(st, g, tb, h, ux, uy, length):
     """Move h straight along (ux, uy) up to ``length`` inches (terrain stops it, the table edge
-    holds it; in Escape, reaching the exit edge takes him off). Returns the inches moved."""
+    holds it, a zombie in the way stops him in base contact: he neither passes through nor ends
+    on top of it, §1; in Escape, reaching the exit edge takes him off). Returns the inches moved."""
     x, y = st.ff[g, h, FF_X], st.ff[g, h, FF_Y]
     length = terrain_limit(tb, x, y, ux, uy, max(0.0, length))
+    length = clear_length(st, g, tb, h, x, y, ux, uy, edge_limit(tb, x, y, ux, uy, length))
     st.ff[g, h, FF_FACING] = math.atan2(uy, ux)
     place(st, g, tb, h, x + ux * length, y + uy * length)
     if tb.prm[P_SCENARIO] == SCENARIO_ESCAPE and crosses_exit(tb, x + ux * length, y + uy * length):
@@ -560,12 +564,14 @@ def carry(st, g, tb, rng, h, c):
         ux, uy = unit_vector(st.ff[g, h, FF_X], st.ff[g, h, FF_Y], gx, gy)
     roll, falls = move_roll(st, g, tb, rng, h, base_move_dice(st, g, tb, h), True)
     log_event(st, g, EK_ACTION, h, c, A_CARRY, roll, 0.0)
-    walk_and_spook(st, g, tb, rng, h, ux, uy, 0.5 * roll)
-    r2 = 2.0 * tb.prm[P_BASE_R]
+    cx, cy = st.ff[g, c, FF_X], st.ff[g, c, FF_Y]
+    # both move together (§4): the comrade's base may not pass through a zombie either (§1)
+    length = clear_length(st, g, tb, c, cx, cy, ux, uy, 0.5 * roll)
+    moved = walk_and_spook(st, g, tb, rng, h, ux, uy, length)
     if not is_human(st, g, h):  # he went off the exit edge: the carried comrade too
         escape(st, g, tb, c)
         return
-    place(st, g, tb, c, st.ff[g, h, FF_X] - ux * r2, st.ff[g, h, FF_Y] - uy * r2)
+    place(st, g, tb, c, cx + ux * moved, cy + uy * moved)
     log_event(st, g, EK_CARRY, h, c, st.ff[g, c, FF_X], st.ff[g, c, FF_Y], 0.0)
     if falls:
         knock_down(st, g, tb, h)
