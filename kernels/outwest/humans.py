@@ -89,6 +89,7 @@ from kernels.outwest.layout import (
     HORSE_LOOSE,
     HORSE_RIDDEN,
     MELEE_EFFECTIVE,
+    P_BADLY_SERIOUS,
     P_BASE_R,
     P_BUILDING_DICE,
     P_CONTACT_SHOOTING,
@@ -225,11 +226,27 @@ def keep_away_limit(x, y, ux, uy, length, cx, cy, reach):
 
 
 @njit
+def badly_wounded(st, g, tb, h):
+    """Too badly wounded to walk: he must be carried (seed; §9, §4 Carry). A "no move/turn"
+    result (§5.6), or no movement dice left on foot (-1 per serious wound and leg flesh wound,
+    §4); ``P_BADLY_SERIOUS`` (the other reading): any serious wound."""
+    if st.fi[g, h, FI_NO_MOVE]:
+        return True
+    if st.fi[g, h, FI_HORSE] == HORSE_RIDDEN:
+        return False
+    if tb.prm[P_BADLY_SERIOUS] != 0 and st.fi[g, h, FI_SERIOUS] > 0:
+        return True
+    lost = st.fi[g, h, FI_SERIOUS] + st.fi[g, h, FI_LEGS]
+    return tb.cls[st.fi[g, h, FI_CLASS], CL_MOVE_DICE] - lost <= 0
+
+
+@njit
 def move_dice(st, g, tb, h, base):
     """Movement dice of human h (§4): ``base`` (class dice, 2D6 for Move & Fire, the horse's
     dice), -1 per serious wound and leg flesh wound; inside a building 1D6; starting in dense
-    terrain -2 dice, loose -1; "no move/turn" stops him."""
-    if st.fi[g, h, FI_NO_MOVE]:
+    terrain -2 dice, loose -1; "no move/turn" stops him, and a man too badly wounded to walk
+    must be carried (§9)."""
+    if badly_wounded(st, g, tb, h):
         return 0
     n = base
     if st.fi[g, h, FI_HORSE] != HORSE_RIDDEN:
@@ -531,7 +548,7 @@ def reposition_away(st, g, tb, h):
             sx, sy = sx + ux, sy + uy
     n = math.sqrt(sx * sx + sy * sy)
     log_event(st, g, EK_ACTION, h, -1, A_REPOSITION, 0.0, 0.0)
-    if n < 1e-9 or st.fi[g, h, FI_NO_MOVE]:
+    if n < 1e-9 or badly_wounded(st, g, tb, h):
         return
     walk(st, g, tb, h, sx / n, sy / n, tb.prm[P_REPOSITION_IN])
     if is_human(st, g, h):
@@ -541,11 +558,30 @@ def reposition_away(st, g, tb, h):
 
 
 @njit
+def needs_carrying(st, g, tb, h, c):
+    """P4: comrade c must be carried (§9: unconscious, or too badly wounded to walk); a man
+    still conscious is carried only away from a zombie within h's keep-away distance of him, or
+    toward the goal when he is not there yet."""
+    if st.fi[g, c, FI_STATE] == S_OUT:
+        return True
+    if not badly_wounded(st, g, tb, c):
+        return False
+    gap, _ = nearest_zombie(st, g, tb, c)
+    if gap < tb.pol[h, POL_KEEP_AWAY]:
+        return True
+    if tb.prm[P_SCENARIO] == SCENARIO_CLEANUP:
+        return False
+    gx, gy, near = goal_of(st, g, tb, c)
+    return near < 0.0 or centre_distance(st.ff[g, c, FF_X], st.ff[g, c, FF_Y], gx, gy) > near + EPS
+
+
+@njit
 def unconscious_comrade(st, g, tb, h, reach):
-    """The nearest unconscious human within ``reach`` of h (0: in base contact); -1 none."""
+    """The nearest comrade who needs carrying within ``reach`` of h (0: in base contact); -1
+    none."""
     best, who = NO_GAP, -1
     for c in range(n_humans(tb)):
-        if c != h and is_human(st, g, c) and st.fi[g, c, FI_STATE] == S_OUT:
+        if c != h and is_human(st, g, c) and needs_carrying(st, g, tb, h, c):
             d = gap_between(st, g, tb, h, c)
             if d <= reach + EPS and d < best:
                 best, who = d, c
@@ -554,8 +590,9 @@ def unconscious_comrade(st, g, tb, h, reach):
 
 @njit
 def carry(st, g, tb, rng, h, c):
-    """Carry / drag (§4, seed): h and the unconscious c move together at half distance, toward
-    the goal or, with a zombie within the keep-away distance, away from it."""
+    """Carry / drag (§4, seed, §9): h and the unconscious or badly wounded c move together at
+    half distance, toward the goal or, with a zombie within the keep-away distance, away from
+    it (a man who may not turn keeps his facing)."""
     gap, z = nearest_zombie(st, g, tb, h)
     if z >= 0 and gap < tb.pol[h, POL_KEEP_AWAY]:
         ux, uy = away_direction(st, g, tb, h, z)
@@ -611,7 +648,7 @@ def move_to_goal(st, g, tb, rng, h, t):
     the goal, keeping ``POL_KEEP_AWAY`` from every zombie; a zombie already nearer than that:
     move straight away from it. False when he stays where he is."""
     gap, z = nearest_zombie(st, g, tb, h)
-    if st.fi[g, h, FI_NO_MOVE]:
+    if badly_wounded(st, g, tb, h):
         return False
     if z >= 0 and gap < tb.pol[h, POL_KEEP_AWAY] - EPS:
         ux, uy = away_direction(st, g, tb, h, z)
@@ -675,7 +712,7 @@ def act(st, g, tb, rng, h, flee):
         return
     gap, z = nearest_zombie(st, g, tb, h)
     contact = z >= 0 and touching(gap)
-    if flee and z >= 0 and not st.fi[g, h, FI_NO_MOVE]:
+    if flee and z >= 0 and not badly_wounded(st, g, tb, h):
         ux, uy = away_direction(st, g, tb, h, z)
         move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
         return
@@ -692,7 +729,7 @@ def act(st, g, tb, rng, h, flee):
         return
     if rescue(st, g, tb, rng, h, gap):
         return
-    if pol[POL_RETREAT] > 0 and gap <= pol[POL_RETREAT] and not st.fi[g, h, FI_NO_MOVE]:
+    if pol[POL_RETREAT] > 0 and gap <= pol[POL_RETREAT] and not badly_wounded(st, g, tb, h):
         ux, uy = away_direction(st, g, tb, h, z)
         move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
         return
@@ -762,14 +799,14 @@ def in_contact(st, g, tb, rng, h):
 def rescue(st, g, tb, rng, h, gap):
     """P4: carry an unconscious comrade in contact; with ``POL_RESCUE_SEEK`` walk to one within
     that many inches when no zombie is within the keep-away distance."""
-    if tb.pol[h, POL_RESCUE] == 0:
+    if tb.pol[h, POL_RESCUE] == 0 or badly_wounded(st, g, tb, h):
         return False
     c = unconscious_comrade(st, g, tb, h, 0.0)
     if c >= 0:
         carry(st, g, tb, rng, h, c)
         return True
     seek = tb.pol[h, POL_RESCUE_SEEK]
-    if seek > 0 and gap >= tb.pol[h, POL_KEEP_AWAY] and not st.fi[g, h, FI_NO_MOVE]:
+    if seek > 0 and gap >= tb.pol[h, POL_KEEP_AWAY] and not badly_wounded(st, g, tb, h):
         c = unconscious_comrade(st, g, tb, h, seek)
         if c >= 0:
             x, y = st.ff[g, h, FF_X], st.ff[g, h, FF_Y]

@@ -111,3 +111,61 @@ def test_walking_to_a_rescue_stops_at_a_zombie_on_the_way(ow_dice):
     Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, False)
     ow_dice.done()
     assert a.pos(GUNMAN)[0] == pytest.approx(14.0 - R2, abs=1e-5) and a.pos(z) == (14.0, 18.0)
+
+
+# ------------------------------------------------------------------ §9: the badly wounded are carried
+
+
+def test_a_man_with_no_move_turn_can_be_carried_away_from_a_zombie(ow_dice):
+    """§5.6 "no move/turn" stops him; §9: a badly wounded man must be carried - so he can be."""
+    a = Arena(config(town="open"))
+    a.put(GUNMAN, 10.0, 18.0, 0.0)
+    c = a.put(CITIZEN, 11.0, 18.0, 0.0)
+    a.st.fi[0, c, L.FI_NO_MOVE] = 1
+    a.put(a.zombie(0), 16.0, 18.0, math.pi)  # within 7" of both: carried west, away from it
+    ow_dice.script(3, 3, 4)  # 10" halved
+    Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, False)
+    ow_dice.done()
+    assert a.pos(GUNMAN) == pytest.approx((5.0, 18.0)) and a.pos(c) == pytest.approx((6.0, 18.0))
+    assert a.st.ff[0, c, L.FF_FACING] == 0.0  # he may not turn
+
+
+@pytest.mark.parametrize("serious,legs,walks", [(1, 0, True), (2, 0, True), (2, 1, False), (3, 0, False)])
+def test_a_man_without_movement_dice_does_not_walk(ow_dice, serious, legs, walks):
+    """-1 movement die per serious wound and leg flesh wound (§4): with none left he is too
+    badly wounded to walk (§9) and does not run from a zombie."""
+    a = Arena(config(town="open"))
+    a.put(GUNMAN, 10.0, 18.0, 0.0)
+    a.st.fi[0, GUNMAN, L.FI_SERIOUS], a.st.fi[0, GUNMAN, L.FI_LEGS] = serious, legs
+    a.st.fi[0, GUNMAN, L.FI_AMMO0] = a.st.fi[0, GUNMAN, L.FI_AMMO1] = L.GUN_BROKEN  # no shot instead
+    a.put(a.zombie(0), 13.0, 18.0)
+    assert Hm.badly_wounded(a.st, 0, a.tb, GUNMAN) == (not walks)
+    if walks:
+        ow_dice.script(*([4] * (3 - serious - legs)))
+    Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, True)  # must move away (a failed nerve test)
+    ow_dice.done()
+    assert (a.pos(GUNMAN) != (10.0, 18.0)) == walks
+
+
+def test_the_serious_reading_makes_any_serious_wound_a_carry(ow_dice):
+    """``badly_wounded = "serious"``: one serious wound and he no longer walks."""
+    a = Arena(config(town="open", badly_wounded="serious"))
+    a.put(GUNMAN, 10.0, 18.0, 0.0)
+    a.st.fi[0, GUNMAN, L.FI_SERIOUS] = 1
+    a.st.fi[0, GUNMAN, L.FI_AMMO0] = a.st.fi[0, GUNMAN, L.FI_AMMO1] = L.GUN_BROKEN  # no shot instead
+    a.put(a.zombie(0), 13.0, 18.0)
+    Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, True)
+    ow_dice.done()
+    assert a.pos(GUNMAN) == (10.0, 18.0)
+    b = Arena(config(town="open"))
+    b.st.fi[0, GUNMAN, L.FI_SERIOUS] = 1
+    b.put(GUNMAN, 10.0, 18.0, 0.0)
+    assert not Hm.badly_wounded(b.st, 0, b.tb, GUNMAN)
+
+
+def test_a_badly_wounded_man_at_the_goal_and_clear_of_zombies_is_left_where_he_is(ow_dice):
+    a = Arena(config(town="open"))
+    a.put(GUNMAN, 18.0, 18.0, 0.0)
+    c = a.put(CITIZEN, 19.0, 18.0, 0.0)
+    a.st.fi[0, c, L.FI_NO_MOVE] = 1
+    assert Hm.unconscious_comrade(a.st, 0, a.tb, GUNMAN, 0.0) == -1

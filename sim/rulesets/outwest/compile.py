@@ -139,7 +139,7 @@ def parameters(c: OutwestConfig) -> np.ndarray:
         L.P_CIT_MOVE_DICE: c.citizen_move_dice, L.P_MOVE_DICE: c.move_dice, L.P_MOVE_FIRE_DICE: c.move_fire_dice,
         L.P_REPOSITION_IN: c.reposition_in, L.P_SINGLE_USES_CARDS: c.single_uses_waiting_cards,
         L.P_TERRAIN_STOPS: c.terrain_stops, L.P_SHOT_DOWN_DESTROYS: c.shot_knockdown_destroys_downed,
-        L.P_Z_TARGET_HELPLESS: c.zombie_target == "helpless_first",
+        L.P_Z_TARGET_HELPLESS: c.zombie_target == "helpless_first", L.P_BADLY_SERIOUS: c.badly_wounded == "serious",
     }
     missing = set(range(L.N_PRM)) - set(values)
     assert not missing, f"parameters without a value: {sorted(missing)}"

@@ -456,6 +456,10 @@ class OutwestConfig:
     knockout_wake_on: int = _p(6, "C", "§5.6, W10", "a knocked-out character comes round on this or more", (1, 7),
                                plausible=(5, 6))
     knockdown_needs_recover: bool = _p(True, "V", "§9", "a knocked-down human needs a Recover and a Get up")
+    badly_wounded: str = _p("immobile", "C", "§9", "who is too badly wounded to walk and must be carried (seed: "
+                            "'unconscious or badly wounded characters will need to be carried'): immobile: a 'no "
+                            "move/turn' result or no movement dice left; serious: also any serious wound",
+                            choices=("immobile", "serious"))
     serious_wounds_to_die: int = _p(0, "A9", "W9", "serious wounds that kill (0: only 'Dead' kills)", (0, 10))
     citizen_nerve: bool = _p(False, "A12", "W12", "Citizens test their nerve with a zombie near")
     nerve_radius_in: float = _p(3.0, "A12", "W12", "the nerve test's distance", (0.0, 36.0))
