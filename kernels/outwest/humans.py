@@ -116,6 +116,7 @@ from kernels.outwest.layout import (
     POL_DUCK_BACK,
     POL_FIGHT_IN_CONTACT,
     POL_FIRE_FRACTION,
+    POL_FLEE_CLEAR,
     POL_GOAL_RADIUS,
     POL_GROUP_NAMING,
     POL_KEEP_AWAY,
@@ -360,9 +361,52 @@ def safe_length(st, g, tb, h, ux, uy, length):
     return length
 
 
+FLIGHT_HEADINGS = 24  # headings a man who runs looks at (15 degrees apart)
+DOWN_HEADSTART = 4.0  # inches: a zombie on the ground must get up before it comes on
+
+
+@njit
+def flight_score(st, g, tb, h, x, y):
+    """How clear of every zombie a base at (x, y) is: the smallest gap to a zombie, a zombie on
+    the ground counted DOWN_HEADSTART further (it must get up first)."""
+    best = NO_GAP
+    for z in range(st.fi.shape[1]):
+        if is_zombie(st, g, z) and z != h:
+            d = centre_distance(x, y, st.ff[g, z, FF_X], st.ff[g, z, FF_Y]) - 2.0 * tb.prm[P_BASE_R]
+            if st.fi[g, z, FI_STATE] == S_DOWN:
+                d += DOWN_HEADSTART
+            best = min(best, d)
+    return best
+
+
+@njit
+def clear_heading(st, g, tb, h, z):
+    """``POL_FLEE_CLEAR``: the heading whose end (the mean roll, stopped by terrain, the table
+    edge and any zombie in the way) keeps the man clearest of every zombie, not only of the
+    nearest one z; ties go to the heading straight away from z."""
+    x, y = st.ff[g, h, FF_X], st.ff[g, h, FF_Y]
+    ax, ay = unit_vector(st.ff[g, z, FF_X], st.ff[g, z, FF_Y], x, y)
+    reach = 3.5 * move_dice(st, g, tb, h, base_move_dice(st, g, tb, h))
+    a0 = math.atan2(ay, ax)
+    best, bx, by = -1e30, ax, ay
+    for k in range(FLIGHT_HEADINGS):
+        step = (k + 1) // 2 * (1 if k % 2 == 1 else -1)  # 0, +1, -1, +2, -2 ... from straight away
+        a = a0 + step * 2.0 * math.pi / FLIGHT_HEADINGS
+        ux, uy = math.cos(a), math.sin(a)
+        length = terrain_limit(tb, x, y, ux, uy, reach)
+        length = clear_length(st, g, tb, h, x, y, ux, uy, edge_limit(tb, x, y, ux, uy, length))
+        score = flight_score(st, g, tb, h, x + ux * length, y + uy * length)
+        if score > best + 1e-9:
+            best, bx, by = score, ux, uy
+    return bx, by
+
+
 @njit
 def away_direction(st, g, tb, h, z):
-    """Straight away from zombie z, turned off a table edge that is near."""
+    """Straight away from zombie z, turned off a table edge that is near (``POL_FLEE_CLEAR``:
+    the heading that keeps clearest of every zombie)."""
+    if tb.pol[h, POL_FLEE_CLEAR] != 0:
+        return clear_heading(st, g, tb, h, z)
     ux, uy = unit_vector(st.ff[g, z, FF_X], st.ff[g, z, FF_Y], st.ff[g, h, FF_X], st.ff[g, h, FF_Y])
     x, y = st.ff[g, h, FF_X], st.ff[g, h, FF_Y]
     w, hgt, margin = tb.prm[P_TABLE_W], tb.prm[P_TABLE_H], 3.0

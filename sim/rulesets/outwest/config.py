@@ -82,20 +82,27 @@ class Policy:
     blaze_min_class: int = 1  # P3: lowest class that blazes away (0 Citizen .. 3 Legend)
     rescue: int = 1  # P4: 1 carry an unconscious comrade in contact when no zombie touches the carrier
     rescue_seek_in: float = 0.0  # P4: walk to an unconscious comrade within this (0 = only in contact)
-    spend_when: int = 0  # P5: spend action cards on him 0 after a zombie reaches a human, 1 at once, 2 never
+    spend_when: int = 0  # P5: spend action cards 0 after a zombie reaches a human, 1 at once, 2 never, 3 when useful
     spend_on: int = 0  # P5: 0 the threatened character, 1 the best shot
     duck_back_in: float = 0.0  # P6: duck back when a zombie gunslinger is within this (0 = never)
     ride: int = 1  # 1 stay mounted, 0 dismount (the horse is left loose)
     aim_idle: int = 1  # nothing to do: Aim at the nearest zombie
     move_first: int = 0  # 1: Move toward the goal before shooting (the Escape's "run for it")
+    flee_clear: int = 0  # 1: run on the heading that keeps clearest of every zombie (0: straight away from the nearest)
+    target_value: int = 0  # 1: name the zombie a hit is worth most on (threat x odds); 0: P2
+    contact_standing: int = 0  # 1: in contact, shoot a standing zombie before one on the ground
+    contact_odds: int = 0  # 1: in contact, Fight or Fire by the better odds of destroying it
+    face_zombies: int = 0  # 1: nothing better to do, turn to face a zombie outside the front arc
+    chores: int = 0  # 1: nothing better to do, Reload an empty or Fix a jammed gun whatever is near
 
     LIMITS = {"reload_safe_in": (0.0, 100.0), "fight_in_contact": (0, 2), "contact_fire": (0, 1),
               "fire_fraction": (0.0, 1.0), "aim_at_down": (0, 1), "keep_away_in": (0.0, 100.0),
               "retreat_in": (0.0, 100.0), "goal_radius_in": (0.0, 100.0), "advance_fire": (0, 1), "target": (0, 1),
               "group_naming": (0, 1), "blaze_min": (0, 50), "blaze_radius_in": (0.0, 100.0),
-              "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 2),
+              "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 3),
               "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1),
-              "move_first": (0, 1)}
+              "move_first": (0, 1), "flee_clear": (0, 1), "target_value": (0, 1), "contact_standing": (0, 1),
+              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1)}
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self.LIMITS.items():
@@ -112,7 +119,8 @@ class Policy:
                 self.keep_away_in, self.retreat_in, self.goal_radius_in, self.advance_fire, self.target,
                 self.group_naming, self.blaze_min, self.blaze_radius_in, self.blaze_min_class, self.rescue,
                 self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle,
-                self.move_first)
+                self.move_first, self.flee_clear, self.target_value, self.contact_standing, self.contact_odds,
+                self.face_zombies, self.chores)
 
 
 POLICY_HELP = {
@@ -132,12 +140,24 @@ POLICY_HELP = {
     "blaze_min_class": "P3: the lowest class that blazes away (0 Citizen, 1 Gunman, 2 Shootist, 3 Legend)",
     "rescue": "P4: 1 carry an unconscious comrade in contact when no zombie touches the carrier",
     "rescue_seek_in": "P4: walk to an unconscious comrade within this many inches (0 = only in contact)",
-    "spend_when": "P5: spend held action cards on him 0 after a zombie reaches a human, 1 at once, 2 never",
+    "spend_when": "P5: spend held action cards on him 0 after a zombie reaches a human, 1 at once, 2 never, "
+                  "3 when it helps (on a threatened man, else on one with a shot in his gun's best band)",
     "spend_on": "P5: 0 the threatened character, 1 the best shot",
     "duck_back_in": "P6: duck back when a zombie gunslinger is within this many inches (0 = never)",
     "ride": "§10: 1 stay mounted, 0 dismount (the horse is left loose)",
     "aim_idle": "with nothing else to do, 1 Aim at the nearest zombie",
     "move_first": "1: Move toward the scenario's goal before any shot (run for it: Escape)",
+    "flee_clear": "1: a man who runs takes the heading that keeps clearest of every zombie that can reach him "
+                  "(0: straight away from the nearest, P1)",
+    "target_value": "1: name the zombie a hit is worth most on: the exact odds of destroying it (or knocking it over) "
+                    "times its threat (touching a man, able to reach one, on the ground); 0: P2",
+    "contact_standing": "1: in contact, shoot a standing zombie before one lying on the ground (0: the one he would "
+                        "fight, P1)",
+    "contact_odds": "1: in contact, Fight or Fire, whichever has the better exact odds of destroying the zombie "
+                    "(0: P1's order, Fight with an Effective weapon)",
+    "face_zombies": "1: with nothing better to do, turn (Reposition in place) to face the nearest standing zombie "
+                    "that is outside his front arc",
+    "chores": "1: with nothing better to do, Reload an empty gun or Fix a jammed one even with a zombie near",
 }
 
 POLICY_PRESETS = {
