@@ -23,6 +23,7 @@ from kernels.outwest.figures import (
     face_towards,
     gap_between,
     gap_to_point,
+    in_cover,
     in_front_half,
     is_helpless,
     is_human,
@@ -106,6 +107,7 @@ from kernels.outwest.layout import (
     P_TABLE_H,
     P_TABLE_W,
     P_TERRAIN_STOPS,
+    P_Z_DOWN_ON,
     POL_ADVANCE_FIRE,
     POL_AIM_AT_DOWN,
     POL_AIM_IDLE,
@@ -127,6 +129,7 @@ from kernels.outwest.layout import (
     POL_RETREAT,
     POL_RIDE,
     POL_TARGET,
+    POL_TARGET_VALUE,
     PR_ACTIONS,
     PROFILE_PISTOL,
     S_DOWN,
@@ -145,6 +148,7 @@ from kernels.outwest.layout import (
     TERRAIN_LOOSE,
     W_PROFILE,
     W_RELOAD,
+    W_ROLLS,
 )
 from kernels.outwest.melee import fight_target, human_attacks, melee_class
 from kernels.outwest.shooting import (
@@ -154,10 +158,15 @@ from kernels.outwest.shooting import (
     blaze_ok,
     fire,
     gun_of,
+    gun_reaches,
     gun_usable,
     max_band_dice,
+    p_head_shot,
+    p_hit,
     reload_gun,
     share_radius,
+    shooting_dice,
+    zombie_effect_mod,
 )
 from kernels.rng import d6
 
@@ -481,6 +490,64 @@ def threat_gap(st, g, tb, z):
     return best
 
 
+CHARGE_IN = 6.0  # a standing zombie this near a man can reach him at its next activation (§6.2: 1D6")
+
+
+@njit
+def zombie_threat(st, g, tb, z):
+    """What a hit on zombie z is worth (``POL_TARGET_VALUE``): standing and touching a man 4,
+    standing within a zombie's move of one 2, farther 1; on the ground (it must get up first)
+    1.5 touching a man, else 0.5."""
+    gap = NO_GAP
+    for h in range(n_humans(tb)):
+        if is_human(st, g, h):
+            gap = min(gap, gap_between(st, g, tb, z, h))
+    standing = st.fi[g, z, FI_STATE] == S_STANDING
+    if touching(gap):
+        return 4.0 if standing else 1.5
+    if standing:
+        return 2.0 if gap <= CHARGE_IN + EPS else 1.0
+    return 0.5
+
+
+@njit
+def fire_odds(st, g, tb, h, t, gap):
+    """(destroyed, destroyed or knocked over) after one Fire of h's best gun at zombie t: the
+    exact odds of sim.rulesets.outwest.exact.shot_fate for a lone zombie, 1 - (1 - p)^n over
+    the n dice of every shooting roll (§5.1-§5.3, §5.7)."""
+    slot = best_gun(st, g, tb, h, gap)
+    if slot < 0:
+        return 0.0, 0.0
+    w = gun_of(st, g, h, slot)
+    band = band_of(tb, gap)
+    if not gun_reaches(tb, w, band):
+        return 0.0, 0.0
+    aimed = aim_valid(st, g, h, t)
+    blaze = wants_blaze(st, g, tb, h, w, aimed)
+    n = shooting_dice(tb, w, band, st.fi[g, h, FI_CLASS], int(aimed), int(blaze), int(in_cover(st, g, tb, t)), 0,
+                      st.fi[g, h, FI_SERIOUS]) * tb.weapons[w, W_ROLLS]
+    mod = zombie_effect_mod(tb, w, band, gap)
+    kill = p_head_shot(tb, mod)
+    stop = min(1.0, max(0.0, (7.0 - tb.prm[P_Z_DOWN_ON] + mod) / 6.0))
+    hit = p_hit(tb, band)
+    return 1.0 - (1.0 - hit * kill) ** n, 1.0 - (1.0 - hit * stop) ** n
+
+
+@njit
+def shot_value(st, g, tb, h, z, gap, share):
+    """``POL_TARGET_VALUE``: the threat of z times the odds of stopping it (a knock-over counts
+    half, and nothing on a zombie already down), plus a quarter of the threat of the zombies the
+    hits may be shared with (§5.4)."""
+    kill, stop = fire_odds(st, g, tb, h, z, gap)
+    odds = kill + 0.5 * (stop - kill) if st.fi[g, z, FI_STATE] == S_STANDING else kill
+    value = zombie_threat(st, g, tb, z) * odds
+    if share > 0.0:
+        for o in range(st.fi.shape[1]):
+            if o != z and is_zombie(st, g, o) and gap_between(st, g, tb, o, z) <= share + EPS:
+                value += 0.25 * zombie_threat(st, g, tb, o) * kill
+    return value
+
+
 @njit
 def choose_target(st, g, tb, h, front_only):
     """P2: the zombie nearest the shooter that a usable gun reaches (ties: nearest a helpless
@@ -497,6 +564,11 @@ def choose_target(st, g, tb, h, front_only):
         if best_gun(st, g, tb, h, gap) < 0:
             continue
         if front_only and not in_front_half(st, g, h, st.ff[g, z, FF_X], st.ff[g, z, FF_Y]):
+            continue
+        if tb.pol[h, POL_TARGET_VALUE] != 0:
+            key = -shot_value(st, g, tb, h, z, gap, share) + 1e-6 * gap
+            if key < best:
+                best, who = key, z
             continue
         if tb.pol[h, POL_TARGET] == TARGET_THREAT:
             key = threat_gap(st, g, tb, z) * 100.0 + gap

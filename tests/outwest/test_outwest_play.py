@@ -56,3 +56,60 @@ def test_a_man_who_runs_keeps_clear_of_every_zombie_not_only_the_nearest(ow_dice
         assert gap_to_zombies(a, GUNMAN) > 6.0
     else:
         assert gap_to_zombies(a, GUNMAN) == pytest.approx(0.0, abs=1e-5)  # P1: into the second zombie
+
+
+# ------------------------------------------------------------------ b: targets by what a hit is worth
+
+
+def bunch_scene(a: Arena) -> tuple[int, int]:
+    """The Legend at the centre, one zombie 3" away, a bunch of three 11-13" away."""
+    a.put(LEGEND, 18.0, 18.0, 0.0)
+    near = a.put(a.zombie(0), 22.0, 18.0)
+    bunch = a.put(a.zombie(1), 18.0, 30.0)
+    a.put(a.zombie(2), 19.0, 31.0)
+    a.put(a.zombie(3), 17.0, 31.5)
+    return near, bunch
+
+
+@pytest.mark.parametrize("target_value", [0, 1])
+def test_a_legend_names_the_zombie_near_him_over_a_distant_bunch(ow_nojit, target_value):
+    a = Arena(policy_config(target_value=target_value))
+    near, bunch = bunch_scene(a)
+    t = Hm.choose_target(a.st, 0, a.tb, LEGEND, False)
+    assert t == (near if target_value else bunch)  # P2 names the bunch
+
+
+def test_a_zombie_touching_a_man_outranks_a_nearer_one_that_is_not(ow_nojit):
+    a = Arena(policy_config(target_value=1))
+    a.put(LEGEND, 18.0, 18.0, 0.0)
+    a.put(CITIZEN, 26.0, 18.0, 0.0)
+    grappling = a.put(a.zombie(0), 27.0, 18.0)  # touching the Citizen, 8" from the Legend
+    a.put(a.zombie(1), 18.0, 13.0)  # 4" from the Legend, nobody in reach... but 4" < 6": able to charge
+    a.put(a.zombie(2), 5.0, 5.0)
+    assert Hm.choose_target(a.st, 0, a.tb, LEGEND, False) == grappling
+
+
+def test_fire_odds_are_the_exact_odds_of_one_fire():
+    """The kernel's odds of one Fire against exact.shot_fate (Legend, pistol, point blank and
+    close; Gunman, rifle at medium)."""
+    from outwest_helpers import _py
+
+    from sim.rulesets.outwest.exact import shot_fate
+
+    cfg = policy_config()
+    a = Arena(cfg)
+    a.put(LEGEND, 18.0, 18.0, 0.0)
+    a.put(GUNMAN, 5.0, 5.0, 0.0)
+    z = a.put(a.zombie(0), 20.5, 18.0)  # gap 1.5: point blank
+    for gap, h, cls, gun in ((1.5, LEGEND, "legend", "pistol"), (4.0, LEGEND, "legend", "pistol"),
+                             (9.0, GUNMAN, "gunman", "rifle")):
+        a.put(z, a.pos(h)[0] + 1.0 + gap, a.pos(h)[1])
+        a.st.fi[0, h, L.FI_GUN1] = -1
+        a.st.fi[0, h, L.FI_GUN0] = list(__import__("sim.rulesets.outwest.compile", fromlist=["x"])
+                                        .weapon_rows()[0]).index(gun)
+        kill, stop = _py(Hm.fire_odds)(a.st, 0, a.tb, h, z, gap)
+        fate = shot_fate(cfg, gun, gap, cls)
+        exact_kill = sum(p for (zf, _), p in fate.items() if zf == "destroyed")
+        exact_stop = exact_kill + sum(p for (zf, _), p in fate.items() if zf == "knocked over")
+        assert kill == pytest.approx(float(exact_kill), abs=1e-12)
+        assert stop == pytest.approx(float(exact_stop), abs=1e-12)
