@@ -56,6 +56,7 @@ from kernels.outwest.layout import (
     A_RELOAD,
     A_REPOSITION,
     CITIZEN,
+    CL_MELEE_MOD,
     CL_MOVE_DICE,
     EK_ACTION,
     EK_CARRY,
@@ -73,6 +74,7 @@ from kernels.outwest.layout import (
     FF_Y,
     FI_AIM,
     FI_AMMO0,
+    FI_BITES,
     FI_CLASS,
     FI_DUCKED,
     FI_FEED,
@@ -107,6 +109,7 @@ from kernels.outwest.layout import (
     P_TABLE_H,
     P_TABLE_W,
     P_TERRAIN_STOPS,
+    P_Z_DEFEND,
     P_Z_DOWN_ON,
     POL_ADVANCE_FIRE,
     POL_AIM_AT_DOWN,
@@ -115,6 +118,8 @@ from kernels.outwest.layout import (
     POL_BLAZE_MIN_CLASS,
     POL_BLAZE_RADIUS,
     POL_CONTACT_FIRE,
+    POL_CONTACT_ODDS,
+    POL_CONTACT_STANDING,
     POL_DUCK_BACK,
     POL_FIGHT_IN_CONTACT,
     POL_FIRE_FRACTION,
@@ -150,7 +155,15 @@ from kernels.outwest.layout import (
     W_RELOAD,
     W_ROLLS,
 )
-from kernels.outwest.melee import fight_target, human_attacks, melee_class
+from kernels.outwest.melee import (
+    arc_from,
+    attack_dice,
+    defend_dice,
+    fight_target,
+    human_attacks,
+    human_base,
+    melee_class,
+)
 from kernels.outwest.shooting import (
     arms_allow,
     band_of,
@@ -806,8 +819,42 @@ def move_and_fire(st, g, tb, rng, h, ux, uy, limit):
 
 @njit
 def contact_target(st, g, tb, h):
-    """The zombie to shoot at point blank when in contact: the one he would fight."""
-    return fight_target(st, g, tb, h)
+    """The zombie to shoot at point blank when in contact: the one he would fight (P1);
+    ``POL_CONTACT_STANDING``: a standing one first (it attacks him; one on the ground does not),
+    then one he stands behind."""
+    if tb.pol[h, POL_CONTACT_STANDING] == 0:
+        return fight_target(st, g, tb, h)
+    best, who = 1 << 30, -1
+    for z in range(st.fi.shape[1]):
+        if is_zombie(st, g, z) and touching(gap_between(st, g, tb, h, z)):
+            key = (0 if st.fi[g, z, FI_STATE] == S_STANDING else 10) + (0 if arc_from(st, g, tb, z, h) == 2 else 1)
+            if key < best:
+                best, who = key, z
+    return who
+
+
+@njit
+def fight_odds(st, g, tb, h, z):
+    """(zombie destroyed, human knocked over) of h fighting z now: the exact odds of
+    ``Tables.fight_odds`` (§7.3, §7.5) at the dice human_attacks would roll."""
+    arc = arc_from(st, g, tb, z, h)
+    a = attack_dice(tb, human_base(st, g, tb, h), tb.cls[st.fi[g, h, FI_CLASS], CL_MELEE_MOD],
+                    st.fi[g, h, FI_BITES], int(st.fi[g, z, FI_STATE] == S_DOWN), int(arc == 2))
+    d = defend_dice(tb, tb.prm[P_Z_DEFEND], 0, 0, int(st.fi[g, h, FI_STATE] == S_DOWN), arc)
+    top = tb.fight_odds.shape[2] - 1
+    row = tb.fight_odds[melee_class(st, g, tb, h), int(st.fi[g, z, FI_STATE] == S_DOWN), min(a, top), min(d, top)]
+    return row[0], row[2]
+
+
+@njit
+def fight_is_better(st, g, tb, h, zf, zs):
+    """``POL_CONTACT_ODDS``: Fight zf rather than Fire at zs when its odds of destroying a
+    zombie, less half the odds of being knocked over, beat the Fire's odds of destroying zs."""
+    kill_f, over = fight_odds(st, g, tb, h, zf)
+    kill_s = 0.0
+    if tb.pol[h, POL_CONTACT_FIRE] != 0 and tb.prm[P_CONTACT_SHOOTING] != 0 and best_gun(st, g, tb, h, 0.0) >= 0:
+        kill_s, _ = fire_odds(st, g, tb, h, zs, 0.0)
+    return kill_f - 0.5 * over > kill_s
 
 
 @njit
@@ -893,10 +940,19 @@ def horse_chores(st, g, tb, h, gap):
 @njit
 def in_contact(st, g, tb, rng, h):
     """A zombie touches him (P1): Fight with an Effective weapon (``POL_FIGHT_IN_CONTACT`` 2:
-    with any weapon), else Fire at point blank (W25), else Reposition away."""
+    with any weapon), else Fire at point blank (W25), else Reposition away; ``POL_CONTACT_ODDS``:
+    Fight (with any weapon the policy fights with) only when its odds beat the Fire's."""
     pol = tb.pol[h]
     effective = melee_class(st, g, tb, h) == MELEE_EFFECTIVE
     z = contact_target(st, g, tb, h)
+    may_fight = pol[POL_FIGHT_IN_CONTACT] >= 2 or (pol[POL_FIGHT_IN_CONTACT] >= 1 and effective)
+    if pol[POL_CONTACT_ODDS] != 0 and may_fight:
+        zf = fight_target(st, g, tb, h)
+        if fight_is_better(st, g, tb, h, zf, z):
+            log_event(st, g, EK_ACTION, h, zf, A_FIGHT, 0.0, 0.0)
+            human_attacks(st, g, tb, rng, h, zf)
+            return
+        effective = False  # the better odds are the gun's (or no Fight is worth it)
     if pol[POL_FIGHT_IN_CONTACT] >= 1 and effective:
         log_event(st, g, EK_ACTION, h, z, A_FIGHT, 0.0, 0.0)
         human_attacks(st, g, tb, rng, h, z)

@@ -113,3 +113,71 @@ def test_fire_odds_are_the_exact_odds_of_one_fire():
         exact_stop = exact_kill + sum(p for (zf, _), p in fate.items() if zf == "knocked over")
         assert kill == pytest.approx(float(exact_kill), abs=1e-12)
         assert stop == pytest.approx(float(exact_stop), abs=1e-12)
+
+
+# ------------------------------------------------------------------ c, d: in base contact
+
+
+@pytest.mark.parametrize("standing_first", [0, 1])
+def test_in_contact_he_shoots_the_standing_zombie_not_the_one_on_the_ground(ow_dice, standing_first):
+    """A Gunman touched by a zombie lying on the ground and by a standing one: P1 shoots the one
+    he would fight (on the ground); contact_standing shoots the one that attacks him."""
+    a = Arena(policy_config(contact_standing=standing_first))
+    a.put(GUNMAN, 18.0, 18.0, 0.0)
+    lying = a.put(a.zombie(0), 19.0, 18.0, math.pi, L.S_DOWN)
+    standing = a.put(a.zombie(1), 17.0, 18.0, 0.0)  # behind him
+    ow_dice.script(2, 2, 2, 2, 2)  # pistol at point blank blazing away (two zombies near): 5 dice, no hit
+    Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, False)
+    ow_dice.done()
+    facing = a.st.ff[0, GUNMAN, L.FF_FACING]
+    shot = standing if standing_first else lying
+    assert facing == pytest.approx(math.atan2(a.pos(shot)[1] - 18.0, a.pos(shot)[0] - 18.0))
+
+
+def test_the_fight_odds_are_the_exact_odds(ow_nojit):
+    from sim.rulesets.outwest.exact import Fighter, human_attack_fate, melee_dice
+
+    cfg = policy_config()
+    a = Arena(cfg)
+    for arc, down in (("front", False), ("rear", False), ("front", True)):
+        a.put(LEGEND, 18.0, 18.0, 0.0)
+        dx = {"front": 1.0, "rear": -1.0}[arc]
+        # the zombie faces the Legend (front) or away from him (he stands behind it)
+        z = a.put(a.zombie(0), 18.0 + dx, 18.0, math.pi if dx > 0 else math.pi, L.S_DOWN if down else L.S_STANDING)
+        zarc = "front" if arc == "front" else "rear"
+        att, dfd = melee_dice(cfg, Fighter(zombie=False, effective=True, cls="legend"), Fighter(on_ground=down), zarc)
+        fate = human_attack_fate(cfg, att, dfd, True, down)
+        kill, over = Hm.fight_odds(a.st, 0, a.tb, LEGEND, z)
+        assert kill == pytest.approx(float(fate["destroyed"]), abs=1e-12)
+        assert over == pytest.approx(float(fate["human knocked over"]), abs=1e-12)
+
+
+@pytest.mark.parametrize("contact_odds", [0, 1])
+def test_the_legend_fires_his_pistol_at_point_blank_rather_than_fight_with_his_sabre(ow_dice, contact_odds):
+    """Legend touching a standing zombie in front: sabre 16.3% to destroy (26.4% knocked over),
+    pistol at point blank 35.3% (exact.py): by the odds he fires."""
+    a = Arena(policy_config(contact_odds=contact_odds, contact_standing=1))
+    a.put(LEGEND, 18.0, 18.0, 0.0)
+    a.put(a.zombie(0), 19.0, 18.0, math.pi)
+    if contact_odds:
+        ow_dice.script(2, 2, 2, 2, 2)  # pistol 3 + Legend 2 = 5 dice, no hit
+    else:
+        ow_dice.script(*([2] * 9))  # sabre 3 + Legend 2 = 5 attack dice, zombie 4 defend dice
+    Hm.act(a.st, 0, a.tb, a.rng, LEGEND, False)
+    ow_dice.done()
+    assert a.st.pres[0, LEGEND, L.PR_SHOTS] == contact_odds
+
+
+def test_by_the_odds_he_fights_a_zombie_on_the_ground_from_behind(ow_dice):
+    """Against a zombie lying on the ground, seen from behind, the sabre gets +3 and +2 dice, the
+    zombie -2, and a knock-down destroys it: by the odds the Legend fights it."""
+    a = Arena(policy_config(contact_odds=1))
+    a.put(LEGEND, 18.0, 18.0, 0.0)
+    z = a.put(a.zombie(0), 19.0, 18.0, 0.0, L.S_DOWN)  # facing away from him
+    kill_f, over = Hm.fight_odds(a.st, 0, a.tb, LEGEND, z)
+    kill_s, _ = Hm.fire_odds(a.st, 0, a.tb, LEGEND, z, 0.0)
+    assert kill_f - 0.5 * over > kill_s
+    ow_dice.script(*([2] * 12))  # 3 + 2 + 3 + 2 = 10 attack dice, 4 - 2 = 2 defend dice
+    Hm.act(a.st, 0, a.tb, a.rng, LEGEND, False)
+    ow_dice.done()
+    assert a.st.pres[0, LEGEND, L.PR_SHOTS] == 0
