@@ -117,10 +117,12 @@ from kernels.outwest.layout import (
     POL_BLAZE_MIN,
     POL_BLAZE_MIN_CLASS,
     POL_BLAZE_RADIUS,
+    POL_CHORES,
     POL_CONTACT_FIRE,
     POL_CONTACT_ODDS,
     POL_CONTACT_STANDING,
     POL_DUCK_BACK,
+    POL_FACE,
     POL_FIGHT_IN_CONTACT,
     POL_FIRE_FRACTION,
     POL_FLEE_CLEAR,
@@ -1009,17 +1011,79 @@ def shoot_or_aim(st, g, tb, rng, h, t):
 def idle(st, g, tb, rng, h, t):
     """Nothing better to do (at the goal, or held back by the keep-away distance): Fire at any
     zombie in range - but a gun that must reload after every Fire is kept for its best band and
-    Aims instead (``POL_AIM_IDLE``) -, else Aim at the nearest zombie, else nothing."""
+    Aims instead (``POL_AIM_IDLE``) -, else Aim at the nearest zombie, else nothing.
+    ``POL_CHORES``: first Reload an empty gun or Fix a jammed one, whatever zombie is near (not in
+    contact: that is in_contact's); ``POL_FACE``: Aim at (turning to face) the nearest standing
+    zombie that could reach him and stands outside his front arc, before any other."""
+    if tb.pol[h, POL_CHORES] != 0 and chores(st, g, tb, rng, h):
+        return
     if t >= 0 and not keep_the_charge(st, g, tb, h, t):
         do_fire(st, g, tb, rng, h, t, 0)
         return
     _, z = nearest_zombie(st, g, tb, h)
     if t >= 0:
         z = t
+    if tb.pol[h, POL_FACE] != 0:
+        behind = unfaced_zombie(st, g, tb, h)
+        if behind >= 0:
+            do_aim(st, g, tb, h, behind)
+            return
     if tb.pol[h, POL_AIM_IDLE] != 0 and z >= 0 and not aim_valid(st, g, h, z):
         do_aim(st, g, tb, h, z)
         return
     log_event(st, g, EK_ACTION, h, -1, A_NONE, 0.0, 0.0)
+
+
+@njit
+def chores(st, g, tb, rng, h):
+    """Reload an empty gun (§4), else Fix a jammed one (§4 Fix gun); False when neither."""
+    slot = reloadable(st, g, tb, h)
+    if slot >= 0:
+        log_event(st, g, EK_ACTION, h, slot, A_RELOAD, 0.0, 0.0)
+        reload_gun(st, g, tb, h, slot)
+        return True
+    slot = jammed(st, g, h)
+    if slot >= 0:
+        log_event(st, g, EK_ACTION, h, slot, A_FIX_GUN, 0.0, 0.0)
+        fix_gun(st, g, tb, rng, h, slot)
+        return True
+    return False
+
+
+@njit
+def unfaced_zombie(st, g, tb, h):
+    """The nearest standing zombie within a zombie's move of h (CHARGE_IN) that is outside his
+    front arc (§1: attacks from the side or rear cost him defend dice, §7.2); -1 none, or when
+    he may not turn."""
+    if st.fi[g, h, FI_NO_MOVE]:
+        return -1
+    best, who = NO_GAP, -1
+    for z in range(st.fi.shape[1]):
+        if is_zombie(st, g, z) and st.fi[g, z, FI_STATE] == S_STANDING and st.fi[g, z, FI_FEED] < 0:
+            d = gap_between(st, g, tb, h, z)
+            if d <= CHARGE_IN + EPS and d < best and arc_from(st, g, tb, h, z) != 0:
+                best, who = d, z
+    return who
+
+
+@njit
+def wants_free_action(st, g, tb, h):
+    """``SPEND_USEFUL`` (P5): a free action helps h - a standing zombie touches him, he is down
+    with a zombie within a zombie's move, or he has a Fire at a zombie in his gun's best band."""
+    if not is_human(st, g, h) or st.fi[g, h, FI_STATE] == S_OUT:
+        return False
+    gap, _ = nearest_zombie(st, g, tb, h)
+    if st.fi[g, h, FI_STATE] == S_DOWN or st.fi[g, h, FI_RECOVER] or st.fi[g, h, FI_DUCKED]:
+        return gap <= CHARGE_IN + EPS
+    if zombies_touching(st, g, tb, h) > 0:
+        return True
+    t = choose_target(st, g, tb, h, False)
+    if t < 0:
+        return False
+    gap = gap_between(st, g, tb, h, t)
+    w = gun_of(st, g, h, best_gun(st, g, tb, h, gap))
+    here = tb.band_dice[tb.weapons[w, W_PROFILE], band_of(tb, gap)]
+    return aim_valid(st, g, h, t) or here >= max_band_dice(tb, w)
 
 
 @njit

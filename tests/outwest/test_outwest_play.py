@@ -181,3 +181,84 @@ def test_by_the_odds_he_fights_a_zombie_on_the_ground_from_behind(ow_dice):
     Hm.act(a.st, 0, a.tb, a.rng, LEGEND, False)
     ow_dice.done()
     assert a.st.pres[0, LEGEND, L.PR_SHOTS] == 0
+
+
+# ------------------------------------------------------------------ e: action cards spent when they help
+
+
+@pytest.mark.parametrize("spend_when", [0, 3])
+def test_a_held_card_is_spent_on_a_man_with_a_shot_in_his_best_band(ow_dice, spend_when):
+    """The posse holds the Gunman card; no zombie has reached anyone. P5 (spend_when 0) keeps it;
+    spend_when 3 spends it on the Gunman, who has a zombie 4" away (a pistol's best band)."""
+    import kernels.outwest.turn as T
+
+    a = Arena(policy_config(spend_when=spend_when))
+    a.put(GUNMAN, 18.0, 18.0, 0.0)
+    a.put(a.zombie(0), 23.0, 18.0, math.pi)
+    a.st.gs[0, L.GS_HELD] = 1 << L.GUNMAN
+    if spend_when:
+        ow_dice.script(2, 2)  # the rifle's 2 dice at close range (+1 to the effect: his best gun there)
+    T.spend_cards(a.st, 0, a.tb, a.rng, False)
+    ow_dice.done()
+    assert a.st.pres[0, GUNMAN, L.PR_SHOTS] == (1 if spend_when else 0)
+    assert a.st.gs[0, L.GS_HELD] == (0 if spend_when else 1 << L.GUNMAN)
+
+
+def test_a_held_card_is_kept_when_no_free_action_would_help(ow_dice):
+    import kernels.outwest.turn as T
+
+    a = Arena(policy_config(spend_when=3))
+    a.put(GUNMAN, 5.0, 5.0, 0.0)
+    a.put(a.zombie(0), 31.0, 31.0, math.pi)  # out of range of both his guns
+    a.st.gs[0, L.GS_HELD] = 1 << L.GUNMAN
+    T.spend_cards(a.st, 0, a.tb, a.rng, False)
+    ow_dice.done()
+    assert a.st.gs[0, L.GS_HELD] == 1 << L.GUNMAN
+
+
+# ------------------------------------------------------------------ f: turning to face the zombies
+
+
+@pytest.mark.parametrize("face", [0, 1])
+def test_with_nothing_better_to_do_he_turns_to_face_a_zombie_behind_him(ow_dice, face):
+    a = Arena(policy_config(face_zombies=face, aim_idle=0, keep_away_in=0.0))
+    a.put(GUNMAN, 18.0, 18.0, 0.0)  # facing east, at the goal
+    unarmed(a, GUNMAN)
+    a.put(a.zombie(0), 13.0, 18.0, 0.0)  # 4" behind him, standing
+    Hm.act(a.st, 0, a.tb, a.rng, GUNMAN, False)
+    ow_dice.done()
+    facing = a.st.ff[0, GUNMAN, L.FF_FACING]
+    assert abs(facing) == pytest.approx(math.pi if face else 0.0)
+
+
+# ------------------------------------------------------------------ g: reloading and fixing guns
+
+
+@pytest.mark.parametrize("chores", [0, 1])
+def test_with_nothing_better_to_do_he_reloads_even_with_a_zombie_near(ow_dice, chores):
+    """The Citizen's shotgun is empty and a zombie stands 2.5" away (P1 reloads only with none
+    within 3"): with chores he reloads rather than aim with an empty gun."""
+    a = Arena(policy_config(chores=chores, keep_away_in=0.0))
+    a.put(CITIZEN, 18.0, 18.0, 0.0)
+    a.st.fi[0, CITIZEN, L.FI_AMMO0] = L.GUN_EMPTY
+    a.put(a.zombie(0), 21.5, 18.0, math.pi)
+    Hm.act(a.st, 0, a.tb, a.rng, CITIZEN, False)
+    ow_dice.done()
+    assert a.fi(CITIZEN, L.FI_AMMO0) == (L.GUN_READY if chores else L.GUN_EMPTY)
+
+
+@pytest.mark.parametrize("chores", [0, 1])
+def test_with_nothing_better_to_do_he_fixes_a_jammed_gun_though_another_is_ready(ow_dice, chores):
+    """The Shootist's pistol is jammed, his rifle ready, the only zombie 20" away (the rifle's
+    extreme range, 1 die: no Fire in P1's best band; nothing to aim at that would stay)."""
+    a = Arena(policy_config(chores=chores, aim_idle=0, fire_fraction=1.0))
+    a.put(SHOOTIST, 18.0, 18.0, 0.0)
+    a.st.fi[0, SHOOTIST, L.FI_AMMO0] = L.GUN_JAMMED
+    a.put(a.zombie(0), 18.0, 18.0 - 21.0 + 0.0, 0.0)
+    if chores:
+        ow_dice.script(5)  # Fix gun: cleared
+    else:
+        ow_dice.script(2, 2)  # idle: a Fire at anything in range (the rifle, 1 + 1 Shootist die)
+    Hm.act(a.st, 0, a.tb, a.rng, SHOOTIST, False)
+    ow_dice.done()
+    assert a.fi(SHOOTIST, L.FI_AMMO0) == (L.GUN_READY if chores else L.GUN_JAMMED)
