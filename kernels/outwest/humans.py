@@ -37,6 +37,7 @@ from kernels.outwest.figures import (
     terrain_at,
     touching,
     unit_vector,
+    wrap_angle,
     zombies_touching,
 )
 from kernels.outwest.layout import (
@@ -101,8 +102,10 @@ from kernels.outwest.layout import (
     P_FALL_TWO_ONES,
     P_FIX_BREAK_ON,
     P_FIX_CLEAR_ON,
+    P_FRONT_HALF,
     P_HORSE_DICE,
     P_LOOSE_MINUS,
+    P_MOVE_AHEAD,
     P_MOVE_FIRE_DICE,
     P_REPOSITION_IN,
     P_SCENARIO,
@@ -463,9 +466,30 @@ def base_move_dice(st, g, tb, h):
 
 
 @njit
+def ahead(st, g, tb, h, ux, uy):
+    """A Move goes "straight ahead" (§4): with ``P_MOVE_AHEAD`` only a heading within his front
+    arc (W11) is ahead; otherwise he picks any heading (and ends facing it)."""
+    if tb.prm[P_MOVE_AHEAD] == 0:
+        return True
+    off = abs(wrap_angle(math.atan2(uy, ux) - st.ff[g, h, FF_FACING]))
+    return off <= tb.prm[P_FRONT_HALF] + EPS
+
+
+@njit
+def turn_instead(st, g, tb, h, ux, uy):
+    """``P_MOVE_AHEAD``: the heading is not ahead of him, so he Repositions (§4: up to 2" in any
+    direction, ending with any facing) along it, ending facing it; his Move can come next time."""
+    log_event(st, g, EK_ACTION, h, -1, A_REPOSITION, 0.0, 0.0)
+    walk(st, g, tb, h, ux, uy, tb.prm[P_REPOSITION_IN])
+
+
+@njit
 def move_along(st, g, tb, rng, h, ux, uy, limit, action):
     """The Move action (§4) along (ux, uy): up to the roll (a Citizen the whole roll), at most
     ``limit`` inches unless a Citizen; a fall leaves him knocked down where he stops."""
+    if not ahead(st, g, tb, h, ux, uy):
+        turn_instead(st, g, tb, h, ux, uy)
+        return
     citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
     roll, falls = move_roll(st, g, tb, rng, h, base_move_dice(st, g, tb, h), True)
     log_event(st, g, EK_ACTION, h, -1, action, roll, 0.0)
@@ -805,6 +829,9 @@ def move_to_goal(st, g, tb, rng, h, t):
 def move_and_fire(st, g, tb, rng, h, ux, uy, limit):
     """Move & Fire (§4): up to 2D6" (a Citizen the whole 2D6", and he may fall), then shoot at
     the best target in front, at -1 die."""
+    if not ahead(st, g, tb, h, ux, uy):
+        turn_instead(st, g, tb, h, ux, uy)
+        return
     citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
     roll, falls = move_roll(st, g, tb, rng, h, int(tb.prm[P_MOVE_FIRE_DICE]), citizen)
     walk_and_spook(st, g, tb, rng, h, ux, uy, roll if citizen else min(roll, limit))

@@ -141,6 +141,8 @@ def parameters(c: OutwestConfig) -> np.ndarray:
         L.P_REPOSITION_IN: c.reposition_in, L.P_SINGLE_USES_CARDS: c.single_uses_waiting_cards,
         L.P_TERRAIN_STOPS: c.terrain_stops, L.P_SHOT_DOWN_DESTROYS: c.shot_knockdown_destroys_downed,
         L.P_Z_TARGET_HELPLESS: c.zombie_target == "helpless_first", L.P_BADLY_SERIOUS: c.badly_wounded == "serious",
+        L.P_MOVE_AHEAD: c.move_heading == "ahead", L.P_RIFLE_PB_BONUS: c.rifle_close_bonus == "close_and_point_blank",
+        L.P_FALLEN_GET_UP: c.fallen_zombies == "get_up_each",
     }
     missing = set(range(L.N_PRM)) - set(values)
     assert not missing, f"parameters without a value: {sorted(missing)}"

@@ -397,6 +397,9 @@ class OutwestConfig:
     zombie_pistol_point_blank: int = _p(2, "V", "§5.7", "effect bonus of a pistol (or shotgun) at point blank "
                                         "against a zombie", (-6, 6))
     zombie_rifle_close: int = _p(1, "V", "§5.7", "effect bonus of a rifle at close range against a zombie", (-6, 6))
+    rifle_close_bonus: str = _p("close", "C", "§5.7", "the seed's rifle +1 'at short range' against zombies: close: "
+                                "over 2\" to 6\" only (the spec's band); close_and_point_blank: within 6\", point "
+                                "blank included", choices=("close", "close_and_point_blank"))
     zombie_rwnn_effect_mods: bool = _p(False, "A22", "§5.7, W22", "the RWNN effect modifiers (§5.6) also apply to "
                                        "zombies")
     head_shot_on: int = _p(6, "V", "§5.7", "modified effect die that destroys a zombie", (1, 12))
@@ -441,6 +444,9 @@ class OutwestConfig:
     move_dice: int = _p(3, "I", "§2.1", "Move dice of Gunmen, Shootists and Legends", (0, 10))
     move_fire_dice: int = _p(2, "I", "§4", "Move & Fire dice", (0, 10))
     reposition_in: float = _p(2.0, "I", "§4", "a Reposition, inches", (0.0, 12.0))
+    move_heading: str = _p("any", "C", "§4", "a Move goes 'straight ahead': any: he picks his heading and moves "
+                           "straight along it, ending facing it; ahead: only within his front arc - to go elsewhere he "
+                           "Repositions (up to 2\", ending facing the way he wants) instead", choices=("any", "ahead"))
     fall_rule: str = _p("all_low", "A6", "§4, W6", "a non-Citizen falls over if all_low: every die shows 1-2; "
                         "two_ones: two or more 1s", choices=("all_low", "two_ones"))
     building_move_dice: int = _p(1, "I", "§4", "movement dice inside a building", (0, 10))
@@ -458,6 +464,10 @@ class OutwestConfig:
     zombie_target: str = _p("helpless_first", "A16", "§6.4, W16", "which of the humans it touches a zombie attacks: "
                             "one on the ground first, then the fewest defend dice (weakest: the fewest defend dice "
                             "whoever stands)", choices=("helpless_first", "weakest"))
+    fallen_zombies: str = _p("group_recover", "A14", "§6.3, W14", "a fallen zombie gets up: group_recover: only "
+                             "when its group takes Recover / get up (W14: half the group down); get_up_each: also at "
+                             "every Move and attack of its group it rolls to get up instead of moving",
+                             choices=("group_recover", "get_up_each"))
     recover_fraction: float = _p(0.5, "A14", "§6.1, W14", "a group takes Recover when this share of it is down "
                                  "(above 1: never)", (0.0, 2.0))
     single_uses_waiting_cards: bool = _p(True, "C", "§3.2", "a risen character's card (a group of one) uses the "
