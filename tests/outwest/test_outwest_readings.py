@@ -71,3 +71,28 @@ def test_a_fallen_zombie_of_a_group_with_few_down_gets_up_only_under_the_other_r
     ow_dice.done()
     assert a.fi(down, L.FI_STATE) == (L.S_STANDING if reading == "get_up_each" else L.S_DOWN)
     assert a.pos(down) == (5.0, 5.0)
+
+
+# ------------------------------------------------------------------ options the default posse never reaches
+
+
+def test_the_musket_makes_muzzle_loader_effect_live(ow_nojit):
+    """§5.6 muzzle-loader +2: the musket is one (sim/data/outwest/weapons.toml); the option moves
+    the effect of its hits on men (friendly fire, W26; a gunslinger's shot)."""
+    musket = weapon_rows()[0].index("musket")
+    for bonus in (2, -3):
+        a = Arena(config(muzzle_loader_effect=bonus))
+        assert S.human_effect_mod(a.tb, musket, 4.0) == bonus
+    assert a.tb.weapons[musket, L.W_RELOAD] == 1 and a.tb.weapons[musket, L.W_BLAZE] == 0
+
+
+def test_the_frontier_example_exercises_horses_and_muskets():
+    import tomllib
+    from pathlib import Path
+
+    from sim.rulesets.outwest.config import config_from_dict
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "outwest" / "frontier.toml"
+    cfg = config_from_dict(tomllib.loads(path.read_text()), str(path))
+    assert any(p.horse for p in cfg.players)
+    assert any("musket" in p.guns for p in cfg.players)

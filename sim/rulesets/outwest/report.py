@@ -34,9 +34,9 @@ from sim.rulesets.outwest.config import (
     with_policy,
 )
 
-LONG_GUNS = ("rifle", "carbine", "shotgun", "sawn_off", "musketoon")
+LONG_GUNS = ("rifle", "carbine", "shotgun", "sawn_off", "musketoon", "musket")
 WEAPON_MIXES = {"default": None, "rifles": "rifle", "shotguns": "shotgun", "carbines": "carbine",
-                "sawn_offs": "sawn_off", "musketoons": "musketoon", "pistols": "pistol"}
+                "sawn_offs": "sawn_off", "musketoons": "musketoon", "muskets": "musket", "pistols": "pistol"}
 ADVANCED = {"basic": (), "plague": ("zombie_plague",), "gunslingers": ("zombie_gunslingers",),
             "both": ("zombie_plague", "zombie_gunslingers")}
 # class mixes of 12 points on an assumed 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend): the
