@@ -262,3 +262,18 @@ def test_with_nothing_better_to_do_he_fixes_a_jammed_gun_though_another_is_ready
     Hm.act(a.st, 0, a.tb, a.rng, SHOOTIST, False)
     ow_dice.done()
     assert a.fi(SHOOTIST, L.FI_AMMO0) == (L.GUN_READY if chores else L.GUN_JAMMED)
+
+
+# ------------------------------------------------------------------ the default
+
+
+def test_the_default_policy_is_veteran_and_the_specs_presets_stay_reachable():
+    from sim.rulesets.outwest.config import DEFAULT_POLICY, OutwestConfig, config_from_dict
+
+    assert DEFAULT_POLICY == "veteran"
+    assert all(p.policy == POLICY_PRESETS["veteran"] for p in OutwestConfig().players)
+    spec = config_from_dict({"policy": "stand_and_shoot"})
+    assert all(p.policy == POLICY_PRESETS["stand_and_shoot"] for p in spec.players)
+    p1 = POLICY_PRESETS["stand_and_shoot"]
+    assert (p1.flee_clear, p1.target_value, p1.contact_standing, p1.contact_odds, p1.face_zombies, p1.chores,
+            p1.spend_when) == (0, 0, 0, 0, 0, 0, 0)

@@ -168,8 +168,14 @@ POLICY_PRESETS = {
     "gunfighters": Policy(fire_fraction=0.0, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
     "brawlers": Policy(fight_in_contact=2, contact_fire=0),
     "run_for_it": Policy(move_first=1, keep_away_in=0.0, rescue_seek_in=6.0, spend_when=1, spend_on=1),
+    # the strongest found (issue 26): a fighting retreat that runs clear of every zombie, names
+    # targets by what a hit is worth, shoots the zombie that attacks him, fights or fires by the
+    # odds, spends action cards when they help, faces the zombies and keeps its guns working
+    "veteran": Policy(retreat_in=10.0, fire_fraction=0.0, keep_away_in=12.0, goal_radius_in=12.0, fight_in_contact=1,
+                      flee_clear=1, target_value=1, contact_standing=1, contact_odds=1, spend_when=3, face_zombies=1,
+                      chores=1),
 }
-DEFAULT_POLICY = "stand_and_shoot"
+DEFAULT_POLICY = "veteran"  # stand_and_shoot is the spec's P1
 
 
 def policy_from(value: Any, where: str) -> Policy:
