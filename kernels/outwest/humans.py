@@ -938,14 +938,14 @@ def act(st, g, tb, rng, h, flee):
 @njit
 def safe_chores(st, g, tb, rng, h):
     """No zombie within 3": Reload an empty gun (P1), or Fix a jammed gun when no other gun is
-    ready."""
+    ready (``POL_CHORES``: whatever other gun is ready)."""
     slot = reloadable(st, g, tb, h)
     if slot >= 0:
         log_event(st, g, EK_ACTION, h, slot, A_RELOAD, 0.0, 0.0)
         reload_gun(st, g, tb, h, slot)
         return True
     slot = jammed(st, g, h)
-    if slot >= 0 and not any_gun_ready(st, g, tb, h):
+    if slot >= 0 and (not any_gun_ready(st, g, tb, h) or tb.pol[h, POL_CHORES] != 0):
         log_event(st, g, EK_ACTION, h, slot, A_FIX_GUN, 0.0, 0.0)
         fix_gun(st, g, tb, rng, h, slot)
         return True

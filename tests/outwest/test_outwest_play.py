@@ -277,3 +277,20 @@ def test_the_default_policy_is_veteran_and_the_specs_presets_stay_reachable():
     p1 = POLICY_PRESETS["stand_and_shoot"]
     assert (p1.flee_clear, p1.target_value, p1.contact_standing, p1.contact_odds, p1.face_zombies, p1.chores,
             p1.spend_when) == (0, 0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("chores", [0, 1])
+def test_with_no_zombie_near_he_fixes_a_jammed_gun_though_another_is_ready(ow_dice, chores):
+    """P1 fixes a jammed gun only when no other gun is ready; with chores, whenever no zombie is
+    within reload_safe_in (3"), before a Fire at a zombie 10" away."""
+    a = Arena(policy_config("fighting_retreat", chores=chores))
+    a.put(SHOOTIST, 18.0, 18.0, 0.0)
+    a.st.fi[0, SHOOTIST, L.FI_AMMO0] = L.GUN_JAMMED
+    a.put(a.zombie(0), 29.0, 18.0, math.pi)  # gap 10: medium range, rifle 2 + 1 dice
+    if chores:
+        ow_dice.script(6)  # Fix gun: cleared
+    else:
+        ow_dice.script(2, 2, 2)  # the rifle's Fire
+    Hm.act(a.st, 0, a.tb, a.rng, SHOOTIST, False)
+    ow_dice.done()
+    assert a.fi(SHOOTIST, L.FI_AMMO0) == (L.GUN_READY if chores else L.GUN_JAMMED)
