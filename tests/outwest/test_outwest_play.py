@@ -294,3 +294,18 @@ def test_with_no_zombie_near_he_fixes_a_jammed_gun_though_another_is_ready(ow_di
     Hm.act(a.st, 0, a.tb, a.rng, SHOOTIST, False)
     ow_dice.done()
     assert a.fi(SHOOTIST, L.FI_AMMO0) == (L.GUN_READY if chores else L.GUN_JAMMED)
+
+
+def test_the_gunfighters_preset_moves_and_fires(ow_dice):
+    """`gunfighters` (advance_fire): a Legend away from the town centre, a zombie at long range
+    (a pistol's 1 die, under half its best 3): he advances with Move & Fire - 2D6", then a shot
+    at -1 die (move_fire_dice, move_fire_penalty are live)."""
+    a = Arena(policy_config("gunfighters"))
+    a.put(LEGEND, 4.0, 18.0, 0.0)  # 14" west of the centre, facing east
+    z = a.put(a.zombie(0), 14.0, 33.5, 0.0)  # 17.4" away to the north-east: long range for his pistols
+    ow_dice.script(2, 2)  # Move & Fire: 2D6 = 4" east (toward the goal)
+    ow_dice.script(3, 3)  # the shot: long 1 + Legend 2 - 1 (moved) = 2 dice, no hit
+    Hm.act(a.st, 0, a.tb, a.rng, LEGEND, False)
+    ow_dice.done()
+    assert a.pos(LEGEND) == pytest.approx((8.0, 18.0))
+    assert a.st.pres[0, LEGEND, L.PR_SHOTS] == 1 and a.fi(z, L.FI_STATE) == L.S_STANDING

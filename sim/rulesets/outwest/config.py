@@ -165,7 +165,9 @@ POLICY_PRESETS = {
     "fighting_retreat": Policy(retreat_in=4.0, fire_fraction=0.0, keep_away_in=9.0, goal_radius_in=12.0,
                                fight_in_contact=0),
     "rescue_everyone": Policy(rescue_seek_in=12.0, target=1, spend_on=0, spend_when=1),
-    "gunfighters": Policy(fire_fraction=0.0, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
+    # fire_fraction 0.5: a band worth less than half the gun's best dice is advanced through with
+    # Move & Fire (at fire_fraction 0 he always stood to Fire, so he never moved and fired)
+    "gunfighters": Policy(fire_fraction=0.5, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
     "brawlers": Policy(fight_in_contact=2, contact_fire=0),
     "run_for_it": Policy(move_first=1, keep_away_in=0.0, rescue_seek_in=6.0, spend_when=1, spend_on=1),
     # the strongest found (issue 26): a fighting retreat that runs clear of every zombie, names
