@@ -576,15 +576,23 @@ def fire_odds(st, g, tb, h, t, gap):
 def shot_value(st, g, tb, h, z, gap, share):
     """``POL_TARGET_VALUE``: the threat of z times the odds of stopping it (a knock-over counts
     half, and nothing on a zombie already down), plus a quarter of the threat of the zombies the
-    hits may be shared with (§5.4)."""
+    hits may be shared with (§5.4). Threats are read from ``st.w_key`` (threats_into)."""
     kill, stop = fire_odds(st, g, tb, h, z, gap)
     odds = kill + 0.5 * (stop - kill) if st.fi[g, z, FI_STATE] == S_STANDING else kill
-    value = zombie_threat(st, g, tb, z) * odds
+    value = st.w_key[z] * odds
     if share > 0.0:
         for o in range(st.fi.shape[1]):
             if o != z and is_zombie(st, g, o) and gap_between(st, g, tb, o, z) <= share + EPS:
-                value += 0.25 * zombie_threat(st, g, tb, o) * kill
+                value += 0.25 * st.w_key[o] * kill
     return value
+
+
+@njit
+def threats_into(st, g, tb):
+    """Every zombie's threat (zombie_threat) into the scratch ``st.w_key``, once per target choice."""
+    for z in range(st.fi.shape[1]):
+        if is_zombie(st, g, z):
+            st.w_key[z] = zombie_threat(st, g, tb, z)
 
 
 @njit
@@ -595,6 +603,8 @@ def choose_target(st, g, tb, h, front_only):
     (``POL_GROUP_NAMING``). -1 when none."""
     share = share_radius(tb, st.fi[g, h, FI_CLASS]) if tb.pol[h, POL_GROUP_NAMING] != 0 else -1.0
     front_only = front_only or st.fi[g, h, FI_NO_MOVE] != 0
+    if tb.pol[h, POL_TARGET_VALUE] != 0:
+        threats_into(st, g, tb)
     best, who = 1e30, -1
     for z in range(st.fi.shape[1]):
         if not is_zombie(st, g, z):
