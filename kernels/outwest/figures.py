@@ -269,6 +269,51 @@ def place(st, g, tb, f, x, y):
 
 
 @njit
+def contact_limit(x, y, ux, uy, length, cx, cy, reach):
+    """How far a base at (x, y) may go along the unit ray (ux, uy) before its centre comes
+    within ``reach`` (two base radii: base contact) of a base centred at (cx, cy); it may
+    always move away from a base it touches. ``length`` when the ray never closes in."""
+    px, py = cx - x, cy - y
+    b = ux * px + uy * py
+    if b <= 0.0:
+        return length  # moving away (or across behind it)
+    c = px * px + py * py - reach * reach
+    disc = b * b - c
+    if disc <= 0.0:
+        return length  # passes clear of it
+    return min(length, max(0.0, b - math.sqrt(disc)))
+
+
+@njit
+def edge_limit(tb, x, y, ux, uy, length):
+    """How far a base at (x, y) may go along (ux, uy) before its rim reaches a table edge."""
+    r = tb.prm[P_BASE_R]
+    lo_x, lo_y, hi_x, hi_y = r, r, tb.prm[P_TABLE_W] - r, tb.prm[P_TABLE_H] - r
+    if ux > 1e-12:
+        length = min(length, max(0.0, (hi_x - x) / ux))
+    elif ux < -1e-12:
+        length = min(length, max(0.0, (lo_x - x) / ux))
+    if uy > 1e-12:
+        length = min(length, max(0.0, (hi_y - y) / uy))
+    elif uy < -1e-12:
+        length = min(length, max(0.0, (lo_y - y) / uy))
+    return length
+
+
+@njit
+def clear_length(st, g, tb, f, x, y, ux, uy, length):
+    """How far figure f's base, standing at (x, y), may move along (ux, uy): it stops at base
+    contact with the first zombie in its way (it may neither pass through a zombie nor end on
+    top of one, §1)."""
+    reach = 2.0 * tb.prm[P_BASE_R] - EPS
+    length = max(0.0, length)
+    for z in range(st.fi.shape[1]):
+        if z != f and is_zombie(st, g, z):
+            length = contact_limit(x, y, ux, uy, length, st.ff[g, z, FF_X], st.ff[g, z, FF_Y], reach)
+    return length
+
+
+@njit
 def step_towards(st, g, tb, f, tx, ty, d):
     """Move f straight towards a base at (tx, ty) by up to d inches, stopping in base contact
     (§6.2); it ends facing the way it moved. Returns the distance moved."""

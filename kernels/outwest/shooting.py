@@ -79,6 +79,7 @@ from kernels.outwest.layout import (
     P_GROUP_HITS_SPREAD,
     P_JAM_ONES,
     P_MOVE_FIRE_PENALTY,
+    P_RIFLE_PB_BONUS,
     P_SERIOUS_KILL,
     P_SERIOUS_PENALTY,
     P_SHARE_LEGEND,
@@ -181,11 +182,13 @@ def human_effect_mod(tb, w, gap):
 @njit
 def zombie_effect_mod(tb, w, band, gap):
     """Effect-die modifier of a hit on a zombie (§5.7): pistols (and shotguns, which count as
-    pistols) at Point blank +2, rifles at Close +1; W22: the RWNN modifiers too when set."""
+    pistols) at Point blank +2, rifles at Close +1 (``P_RIFLE_PB_BONUS``: "short range" read as
+    within 6", point blank included); W22: the RWNN modifiers too when set."""
     mod = 0
     if tb.weapons[w, W_PISTOL_MODS] and band == BAND_POINT_BLANK:
         mod += int(tb.prm[P_Z_PISTOL_PB])
-    if tb.weapons[w, W_PROFILE] == PROFILE_RIFLE and tb.weapons[w, W_PISTOL_MODS] == 0 and band == BAND_CLOSE:
+    rifle_band = band == BAND_CLOSE or (band == BAND_POINT_BLANK and tb.prm[P_RIFLE_PB_BONUS] != 0)
+    if tb.weapons[w, W_PROFILE] == PROFILE_RIFLE and tb.weapons[w, W_PISTOL_MODS] == 0 and rifle_band:
         mod += int(tb.prm[P_Z_RIFLE_CLOSE])
     if tb.prm[P_Z_RWNN_MODS] != 0:
         mod += human_effect_mod(tb, w, gap)

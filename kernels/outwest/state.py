@@ -52,6 +52,8 @@ class Tables(NamedTuple):
     terrain: np.ndarray  # float64[n_terrain, N_T] rectangles of the town (T_*)
     posse: np.ndarray  # int64[H, N_PO] each character as built (PO_*)
     groups: np.ndarray  # int64[G, N_GR] zombie groups: first slot, size, edge, gunslinger (GR_*)
+    fight_odds: np.ndarray  # float64[2, 2, D+1, D+1, 3] a human's Fight: [Limited/Effective, zombie down, attack
+    #   dice, defend dice] -> (zombie destroyed, knocked down, human knocked over), exact (§7.3, §7.5)
 
 
 PER_GAME = tuple(name for name in GameState._fields if not name.startswith("w_"))  # axis 0 is the game

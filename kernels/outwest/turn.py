@@ -40,7 +40,7 @@ from kernels.outwest.figures import (
     n_humans,
     touching,
 )
-from kernels.outwest.humans import activate
+from kernels.outwest.humans import activate, wants_free_action
 from kernels.outwest.layout import (
     EK_CARD,
     EK_CLAIM,
@@ -135,6 +135,7 @@ from kernels.outwest.layout import (
     SPEND_BEST_SHOT,
     SPEND_NEVER,
     SPEND_ON_CONTACT,
+    SPEND_USEFUL,
     W_CAPACITY,
     WIN_NONE,
     WIN_POSSE,
@@ -358,6 +359,26 @@ def spend_one(st, g, tb, rng, h):
 
 
 @njit
+def spend_useful(st, g, tb, rng):
+    """``SPEND_USEFUL`` (P5): a held card goes to a man of that policy whom a standing zombie
+    threatens first, then to one whose free action would help (humans.wants_free_action), one
+    card at a time, until no such man holds a card he may spend."""
+    for _ in range(5):
+        who = -1
+        for h in range(n_humans(tb)):
+            if tb.pol[h, POL_SPEND_WHEN] == SPEND_USEFUL and is_conscious(st, g, h) \
+                    and card_for(st.gs[g, GS_HELD], st.fi[g, h, FI_CLASS]) >= 0:
+                if threatened(st, g, tb, h):
+                    who = h
+                    break
+                if who < 0 and wants_free_action(st, g, tb, h):
+                    who = h
+        if who < 0 or st.gs[g, GS_OVER] or not spend_one(st, g, tb, rng, who):
+            return
+        victory(st, g, tb)
+
+
+@njit
 def spend_cards(st, g, tb, rng, after_character):
     """P5: held action cards are spent between two draws (W8; ``P_SPEND_OWN``: only right after
     a character card). ``POL_SPEND_WHEN`` of a character: after a zombie activation that put a
@@ -367,11 +388,12 @@ def spend_cards(st, g, tb, rng, after_character):
     st.gs[g, GS_THREAT] = 0
     if st.gs[g, GS_HELD] == 0 or (tb.prm[P_SPEND_OWN] != 0 and not after_character):
         return
+    spend_useful(st, g, tb, rng)
     for h in range(n_humans(tb)):
         if st.gs[g, GS_HELD] == 0 or st.gs[g, GS_OVER]:
             return
         when = tb.pol[h, POL_SPEND_WHEN]
-        if when == SPEND_NEVER or not is_conscious(st, g, h):
+        if when == SPEND_NEVER or when == SPEND_USEFUL or not is_conscious(st, g, h):
             continue
         if when == SPEND_ON_CONTACT and not threat:
             continue

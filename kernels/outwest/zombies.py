@@ -56,6 +56,7 @@ from kernels.outwest.layout import (
     GS_THREAT,
     HORSE_LOOSE,
     P_BASE_R,
+    P_FALLEN_GET_UP,
     P_FEED_LEAVE_ON,
     P_RECOVER_FRACTION,
     P_SINGLE_USES_CARDS,
@@ -212,10 +213,16 @@ def recover_action(st, g, tb, rng, q):
         if st.fi[g, z, FI_FEED] >= 0:
             leave_feeding(st, g, tb, rng, z)
         elif st.fi[g, z, FI_STATE] == S_DOWN:
-            roll = d6(rng, g)
-            if roll >= tb.prm[P_Z_RECOVER_ON]:
-                st.fi[g, z, FI_STATE] = S_STANDING
-            log_event(st, g, EK_GET_UP, z, int(roll >= tb.prm[P_Z_RECOVER_ON]), roll, 0.0, 0.0)
+            get_up(st, g, tb, rng, z)
+
+
+@njit
+def get_up(st, g, tb, rng, z):
+    """A fallen zombie rolls 4+ to get up (§6.3)."""
+    roll = d6(rng, g)
+    if roll >= tb.prm[P_Z_RECOVER_ON]:
+        st.fi[g, z, FI_STATE] = S_STANDING
+    log_event(st, g, EK_GET_UP, z, int(roll >= tb.prm[P_Z_RECOVER_ON]), roll, 0.0, 0.0)
 
 
 @njit
@@ -296,6 +303,8 @@ def move_and_attack(st, g, tb, rng, q):
             leave_feeding(st, g, tb, rng, z)
             continue
         if st.fi[g, z, FI_STATE] != S_STANDING:
+            if tb.prm[P_FALLEN_GET_UP] != 0:
+                get_up(st, g, tb, rng, z)  # the other reading of W14: it rolls instead of moving
             continue  # knocked down: does not move (§6.2)
         shamble(st, g, tb, rng, z, roll)
         if is_zombie(st, g, z):

@@ -12,15 +12,17 @@ from helpers import ScriptedDice
 from kernels.outwest import layout as L
 from kernels.outwest.state import new_state
 from sim.rulesets.outwest.compile import compile_tables, n_figures
-from sim.rulesets.outwest.config import OutwestConfig
+from sim.rulesets.outwest.config import POLICY_PRESETS, OutwestConfig, default_posse
 
 
 def config(**params) -> OutwestConfig:
-    """The default config with fields replaced; ``zombie_plague`` / ``zombie_gunslingers`` =
-    True switch those advanced rules on."""
+    """The default config with fields replaced, the posse playing the spec's P1
+    (``stand_and_shoot``: the rules tests script its choices); ``zombie_plague`` /
+    ``zombie_gunslingers`` = True switch those advanced rules on."""
     mods = {m for m in ("zombie_plague", "zombie_gunslingers") if params.pop(m, False)}
     if mods:
         params["mods"] = frozenset(mods) | params.get("mods", frozenset())
+    params.setdefault("players", default_posse(POLICY_PRESETS["stand_and_shoot"]))
     return replace(OutwestConfig(), **params)
 
 
@@ -34,7 +36,7 @@ class Arena:
     def __init__(self, cfg: OutwestConfig | None = None, n_games: int = 1, g: int = 0, trace: int = 0) -> None:
         import kernels.outwest.turn as T
 
-        self.config = cfg or OutwestConfig()
+        self.config = cfg or config()
         c = self.config
         self.tb = compile_tables(c)
         self.st = new_state(n_games, c.n_humans, len(c.groups), n_figures(c), trace)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -139,7 +140,9 @@ def parameters(c: OutwestConfig) -> np.ndarray:
         L.P_CIT_MOVE_DICE: c.citizen_move_dice, L.P_MOVE_DICE: c.move_dice, L.P_MOVE_FIRE_DICE: c.move_fire_dice,
         L.P_REPOSITION_IN: c.reposition_in, L.P_SINGLE_USES_CARDS: c.single_uses_waiting_cards,
         L.P_TERRAIN_STOPS: c.terrain_stops, L.P_SHOT_DOWN_DESTROYS: c.shot_knockdown_destroys_downed,
-        L.P_Z_TARGET_HELPLESS: c.zombie_target == "helpless_first",
+        L.P_Z_TARGET_HELPLESS: c.zombie_target == "helpless_first", L.P_BADLY_SERIOUS: c.badly_wounded == "serious",
+        L.P_MOVE_AHEAD: c.move_heading == "ahead", L.P_RIFLE_PB_BONUS: c.rifle_close_bonus == "close_and_point_blank",
+        L.P_FALLEN_GET_UP: c.fallen_zombies == "get_up_each",
     }
     missing = set(range(L.N_PRM)) - set(values)
     assert not missing, f"parameters without a value: {sorted(missing)}"
@@ -154,6 +157,54 @@ def result_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.array([t.human_hits["limited"], t.human_hits["effective"]], np.int64))
 
 
+FIGHT_DICE = 16  # the fight table's dice run 0..FIGHT_DICE (more are read as FIGHT_DICE)
+
+
+def _binomial_sixes(n: int) -> np.ndarray:
+    return np.array([math.comb(n, k) * (1 / 6) ** k * (5 / 6) ** (n - k) for k in range(n + 1)])
+
+
+def _hits_fate(p_destroy: float, p_down: float, down: bool) -> np.ndarray:
+    """float64[D+1, 2]: after k hits on a zombie (§7.5, rolled one by one: "destroyed" ends it,
+    so does "knocked down" on a zombie already on the ground), (destroyed, knocked down)."""
+    out = np.zeros((FIGHT_DICE + 1, 2))
+    up, lying, gone = (0.0, 1.0, 0.0) if down else (1.0, 0.0, 0.0)
+    for k in range(FIGHT_DICE + 1):
+        out[k] = gone, (0.0 if down else lying)
+        gone += up * p_destroy + lying * (p_destroy + p_down)
+        up, lying = up * (1 - p_destroy - p_down), lying * (1 - p_destroy - p_down) + up * p_down
+    return out
+
+
+@lru_cache(maxsize=4)
+def fight_table(human_hits: tuple) -> np.ndarray:
+    """float64[2, 2, D+1, D+1, 3]: for a human's Fight (§7.3, §7.5), [Limited/Effective, zombie
+    on the ground, attack dice, defend dice] -> (zombie destroyed, zombie knocked down, human
+    knocked over); the exact odds of sim.rulesets.outwest.exact.human_attack_fate in floats (the
+    kernels cannot import sim; tests/outwest/test_outwest_play.py checks them against it)."""
+    n = FIGHT_DICE + 1
+    sixes = np.zeros((n, n))  # [dice, sixes]
+    for k in range(n):
+        sixes[k, :k + 1] = _binomial_sixes(k)
+    diff = np.subtract.outer(np.arange(n), np.arange(n))  # attacker's sixes - defender's
+    out = np.zeros((2, 2, n, n, 3))
+    for eff in range(2):
+        row = human_hits[eff]
+        p_destroy = sum(r == L.HZ_DESTROY for r in row) / 6
+        p_down = sum(r == L.HZ_DOWN for r in row) / 6
+        for down in range(2):
+            fate = _hits_fate(p_destroy, p_down, bool(down))
+            for a in range(n):
+                for d in range(n):
+                    joint = np.outer(sixes[a], sixes[d])  # [attacker's sixes, defender's sixes]
+                    out[eff, down, a, d, 2] = joint[diff < 0].sum()
+                    hits = np.clip(diff, 0, None)
+                    kept = np.where(diff >= 0, joint, 0.0)
+                    out[eff, down, a, d, 0] = (kept * fate[hits, 0]).sum()
+                    out[eff, down, a, d, 1] = (kept * fate[hits, 1]).sum()
+    return out
+
+
 def compile_tables(config: OutwestConfig) -> Tables:
     """Everything the kernels need to play this configuration."""
     _, weapons = weapon_rows()
@@ -164,4 +215,5 @@ def compile_tables(config: OutwestConfig) -> Tables:
         cls=class_table(config), weapons=weapons, band_edges=edges, band_dice=dice, hit_on=hit_on,
         location=location, zombie_hits=zombie_hits, human_hits=human_hits, terrain=terrain_table(config),
         posse=posse_table(config), groups=group_table(config),
+        fight_odds=fight_table(tuple(tuple(int(v) for v in r) for r in human_hits)),
     )

@@ -82,20 +82,27 @@ class Policy:
     blaze_min_class: int = 1  # P3: lowest class that blazes away (0 Citizen .. 3 Legend)
     rescue: int = 1  # P4: 1 carry an unconscious comrade in contact when no zombie touches the carrier
     rescue_seek_in: float = 0.0  # P4: walk to an unconscious comrade within this (0 = only in contact)
-    spend_when: int = 0  # P5: spend action cards on him 0 after a zombie reaches a human, 1 at once, 2 never
+    spend_when: int = 0  # P5: spend action cards 0 after a zombie reaches a human, 1 at once, 2 never, 3 when useful
     spend_on: int = 0  # P5: 0 the threatened character, 1 the best shot
     duck_back_in: float = 0.0  # P6: duck back when a zombie gunslinger is within this (0 = never)
     ride: int = 1  # 1 stay mounted, 0 dismount (the horse is left loose)
     aim_idle: int = 1  # nothing to do: Aim at the nearest zombie
     move_first: int = 0  # 1: Move toward the goal before shooting (the Escape's "run for it")
+    flee_clear: int = 0  # 1: run on the heading that keeps clearest of every zombie (0: straight away from the nearest)
+    target_value: int = 0  # 1: name the zombie a hit is worth most on (threat x odds); 0: P2
+    contact_standing: int = 0  # 1: in contact, shoot a standing zombie before one on the ground
+    contact_odds: int = 0  # 1: in contact, Fight or Fire by the better odds of destroying it
+    face_zombies: int = 0  # 1: nothing better to do, turn to face a zombie outside the front arc
+    chores: int = 0  # 1: nothing better to do, Reload an empty or Fix a jammed gun whatever is near
 
     LIMITS = {"reload_safe_in": (0.0, 100.0), "fight_in_contact": (0, 2), "contact_fire": (0, 1),
               "fire_fraction": (0.0, 1.0), "aim_at_down": (0, 1), "keep_away_in": (0.0, 100.0),
               "retreat_in": (0.0, 100.0), "goal_radius_in": (0.0, 100.0), "advance_fire": (0, 1), "target": (0, 1),
               "group_naming": (0, 1), "blaze_min": (0, 50), "blaze_radius_in": (0.0, 100.0),
-              "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 2),
+              "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 3),
               "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1),
-              "move_first": (0, 1)}
+              "move_first": (0, 1), "flee_clear": (0, 1), "target_value": (0, 1), "contact_standing": (0, 1),
+              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1)}
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self.LIMITS.items():
@@ -112,7 +119,8 @@ class Policy:
                 self.keep_away_in, self.retreat_in, self.goal_radius_in, self.advance_fire, self.target,
                 self.group_naming, self.blaze_min, self.blaze_radius_in, self.blaze_min_class, self.rescue,
                 self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle,
-                self.move_first)
+                self.move_first, self.flee_clear, self.target_value, self.contact_standing, self.contact_odds,
+                self.face_zombies, self.chores)
 
 
 POLICY_HELP = {
@@ -132,12 +140,24 @@ POLICY_HELP = {
     "blaze_min_class": "P3: the lowest class that blazes away (0 Citizen, 1 Gunman, 2 Shootist, 3 Legend)",
     "rescue": "P4: 1 carry an unconscious comrade in contact when no zombie touches the carrier",
     "rescue_seek_in": "P4: walk to an unconscious comrade within this many inches (0 = only in contact)",
-    "spend_when": "P5: spend held action cards on him 0 after a zombie reaches a human, 1 at once, 2 never",
+    "spend_when": "P5: spend held action cards on him 0 after a zombie reaches a human, 1 at once, 2 never, "
+                  "3 when it helps (on a threatened man, else on one with a shot in his gun's best band)",
     "spend_on": "P5: 0 the threatened character, 1 the best shot",
     "duck_back_in": "P6: duck back when a zombie gunslinger is within this many inches (0 = never)",
     "ride": "§10: 1 stay mounted, 0 dismount (the horse is left loose)",
     "aim_idle": "with nothing else to do, 1 Aim at the nearest zombie",
     "move_first": "1: Move toward the scenario's goal before any shot (run for it: Escape)",
+    "flee_clear": "1: a man who runs takes the heading that keeps clearest of every zombie that can reach him "
+                  "(0: straight away from the nearest, P1)",
+    "target_value": "1: name the zombie a hit is worth most on: the exact odds of destroying it (or knocking it over) "
+                    "times its threat (touching a man, able to reach one, on the ground); 0: P2",
+    "contact_standing": "1: in contact, shoot a standing zombie before one lying on the ground (0: the one he would "
+                        "fight, P1)",
+    "contact_odds": "1: in contact, Fight or Fire, whichever has the better exact odds of destroying the zombie "
+                    "(0: P1's order, Fight with an Effective weapon)",
+    "face_zombies": "1: with nothing better to do, turn (Reposition in place) to face the nearest standing zombie "
+                    "that is outside his front arc",
+    "chores": "1: with nothing better to do, Reload an empty gun or Fix a jammed one even with a zombie near",
 }
 
 POLICY_PRESETS = {
@@ -145,11 +165,19 @@ POLICY_PRESETS = {
     "fighting_retreat": Policy(retreat_in=4.0, fire_fraction=0.0, keep_away_in=9.0, goal_radius_in=12.0,
                                fight_in_contact=0),
     "rescue_everyone": Policy(rescue_seek_in=12.0, target=1, spend_on=0, spend_when=1),
-    "gunfighters": Policy(fire_fraction=0.0, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
+    # fire_fraction 0.5: a band worth less than half the gun's best dice is advanced through with
+    # Move & Fire (at fire_fraction 0 he always stood to Fire, so he never moved and fired)
+    "gunfighters": Policy(fire_fraction=0.5, blaze_min=1, blaze_min_class=0, advance_fire=1, aim_idle=0),
     "brawlers": Policy(fight_in_contact=2, contact_fire=0),
     "run_for_it": Policy(move_first=1, keep_away_in=0.0, rescue_seek_in=6.0, spend_when=1, spend_on=1),
+    # the strongest found (issue 26): a fighting retreat that runs clear of every zombie, names
+    # targets by what a hit is worth, shoots the zombie that attacks him, fights or fires by the
+    # odds, spends action cards when they help, faces the zombies and keeps its guns working
+    "veteran": Policy(retreat_in=10.0, fire_fraction=0.0, keep_away_in=12.0, goal_radius_in=12.0, fight_in_contact=1,
+                      flee_clear=1, target_value=1, contact_standing=1, contact_odds=1, spend_when=3, face_zombies=1,
+                      chores=1),
 }
-DEFAULT_POLICY = "stand_and_shoot"
+DEFAULT_POLICY = "veteran"  # stand_and_shoot is the spec's P1
 
 
 def policy_from(value: Any, where: str) -> Policy:
@@ -377,6 +405,9 @@ class OutwestConfig:
     zombie_pistol_point_blank: int = _p(2, "V", "§5.7", "effect bonus of a pistol (or shotgun) at point blank "
                                         "against a zombie", (-6, 6))
     zombie_rifle_close: int = _p(1, "V", "§5.7", "effect bonus of a rifle at close range against a zombie", (-6, 6))
+    rifle_close_bonus: str = _p("close", "C", "§5.7", "the seed's rifle +1 'at short range' against zombies: close: "
+                                "over 2\" to 6\" only (the spec's band); close_and_point_blank: within 6\", point "
+                                "blank included", choices=("close", "close_and_point_blank"))
     zombie_rwnn_effect_mods: bool = _p(False, "A22", "§5.7, W22", "the RWNN effect modifiers (§5.6) also apply to "
                                        "zombies")
     head_shot_on: int = _p(6, "V", "§5.7", "modified effect die that destroys a zombie", (1, 12))
@@ -421,6 +452,9 @@ class OutwestConfig:
     move_dice: int = _p(3, "I", "§2.1", "Move dice of Gunmen, Shootists and Legends", (0, 10))
     move_fire_dice: int = _p(2, "I", "§4", "Move & Fire dice", (0, 10))
     reposition_in: float = _p(2.0, "I", "§4", "a Reposition, inches", (0.0, 12.0))
+    move_heading: str = _p("any", "C", "§4", "a Move goes 'straight ahead': any: he picks his heading and moves "
+                           "straight along it, ending facing it; ahead: only within his front arc - to go elsewhere he "
+                           "Repositions (up to 2\", ending facing the way he wants) instead", choices=("any", "ahead"))
     fall_rule: str = _p("all_low", "A6", "§4, W6", "a non-Citizen falls over if all_low: every die shows 1-2; "
                         "two_ones: two or more 1s", choices=("all_low", "two_ones"))
     building_move_dice: int = _p(1, "I", "§4", "movement dice inside a building", (0, 10))
@@ -438,6 +472,10 @@ class OutwestConfig:
     zombie_target: str = _p("helpless_first", "A16", "§6.4, W16", "which of the humans it touches a zombie attacks: "
                             "one on the ground first, then the fewest defend dice (weakest: the fewest defend dice "
                             "whoever stands)", choices=("helpless_first", "weakest"))
+    fallen_zombies: str = _p("group_recover", "A14", "§6.3, W14", "a fallen zombie gets up: group_recover: only "
+                             "when its group takes Recover / get up (W14: half the group down); get_up_each: also at "
+                             "every Move and attack of its group it rolls to get up instead of moving",
+                             choices=("group_recover", "get_up_each"))
     recover_fraction: float = _p(0.5, "A14", "§6.1, W14", "a group takes Recover when this share of it is down "
                                  "(above 1: never)", (0.0, 2.0))
     single_uses_waiting_cards: bool = _p(True, "C", "§3.2", "a risen character's card (a group of one) uses the "
@@ -456,6 +494,10 @@ class OutwestConfig:
     knockout_wake_on: int = _p(6, "C", "§5.6, W10", "a knocked-out character comes round on this or more", (1, 7),
                                plausible=(5, 6))
     knockdown_needs_recover: bool = _p(True, "V", "§9", "a knocked-down human needs a Recover and a Get up")
+    badly_wounded: str = _p("immobile", "C", "§9", "who is too badly wounded to walk and must be carried (seed: "
+                            "'unconscious or badly wounded characters will need to be carried'): immobile: a 'no "
+                            "move/turn' result or no movement dice left; serious: also any serious wound",
+                            choices=("immobile", "serious"))
     serious_wounds_to_die: int = _p(0, "A9", "W9", "serious wounds that kill (0: only 'Dead' kills)", (0, 10))
     citizen_nerve: bool = _p(False, "A12", "W12", "Citizens test their nerve with a zombie near")
     nerve_radius_in: float = _p(3.0, "A12", "W12", "the nerve test's distance", (0.0, 36.0))

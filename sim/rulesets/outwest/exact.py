@@ -215,13 +215,15 @@ def shot_dice(c: OutwestConfig, gun: str, band: int, cls: str = "gunman", aimed:
 
 
 def zombie_effect_modifier(c: OutwestConfig, gun: str, band: int, gap: float) -> int:
-    """§5.7: pistol (shotguns count as pistols) at point blank +2, rifle at close +1; W22 adds
+    """§5.7: pistol (shotguns count as pistols) at point blank +2, rifle at close +1 (or within
+    6", with ``rifle_close_bonus = "close_and_point_blank"``); W22 adds
     the RWNN modifiers of §5.6."""
     g = D.weapons().guns[gun]
     mod = 0
     if g.pistol_effect and band == 0:
         mod += c.zombie_pistol_point_blank
-    if g.profile == "rifle" and not g.pistol_effect and band == 1:
+    rifle_band = band == 1 or (band == 0 and c.rifle_close_bonus == "close_and_point_blank")
+    if g.profile == "rifle" and not g.pistol_effect and rifle_band:
         mod += c.zombie_rifle_close
     if c.zombie_rwnn_effect_mods:
         mod += c.muzzle_loader_effect * g.muzzle_loader

@@ -8,7 +8,7 @@ Axes (an experiment file's ``[axes]`` keys, beside every parameter, ``mods`` and
     zombie_groups = [2, 4, 6]                   # that many groups of 5 (or a list of sizes)
     group_size = [3, 5, 6]                      # every group this size
     advanced = ["basic", "plague", "gunslingers", "both"]     # the advanced rules
-    posse_policy = ["stand_and_shoot", "fighting_retreat", "rescue_everyone"]  # every character's policy
+    posse_policy = ["stand_and_shoot", "fighting_retreat", "rescue_everyone", "veteran"]  # every character's policy
 
 Report sections (analysed by the experiments layer): survival against posse size (``by_value``)
 and class mix at equal points (``outcomes``), shotguns against rifles (``paired``), the Zombie
@@ -34,9 +34,9 @@ from sim.rulesets.outwest.config import (
     with_policy,
 )
 
-LONG_GUNS = ("rifle", "carbine", "shotgun", "sawn_off", "musketoon")
+LONG_GUNS = ("rifle", "carbine", "shotgun", "sawn_off", "musketoon", "musket")
 WEAPON_MIXES = {"default": None, "rifles": "rifle", "shotguns": "shotgun", "carbines": "carbine",
-                "sawn_offs": "sawn_off", "musketoons": "musketoon", "pistols": "pistol"}
+                "sawn_offs": "sawn_off", "musketoons": "musketoon", "muskets": "musket", "pistols": "pistol"}
 ADVANCED = {"basic": (), "plague": ("zombie_plague",), "gunslingers": ("zombie_gunslingers",),
             "both": ("zombie_plague", "zombie_gunslingers")}
 # class mixes of 12 points on an assumed 1-2-3-4 scale (Citizen, Gunman, Shootist, Legend): the
