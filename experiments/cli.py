@@ -22,7 +22,7 @@ from rich.console import Console
 from typer.exceptions import TyperException
 
 from experiments.bench import SCALE_MAX, WITHOUT_GAMES, bench_json, render_bench, run_bench
-from experiments.params import params_json, policies_json, render_params, render_policies
+from experiments.params import mods_json, params_json, policies_json, render_mods, render_params, render_policies
 from sim.cli_errors import USAGE_ERROR, user_errors, writable
 from sim.ruleset import DEFAULT_RULESET, all_rulesets, get, load_config
 
@@ -137,6 +137,35 @@ def policies(ruleset: RulesetOption = DEFAULT_RULESET,
         typer.echo(policies_json(rs))
     else:
         render_policies(rs, Console())
+
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _own_mods_command(rs):
+    """The ruleset's own `mods` command (Zombie 40,000's lists spec sections and clashes), or None."""
+    sub = rs.cli()
+    found = [c for c in (sub.registered_commands if sub is not None else ())
+             if (c.name or c.callback.__name__) == "mods" and not getattr(c.callback, "generic", False)]
+    return found[0].callback if found else None
+
+
+def list_mods(rs, as_json: bool = False) -> None:
+    own = _own_mods_command(rs)
+    if own is not None:
+        own(as_json=as_json)
+    elif as_json:
+        typer.echo(mods_json(rs))
+    else:
+        render_mods(rs, Console())
+
+
+@app.command()
+def mods(ruleset: RulesetOption = DEFAULT_RULESET, as_json: AsJson = False) -> None:
+    """List a ruleset's mods (variants of the rules a config's `mods = [...]` or `--mod` switches on)."""
+    with user_errors():
+        rs = get(ruleset, "--ruleset")
+    list_mods(rs, as_json)
 
 
 @app.command()
@@ -372,13 +401,22 @@ def report(
     typer.echo(f"{folder / 'index.html'}")
 
 
+def _mods_of(rs):
+    def mods(as_json: AsJson = False) -> None:
+        list_mods(rs, as_json)
+    mods.generic = True  # the listing below, not the ruleset's own
+    return mods
+
+
 def _mount_rulesets() -> None:
     """Each ruleset's own commands under its id; the default ruleset's also at the top level."""
     taken = {c.name or c.callback.__name__ for c in app.registered_commands}
     for rs in all_rulesets():
-        sub = rs.cli()
-        if sub is None:
-            continue
+        sub = rs.cli() or typer.Typer(no_args_is_help=True)
+        if not any((c.name or c.callback.__name__) == "mods" for c in sub.registered_commands):
+            # `shamble <ruleset> mods`, as `--mod`'s help says, for every ruleset
+            sub.command("mods", help=f"List {rs.title}'s mods (the same as `shamble mods --ruleset {rs.id}`).")(
+                _mods_of(rs))
         app.add_typer(sub, name=rs.id, help=f"{rs.title}: its own commands.")
         if rs.id == DEFAULT_RULESET:
             for command in sub.registered_commands:

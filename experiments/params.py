@@ -77,6 +77,38 @@ def _tag_word(tag: str) -> str:
             "sim": "a simulator setting, not a rule"}.get(tag, "")
 
 
+# ---------------------------------------------------------------------------- mods
+
+
+def mod_rows(rs: Ruleset) -> list[dict]:
+    """One row per mod of ``rs``: its name, what it is, and the parameters that matter only with it."""
+    params = rs.parameters()
+    return [{"mod": name, "title": title,
+             "params": {p.name: plain(p.default) for p in params if name in p.enable.get("mods", ())}}
+            for name, title in rs.mods().items()]
+
+
+def mods_json(rs: Ruleset) -> str:
+    return json.dumps(mod_rows(rs), indent=2, ensure_ascii=False)
+
+
+def render_mods(rs: Ruleset, console: Console) -> None:
+    """The mods a config's `mods = [...]` (or `--mod NAME`) may switch on; a line when there are none."""
+    rows = mod_rows(rs)
+    if not rows:
+        console.print(f"{rs.title} has no mods (`{rs.id}` plays its rules as the spec gives them; see "
+                      f"`shamble params --ruleset {rs.id}` for the numbers a config may set)", markup=False)
+        return
+    table = Table(title=f"{rs.title} mods: select with --mod NAME or mods = [...] in a config", title_justify="left")
+    table.add_column("mod", no_wrap=True)
+    table.add_column("what it does")
+    table.add_column("its parameters (default)")
+    for row in rows:
+        table.add_row(row["mod"], row["title"],
+                      "\n".join(f"{k} = {default_text(v)}" for k, v in row["params"].items()) or "-")
+    console.print(table, markup=False)
+
+
 # ---------------------------------------------------------------------------- policies
 
 
