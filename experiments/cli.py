@@ -116,15 +116,26 @@ def profile(
 
 
 @app.command()
-def params(ruleset: RulesetOption = DEFAULT_RULESET,
+def params(find: Annotated[str | None, typer.Argument(help="Only the parameters whose name or help holds this "
+                                                           "word (or whose spec section it is).")] = None,
+           ruleset: RulesetOption = DEFAULT_RULESET,
+           tag: Annotated[str | None, typer.Option(help="Only this tag: V, I, C (the numbers Shamble chose), "
+                                                        "an ambiguity A12, mods, policy...")] = None,
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """List every parameter a config may set: default, confidence tag, spec section, range, choices."""
+    """List every parameter a config may set: default, range (and the pair `sensitivity` plays), confidence
+    tag, spec section, help and choices."""
+    from experiments.params import chosen, param_row
+
     with user_errors():
         rs = get(ruleset, "--ruleset")
+        if (find or tag) and not chosen(rs, find, tag):
+            raise ValueError(f"no {rs.id} parameter matches {find or ''!r}{f' with tag {tag}' if tag else ''}; "
+                             f"`shamble params --ruleset {rs.id}` lists them all")
     if as_json:
-        typer.echo(params_json(rs))
+        typer.echo(json.dumps([param_row(p) for p in chosen(rs, find, tag)], indent=2, ensure_ascii=False)
+                   if find or tag else params_json(rs))
     else:
-        render_params(rs, Console())
+        render_params(rs, Console(), find, tag)
 
 
 @app.command()

@@ -9,7 +9,7 @@ from dataclasses import asdict, fields
 from rich.console import Console
 from rich.table import Table
 
-from sim.ruleset import TAGS, Parameter, Ruleset, default_text, plain, tag_text
+from sim.ruleset import TAGS, Parameter, Ruleset, default_text, plain, tag_text, value_word
 
 
 def param_row(p: Parameter) -> dict:
@@ -28,27 +28,81 @@ def params_json(rs: Ruleset) -> str:
     return json.dumps(param_rows(rs), indent=2, ensure_ascii=False)
 
 
+def range_text(p: Parameter) -> str:
+    """The values a config may give: 'lo-hi' for a number (and the pair `sensitivity` plays), the
+    words for a choice, '-' for a table or a list."""
+    if p.range is not None:
+        lo, hi = (f"{v:g}" if isinstance(v, float) else str(v) for v in p.range)
+        shown = f"{lo} - {hi}"
+        if p.plausible is not None and all(isinstance(v, int | float) for v in p.plausible):
+            shown += " (plays " + " - ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in p.plausible) + ")"
+        return shown
+    if p.choices:
+        return "one of " + ", ".join(map(str, p.choices))
+    return "-"
+
+
 def _help_text(row: dict) -> str:
     parts = [row["help"]]
     if row["meaning"]:
         parts.append("; ".join(f"{k} = {v}" for k, v in row["meaning"].items()))
-    if row["choices"]:
-        parts.append("choices: " + ", ".join(row["choices"]))
     if row["needs"]:
         parts.append("only with " + ", ".join(f"{k} {'+'.join(v)}" if all(isinstance(x, str) for x in v)
                                               else f"{k} > 0" for k, v in row["needs"].items()))
     return "; ".join(t for t in parts if t)
 
 
-def render_params(rs: Ruleset, console: Console) -> None:
-    table = Table(title=f"{rs.title} parameters (set them under \\[params] in a config)", title_justify="left")
-    table.add_column("name", no_wrap=True)
-    for column in ("default", "tag", "spec", "help"):
-        table.add_column(column)
-    for row in param_rows(rs):
-        table.add_row(row["name"], default_text(row["default"]), row["tag"], row["spec"], _help_text(row))
-    console.print(table, markup=False)
+def chosen(rs: Ruleset, find: str | None = None, tag: str | None = None) -> list[Parameter]:
+    """The parameters whose name, spec section or help holds ``find`` (any case) and whose tag is
+    ``tag`` ('C' or '[C]', 'A12', 'mods'...)."""
+    word = (find or "").lower()
+    tag = tag.strip("[]") if tag else None
+    return [p for p in rs.parameters() if (tag is None or p.tag == tag)
+            and (not word or word in p.name.lower() or word in p.help.lower() or word == p.spec.lower())]
+
+
+def render_params(rs: Ruleset, console: Console, find: str | None = None, tag: str | None = None) -> None:
+    """The table of ``chosen`` parameters (all by default): name, default, range, tag, spec, help."""
+    shown = chosen(rs, find, tag)
+    narrowed = " whose " + " and ".join(t for t in (f"text holds {find!r}" if find else "",
+                                                    f"tag is {tag}" if tag else "") if t) if find or tag else ""
+    title = f"{rs.title}: {len(shown)} parameters{narrowed} (set them under [params] in a config)"
+    if console.width < WIDE:
+        _render_lines(shown, console, title)
+    else:
+        table = Table(title=title.replace("[params]", "\\[params]"), title_justify="left")
+        table.add_column("name", no_wrap=True)
+        for column in ("default", "range", "tag", "spec", "help"):
+            table.add_column(column, overflow="fold")
+        for p in shown:
+            row = param_row(p)
+            table.add_row(p.name, _default_cell(p), range_text(p), row["tag"], row["spec"], _help_text(row))
+        console.print(table, markup=False)
     console.print(tag_legend(rs), markup=False)
+    if not find and not tag:
+        console.print(f"narrow the list: `shamble params WORD --ruleset {rs.id}` (a word of the name or help) or "
+                      "`--tag C` (the numbers Shamble chose)", markup=False)
+
+
+WIDE = 110  # narrower terminals (80 columns, a pipe) get two lines a parameter, not a table of broken words
+
+
+def _default_cell(p: Parameter) -> str:
+    text = value_word(p, p.default)
+    return text if len(text) <= 40 else "a table (see --json)"
+
+
+def _render_lines(shown: list[Parameter], console: Console, title: str) -> None:
+    """A parameter per paragraph: `name = default  range  tag  spec`, then its help, indented."""
+    import textwrap
+
+    console.print(title, markup=False, soft_wrap=True)
+    for p in shown:
+        row = param_row(p)
+        head = f"{p.name} = {_default_cell(p)}   range {range_text(p)}   {row['tag']} {row['spec']}"
+        body = textwrap.fill(_help_text(row), width=max(40, console.width - 4), initial_indent="    ",
+                             subsequent_indent="    ")
+        console.print(head + "\n" + body, markup=False, soft_wrap=True)
 
 
 def tag_legend(rs: Ruleset) -> str:

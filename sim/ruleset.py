@@ -486,6 +486,22 @@ def plain(value: Any) -> Any:
     return value
 
 
+AUTOMATIC = ("by ", "one per ", "the catalogue's", "the profile's", "automatic")  # meanings that say "worked out"
+
+
+def value_word(p: Parameter, value: Any) -> str:
+    """A parameter's value as a table shows it: a special value by its short meaning, 'auto' where
+    the value means "worked out by the simulator" (``table_width_in`` 0: by player count), never
+    '0.0' for it; other values as a config spells them."""
+    meaning = next((text for key, text in p.meaning.items() if key == value and type(key) is not bool), None)
+    if meaning is None:
+        return default_text(plain(value))
+    if meaning.startswith(AUTOMATIC):
+        return "auto"
+    short = meaning.split(" (")[0]
+    return short if len(short) <= 16 else default_text(plain(value))
+
+
 def default_text(value: Any) -> str:
     """A plain value as a config file would spell it."""
     if isinstance(value, dict):
