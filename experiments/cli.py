@@ -198,6 +198,15 @@ ModOption = Annotated[list[str] | None, typer.Option(
                   "(see `shamble <ruleset> mods`).")]
 
 
+def _print_played(console: Console, config, path: Path, games: str, seed: int) -> None:
+    """One unwrapped line of what was played (ruleset, config, mods, changed numbers, games, seed,
+    version and commit), as `play` prints it."""
+    from sim.ruleset import played, played_line
+
+    line = played_line(played(config, 0, seed, str(path)))
+    console.print(line.replace("0 games,", games + ",", 1), soft_wrap=True, highlight=False, markup=False)
+
+
 def _config(path: Path, extra_mods: list[str] | None = None):
     config = load_config(path)
     return get(config.ruleset).with_mods(config, extra_mods) if extra_mods else config
@@ -315,8 +324,11 @@ def solve(
     with user_errors():
         if games < 10:
             raise ValueError(f"--games {games}; allowed: 10 or more")
-        solution = solve_param(_config(config, mod), param, target, player, lo, hi, games, seed)
-    render_solution(solution, Console())
+        cfg = _config(config, mod)
+        solution = solve_param(cfg, param, target, player, lo, hi, games, seed)
+    console = Console()
+    _print_played(console, cfg, config, f"{games}+ games per value", seed)
+    render_solution(solution, console)
 
 
 @app.command()
@@ -336,7 +348,10 @@ def sensitivity(
     with user_errors(), _interruptible(out):
         cfg = _config(config, mod)
         table = run_sensitivity(cfg, out, games, seed, fresh, dask, console)
-    render_sensitivity(table, console, get(cfg.ruleset).win_word)
+    _print_played(console, cfg, config, f"{games} games per value", seed)
+    render_sensitivity(table, console, get(cfg.ruleset).win_word, cfg)
+    console.print(f"wrote {out / 'sensitivity.csv'} (and the sweep's cells in {out})", soft_wrap=True,
+                  highlight=False, markup=False)
 
 
 @app.command()
