@@ -22,7 +22,8 @@ each reads from ``ReportSection.options`` (all optional unless said):
   ``margin`` (default 0.05: ±5 points); ``what`` names the sides in the verdict ("factions",
   "ways of playing");
 - ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
-  test and a chi-square test of equal seats;
+  test, and each seat's share of the games one seat won alone, per player count, tested as one
+  winner among k seats (`seat_table`);
 - ``sensitivity``: ``enable`` (what may be switched on for a parameter to count:
   `experiments.sensitivity`), ``titles`` (what was switched on -> its title), ``measure`` (the
   outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
@@ -43,12 +44,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from experiments import charts
 from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
-from experiments.stats import wilson_interval
+from experiments.stats import one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
 
 MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
@@ -403,23 +403,73 @@ def sides(s: Played) -> None:
     s.tables.append(Table(shown, finding.sentence))
 
 
+def one_winner_games(res: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (cell, game): how many seats played it, how many won, and the seat that
+    won when one seat won alone (-1 otherwise)."""
+    games = res.groupby(["cell", "game"], sort=False).agg(players=("player", "size"), winners=("won", "sum"))
+    alone = res[res.won].groupby(["cell", "game"], sort=False).player.first()
+    games["seat"] = alone.reindex(games.index).where(games.winners == 1, -1).fillna(-1).astype(int)
+    return games.reset_index()
+
+
+def seat_shares(res: pd.DataFrame) -> list[dict]:
+    """Per player count: each seat's share of the games one seat won alone, with the test of one
+    winner among k seats (`experiments.stats.one_winner_test`)."""
+    out = []
+    for k, games in one_winner_games(res).groupby("players"):
+        alone = games[games.seat >= 0]
+        counts = np.bincount(alone.seat, minlength=int(k))[: int(k)]
+        out.append({"players": int(k), "games": len(games), "alone": len(alone), "counts": counts,
+                    "p": one_winner_test(counts)})
+    return out
+
+
+def seat_sentence(found: dict) -> str:
+    """'With 2 players, seat 1 takes 48.4% (47.5%-49.3%) of the 11,520 games one seat won alone
+    (exact binomial test of equal seats: p = 0.004)'."""
+    k, n, counts = found["players"], found["alone"], found["counts"]
+    if n == 0:
+        return f"With {k} players no game had one winner alone, so no seat test."
+    if k == 2:
+        low, high = wilson_interval(counts[0], n)
+        return (f"With 2 players, seat 1 takes {_pc(counts[0] / n)} ({_pc(float(low))}-{_pc(float(high))}) of the "
+                f"{n:,} games one seat won alone (exact binomial test of equal seats: p = {found['p']:.2g}).")
+    best, worst = int(np.argmax(counts)), int(np.argmin(counts))
+    return (f"With {k} players, of the {n:,} games one seat won alone, seat {best + 1} took "
+            f"{_pc(counts[best] / n)} and seat {worst + 1} {_pc(counts[worst] / n)} against {_pc(1 / k)} each "
+            f"for equal seats (goodness of fit of one winner among {k} seats: p = {found['p']:.2g}).")
+
+
+def seat_table(res: pd.DataFrame, s: Played) -> Table:
+    """Each seat's rate and its share of the one-winner games, for every player count played."""
+    found = seat_shares(res)
+    counted = res.assign(k=res.groupby(["cell", "game"]).player.transform("size"))
+    rows = []
+    for f in found:
+        of = counted[counted.k == f["players"]].groupby("player").won.agg(["sum", "size"])
+        low, high = wilson_interval(of["sum"], of["size"])
+        for seat, (wins, games), lo, hi in zip(of.index, of.itertuples(index=False), low, high):
+            rows.append({"players": f["players"], "seat": f"seat {seat + 1}", s.view.rate: _pc(wins / games),
+                         "95% CI": f"{_pc(lo)} - {_pc(hi)}",
+                         "share of one-winner games": _pc(f["counts"][seat] / f["alone"]) if f["alone"] else "-"})
+    return Table(pd.DataFrame(rows), "Seat advantage: " + " ".join(seat_sentence(f) for f in found))
+
+
 def seats(s: Played) -> None:
-    """Each seat's win rate over every cell (a seat is a player's place in the config's order)."""
+    """Each seat's win rate over every cell (a seat is a player's place in the config's order), and
+    the seats' shares of the games one seat won alone, tested as one winner among k seats."""
     res, options, word = s.result.results, s.options, s.view.win_word
     margin = options.get("margin", MARGIN)
     grouped = res.groupby("player").won.agg(["sum", "size"])
     rates = grouped["sum"] / grouped["size"]
     eq = equivalence(rates, grouped["sum"], grouped["size"], margin)
     eq.index = [f"seat {p + 1}" for p in eq.index]
-    chi = stats.chi2_contingency(np.c_[grouped["sum"], grouped["size"] - grouped["sum"]])
-    shown = pd.DataFrame({"seat": eq.index, s.view.rate: eq.rate.map(_pc).to_numpy(),
-                          "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
-                          "vs mean (points)": eq.deviation.map(_signed).to_numpy()})
     finding = _verdict_of(eq, "seats", margin, word)
     s.findings.append(finding)
+    table = seat_table(res, s)
     gap = eq.rate.max() - eq.rate.min()
-    s.tables.append(Table(shown, f"Seat advantage: the best seat {word}s {gap * 100:.1f} points more often than the "
-                          f"worst (a chi-square test of equal seats: p = {chi.pvalue:.2g}). {finding.sentence}"))
+    s.tables.append(Table(table.frame, f"{table.sentence} The best seat {word}s {gap * 100:.1f} points more often "
+                          f"than the worst. {finding.sentence}"))
 
 
 def seat_balanced_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, order, names,
