@@ -23,7 +23,8 @@ each reads from ``ReportSection.options`` (all optional unless said):
   "ways of playing");
 - ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
   test, and each seat's share of the games one seat won alone, per player count, tested as one
-  winner among k seats (`seat_table`);
+  winner among k seats (`seat_table`; `matchups` adds it for two players, and `by_value` over a
+  ``players`` or ``player_count`` axis, or with ``seats`` True, for each count it plays);
 - ``sensitivity``: ``enable`` (what may be switched on for a parameter to count:
   `experiments.sensitivity`), ``titles`` (what was switched on -> its title), ``measure`` (the
   outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
@@ -343,6 +344,8 @@ def by_value(s: Played) -> None:
     unit = options.get("unit", f" {options.get('x_label', options['axis'])}")
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", options["axis"]), s.view),
                           f"Going from {lo:g} to {hi:g}{unit} moves {moves}."))
+    if options.get("seats", options["axis"] in ("players", "player_count")) and not options.get("who"):
+        s.tables.append(seat_table(s.result.results, s))  # seat advantage at every player count played
     s.figures.append(Chart(s.spec.key, charts.rate_vs_value(summary, "value", options.get(
         "chart_title", f"{s.view.rate.capitalize()} by {options['axis']}"), options.get("x_label", options["axis"]),
         s.view.rate), f"Each line is a side's {s.view.rate} at each value; the band is its 95% Wilson interval."))
@@ -502,6 +505,7 @@ def matchups(s: Played) -> None:
                           f"{capital(the(most))} {word} most often ({rate_text(overall.iloc[0])} averaged over "
                           f"opponents and seats), {the(least)} least ({rate_text(overall.iloc[-1])}); "
                           "each cell with its 95% half-width in points."))
+    s.tables.append(seat_table(s.result.results, s))  # the seat advantage the seat-averaged matrix hides
     s.tables.append(Table(decisive.map(_pc).reset_index(names="share of decisive games"),
                           f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "
                           f"to {rate_text(float(decisive.max().max()))}; the rest end without a winner."))

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from experiments import analyses
 from experiments.analyses import Played, View, seat_shares, seat_table
 from experiments.stats import one_winner_test
 
@@ -66,3 +67,22 @@ def test_every_player_count_gets_its_seat_line():
     assert list(table.frame.players) == [2, 2, 3, 3, 3]
     assert "With 2 players, seat 1 takes 4" in table.sentence and "With 3 players, of the" in table.sentence
     assert "one winner among 3 seats" in table.sentence
+
+
+def test_the_matchup_section_shows_its_seat_advantage():
+    """The two-player matchups averaged both seats and hid seat 1's 48.4% (p = 0.004) in Zombie
+    40,000 (review F2): the section now carries the seat table. Two sides, every pairing in both
+    seats, seat 2 favoured."""
+    from experiments.sweep import summarise_cells
+
+    parts = []
+    for k, (a, b) in enumerate([("X", "X"), ("X", "Y"), ("Y", "X"), ("Y", "Y")]):
+        cell = _games([0.45, 0.55], 600, seed=k).assign(cell=f"{a}-{b}", axis_p1=a, axis_p2=b, turns=5)
+        cell["name"] = np.where(cell.player == 0, "P1", "P2")
+        parts.append(cell)
+    res = pd.concat(parts, ignore_index=True)
+    spec = type("Spec", (), {"key": "m", "options": {"axes": ("p1", "p2")}})()
+    s = Played(spec, None, View("win"), type("R", (), {"results": res, "summary": summarise_cells(res)})())
+    analyses.matchups(s)
+    seat = [t for t in s.tables if "Seat advantage" in t.sentence]
+    assert len(seat) == 1 and "With 2 players, seat 1 takes" in seat[0].sentence
