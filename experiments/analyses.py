@@ -49,7 +49,7 @@ import pandas as pd
 from experiments import charts
 from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
-from experiments.stats import one_winner_test, wilson_interval
+from experiments.stats import TABLE_NOTE, one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
 
 MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
@@ -295,15 +295,17 @@ def paired(s: Played) -> None:
     same = sorted(set(table.label[table.no_effect]))
     note = (f" {', '.join(same)}: no effect on play (every game as in {s.words(reference)}; left out of Holm's "
             "family).") if same else ""
+    twins = table[~table.no_effect & table.same_as.notna()].drop_duplicates("label")
+    note += "".join(f" {r.label} plays the same games as {s.title(r.same_as)} (counted once in Holm's family)."
+                    for r in twins.itertuples())
     label = options.get("compare_label", axis[5:])
     if worth:  # one sign convention, the chart's: the rate with it minus the rate without it
         frame = diff_table(shown, label, f"{s.view.win_word} rate without it", "worth")
-        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games; * = "
-               f"significant after Holm.){note}")
+        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games.) "
+               f"{TABLE_NOTE}{note}")
     else:
         frame = diff_table(table, label)
-        how = (f" (Changes are in points against {s.words(reference)} on the same games, * = significant after "
-               f"Holm.){note}")
+        how = f" (Changes are in points against {s.words(reference)} on the same games.) {TABLE_NOTE}{note}"
     s.tables.append(Table(frame, _headline(shown, worth, s) + how))
     title = options.get("chart_title", f"Against {s.words(reference)}")
     xlabel = (f"{s.view.rate} with it minus without it (points)" if worth
@@ -325,7 +327,8 @@ def head_to_head(s: Played) -> None:
     word, ta, tb = s.view.win_word, s.title(a), s.title(b)
     words = " ".join(f"Against {tb}, {ta} takes {possessive(the(r['name']))} {word} rate "
                      f"{change_text(r.reference_rate, r.rate, r.ci_low, r.ci_high)}"
-                     f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows())
+                     f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows()) \
+        + " " + TABLE_NOTE
     s.tables.append(Table(diff_table(table.assign(label=f"{ta} vs {tb}"), "head to head"), words))
 
 
@@ -547,7 +550,7 @@ def sensitivity(s: Played) -> None:
                                  f"{rate_text(top.rate_at_extreme)} at {top.extreme} ({_signed(top.effect)} points, "
                                  f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
-                                 "interval is in brackets (a bootstrap over games)."))
+                                 "interval is in brackets (a bootstrap over games). " + TABLE_NOTE))
     forest = table.assign(label=[f"{p} {d}→{x}" + (f" ({under(m)})" if m else "")
                                  for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
                           name=what, flagged=table.p_holm < 0.05, diff=table.effect,

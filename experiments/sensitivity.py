@@ -8,7 +8,7 @@ every cell); the base cell plays every default.
 **The measure.** A number's *effect* is the largest change, from its default, of the rate that
 *anyone* wins anywhere across its plausible range: ``rate(v) - rate(default)`` for whichever end
 ``v`` moves it more (an end equal to the default moves it by 0). The effect has a paired 95%
-score interval and a score-test p-value, Holm-adjusted over the numbers; the numbers are ranked by
+score interval and an exact McNemar p-value, Holm-adjusted over the numbers; the numbers are ranked by
 ``|effect|``, and each rank has a 95% interval from a bootstrap over games (the same resampled
 games in every cell, keeping the pairing), so two numbers whose ranks overlap are not told apart.
 
@@ -129,12 +129,12 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
                      "high": value_of[high_label][name], "rate_low": lo_out.mean(), "rate_default": base.mean(),
                      "rate_high": hi_out.mean(), "extreme": value_of[high_label if far_high else low_label][name],
                      "rate_at_extreme": far.mean(), "effect": d.diff, "effect_low": d.low, "effect_high": d.high,
-                     "p_value": d.p_value, "variance_ratio": d.variance_ratio, "games": n})
+                     "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio, "games": n})
         effects.append((base, lo_out, hi_out))
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table["p_holm"] = holm(table.p_value)
+    table["p_holm"] = holm(table.p_exact)  # the exact McNemar p, as docs/experiments.md names it
     table["base_rate"] = outcome["base"].mean()
     order = np.argsort(-table.effect.abs().to_numpy(), kind="stable")
     table = table.iloc[order].reset_index(drop=True)
@@ -185,9 +185,12 @@ def run_sensitivity(config, out, games: int = 1000, seed: int = 1, fresh: bool =
 def render_sensitivity(table: pd.DataFrame, console, word: str = "win", config=None) -> None:
     from rich.table import Table
 
+    from experiments.stats import TABLE_NOTE
+
     shown = Table(title=f"[C] numbers ranked by the largest change from the default of the rate that anyone "
                         f"{word}s (base {table.base_rate.iloc[0]:.1%}, {int(table.games.iloc[0])} games per value)",
-                  caption="rank (95% interval of ranks, bootstrap over games; tied numbers share a rank)")
+                  caption="rank (95% interval of ranks, bootstrap over games; tied numbers share a rank). "
+                          + TABLE_NOTE)
     for col in ("rank", "parameter", "low", "default", "high", "rate low", "rate default", "rate high", "effect",
                 "95% CI", "Holm p"):
         shown.add_column(col, justify="left" if col == "parameter" else "right")

@@ -16,8 +16,9 @@
   pairing gains over two independent samples (1 = nothing, 0 = the games decide everything).
 - **One winner among k seats** (`one_winner_test`): seat advantage is tested on the games one
   seat won alone, as one multinomial draw per game (exact binomial for two seats).
-- **Holm's step-down correction** of a family of p-values (the report flags a cell as imbalanced
-  only when its Holm-adjusted p-value is below 0.05; this controls the family-wise error rate).
+- **Holm's step-down correction** of a family of exact McNemar p-values (the report flags a cell
+  as imbalanced only when its Holm-adjusted p-value is below 0.05; this controls the family-wise
+  error rate). The printed intervals are not adjusted (`TABLE_NOTE` says so beside each table).
 - **Fixed-width sequential sampling**: games are added to a cell in batches until the Wilson
   half-width of every rate is at most a target (or a cap is reached). The stopping rule looks at
   the *width* of the interval only, never at a difference or a p-value, so it targets precision
@@ -170,6 +171,10 @@ def one_winner_test(wins_per_seat) -> float:
     if counts.size == 2:
         return float(stats.binomtest(int(counts[0]), total, 0.5).pvalue)
     return float(stats.chisquare(counts).pvalue)
+
+
+TABLE_NOTE = ("Intervals are 95% for each comparison on its own (unadjusted); * and Holm p are adjusted over the "
+              "table (Holm's correction of exact McNemar p-values), so an interval can exclude 0 without a *.")
 
 
 def holm(p_values) -> np.ndarray:

@@ -48,3 +48,17 @@ def test_a_word_or_a_tag_narrows_the_list():
     assert all("[C]" in line for line in chosen.splitlines()[1:] if " = " in line and not line.startswith(" "))
     result = RUNNER.invoke(app, ["params", "zzzz"])
     assert result.exit_code == 2 and "no zombie40k parameter matches 'zzzz'" in result.output
+
+
+def test_solve_and_sensitivity_say_what_they_played(tmp_path, nojit):
+    """Item 17: `solve` and `sensitivity` printed neither config nor seed, and `sensitivity` did not
+    say where it wrote."""
+    from pathlib import Path
+
+    two = str(Path(__file__).resolve().parents[1] / "examples" / "configs" / "two_players.toml")
+    out = tmp_path / "sens"
+    result = RUNNER.invoke(app, ["sensitivity", two, "--out", str(out), "--games", "2", "--seed", "5"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert f"zombie40k {two}" in result.stdout and "2 games per value, seed 5; shamble" in result.stdout
+    assert f"wrote {out / 'sensitivity.csv'}" in " ".join(result.stdout.split())

@@ -65,7 +65,10 @@ def test_the_table_title_names_the_run_and_the_players_policies():
     result = shamble("play", str(TWO), "--games", "3", "--seed", "4")
     assert result.returncode == 0, result.stderr
     title = result.stdout.splitlines()[0]
-    assert title.startswith(f"zombie40k {TWO}") and title.endswith(f"3 games, seed 4; shamble {version('shamble')}")
+    assert title.startswith(f"zombie40k {TWO}") and f"3 games, seed 4; shamble {version('shamble')}" in title
+    from sim.ruleset import source_commit
+
+    assert source_commit() is None or title.endswith(f"(commit {source_commit()})")  # which rules were played
     assert "policy" in result.stdout
 
 
