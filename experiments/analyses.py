@@ -194,7 +194,19 @@ def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str 
                                   f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
                                   for d, lo, hi, f, same in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged,
                                                                 rows.no_effect)]
+    if "variance_ratio" in table:
+        wide["variance ratio"] = [ratio_text(rows.variance_ratio[~rows.no_effect])
+                                  for _, rows in table.groupby("label", sort=False)]
     return wide
+
+
+def ratio_text(ratios: pd.Series) -> str:
+    """A row's variance ratios (one per player): '0.96' or '0.92-0.98'; '-' when nothing differs."""
+    ratios = ratios.dropna()
+    if ratios.empty:
+        return "-"
+    low, high = ratios.min(), ratios.max()
+    return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
 
 
 # ---------------------------------------------------------------------------- outcomes
@@ -543,7 +555,8 @@ def sensitivity(s: Played) -> None:
         "rate at default": table.rate_default.map(_pc), "rate at high": table.rate_high.map(_pc),
         "effect (points)": table.effect.map(_signed),
         "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
-        "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
+        "Holm p": table.p_holm.map(lambda p: f"{p:.2g}"), "variance ratio": table.variance_ratio.map(
+            lambda r: "-" if pd.isna(r) else f"{r:.2f}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
     s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that {what} "
                                  f"goes from {rate_text(top.rate_default)} at its default {top.default} to "

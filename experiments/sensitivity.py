@@ -192,14 +192,14 @@ def render_sensitivity(table: pd.DataFrame, console, word: str = "win", config=N
                   caption="rank (95% interval of ranks, bootstrap over games; tied numbers share a rank). "
                           + TABLE_NOTE)
     for col in ("rank", "parameter", "low", "default", "high", "rate low", "rate default", "rate high", "effect",
-                "95% CI", "Holm p"):
+                "95% CI", "Holm p", "var. ratio"):
         shown.add_column(col, justify="left" if col == "parameter" else "right")
     for r in table.itertuples():
         shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", r.param + (f" ({r.mod})" if r.mod else ""),
                       *(_value(config, r.param, v) for v in (r.low, r.default, r.high)),
                       f"{r.rate_low:.1%}", f"{r.rate_default:.1%}",
                       f"{r.rate_high:.1%}", f"{r.effect:+.1%}", f"{r.effect_low:+.1%} to {r.effect_high:+.1%}",
-                      f"{r.p_holm:.3g}")
+                      f"{r.p_holm:.3g}", "-" if pd.isna(r.variance_ratio) else f"{r.variance_ratio:.2f}")
     console.print(shown)
 
 

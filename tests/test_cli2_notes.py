@@ -38,3 +38,23 @@ def test_a_head_to_head_says_it_too():
     s = _section({"base": base, "other": rng.random(800) < 0.45}, {"pair": ("other", "base")})
     analyses.head_to_head(s)
     assert TABLE_NOTE in s.tables[0].sentence
+
+
+def test_each_comparison_shows_its_own_variance_ratio_and_no_median():
+    """Item 9: the report's 'median variance ratio' mixed unlike comparisons; each row of a paired
+    table now carries its own ratio, and the method note says sizes are planned as independent."""
+    from experiments.report import PAIRING_NOTE, Part, method_notes
+
+    rng = np.random.default_rng(6)
+    base = rng.random(1500) < 0.4
+    near = base.copy()
+    near[:50] = ~near[:50]
+    s = _section({"base": base, "near": near, "same": base.copy()}, {"reference": "base"})
+    analyses.paired(s)
+    frame = s.tables[0].frame.set_index("mods")
+    expected = float(np.var(near.astype(float) - base) / (np.var(near.astype(float)) + np.var(base.astype(float))))
+    assert frame.loc["near", "variance ratio"] == f"{expected:.2f}" and frame.loc["same", "variance ratio"] == "-"
+    s.experiment.cells = lambda: []
+    notes = method_notes(Part(ruleset=None, sections=[s]))
+    assert PAIRING_NOTE in notes and "as if the cells were independent" in PAIRING_NOTE
+    assert not any("median" in note for note in notes)
