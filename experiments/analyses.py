@@ -19,8 +19,10 @@ each reads from ``ReportSection.options`` (all optional unless said):
   ``order`` (row/column labels), ``names`` (label -> shown name), ``row_label``;
 - ``sides``: each side's win rate pooled over the cells (``side``: the results column naming it,
   such as ``team`` or ``policy``), against the mean win rate, with an equivalence test against
-  ``margin`` (default 0.05: ±5 points); ``what`` names the sides in the verdict ("factions",
-  "ways of playing");
+  ``margin`` (default 0.03: ±3 points, as `shamble rebalance`; '20%': a share of the mean rate;
+  the report's ``--margin`` overrides it); ``what`` names the sides in the verdict ("factions",
+  "ways of playing"); ``strategies`` (default: ``side`` is ``policy``): the sides are ways of
+  playing, and the verdict names the strongest instead of judging fairness;
 - ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
   test, and each seat's share of the games one seat won alone, per player count, tested as one
   winner among k seats (`seat_table`; `matchups` adds it for two players, and `by_value` over a
@@ -52,7 +54,36 @@ from experiments.sensitivity import sensitivity_table
 from experiments.stats import TABLE_NOTE, one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
 
-MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
+MARGIN = 0.03  # practical margin of the verdict: ±3 points of the mean win rate, as `shamble rebalance`'s
+
+
+def parse_margin(value) -> float | str:
+    """A fairness margin as `--margin` takes it: a number below 0.5 is points of rate (0.03 = ±3
+    points), 'N%' is N% of the mean rate (20% at a 15% mean = ±3 points)."""
+    text = str(value).strip()
+    try:
+        if text.endswith("%") and 0 < float(text[:-1]) < 100:
+            return f"{float(text[:-1]):g}%"
+        if not text.endswith("%") and 0 < float(text) < 0.5:
+            return float(text)
+    except ValueError:
+        pass
+    raise ValueError(f"--margin {value!r}; allowed: points of rate above 0 and below 0.5 (0.03 = ±3 points) or a "
+                     "share of the mean rate (20%)")
+
+
+def margin_points(margin, mean: float) -> float:
+    """The margin in rate (0.03) at a mean rate: a relative margin ('20%') scales with the mean."""
+    margin = parse_margin(margin)
+    return float(margin[:-1]) / 100 * mean if isinstance(margin, str) else margin
+
+
+def margin_words(margin, mean: float, word: str = "win") -> str:
+    """'±3 points of the mean win rate (16%)', '±20% of the mean win rate (16%: ±3.2 points)'."""
+    margin = parse_margin(margin)
+    if isinstance(margin, str):
+        return f"±{margin} of the mean {word} rate ({rate_text(mean)}: ±{margin_points(margin, mean) * 100:.1f} points)"
+    return f"±{margin * 100:g} points of the mean {word} rate ({rate_text(mean)})"
 
 
 @dataclass
@@ -79,6 +110,14 @@ class Finding:
     what: str
     fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
     sentence: str
+    kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness)
+
+    @property
+    def label(self) -> str:
+        """The verdict's word: fair, not fair, not shown; 'strongest' for ways of playing."""
+        if self.kind == "strength":
+            return "strongest"
+        return {True: "fair", False: "not fair", None: "not shown"}[self.fair]
 
 
 @dataclass
@@ -104,6 +143,7 @@ class Played:
     figures: list[Chart] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)  # variance ratios of the paired comparisons made
+    margin: float | str | None = None  # the report's --margin (None: the section's own, else MARGIN)
 
     @property
     def options(self) -> dict:
@@ -372,12 +412,13 @@ def equivalence(rates: pd.Series, wins: pd.Series, games: pd.Series, margin: flo
     ``outside`` when its 95% interval lies wholly beyond it. The mean is taken as known (it pools
     every side)."""
     mean = float(rates.mean())
+    spec, margin = margin, margin_points(margin, mean)
     low90, high90 = wilson_interval(wins, games, confidence=0.90)
     low95, high95 = wilson_interval(wins, games)
     out = pd.DataFrame({"rate": rates, "deviation": rates - mean, "low95": low95, "high95": high95,
                         "equivalent": (low90 - mean > -margin) & (high90 - mean < margin),
                         "outside": (low95 - mean > margin) | (high95 - mean < -margin)})
-    out.attrs["mean"] = mean
+    out.attrs["mean"], out.attrs["margin"] = mean, spec
     return out
 
 
@@ -385,7 +426,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
     mean = eq.attrs["mean"]
     worst = eq.deviation.abs().idxmax()
     row = eq.loc[worst]
-    limits = f"±{margin * 100:.0f} points of the mean {word} rate ({rate_text(mean)})"
+    limits = margin_words(margin, mean, word)
     if bool(eq.outside.any()):
         out = eq[eq.outside]
         side = out.deviation.abs().idxmax()
@@ -404,7 +445,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
 def sides(s: Played) -> None:
     """Each side's win rate over every cell and seat, against the mean, with an equivalence test."""
     res, options, word = s.result.results, s.options, s.view.win_word
-    margin = options.get("margin", MARGIN)
+    margin = s.margin if s.margin is not None else options.get("margin", MARGIN)
     grouped = res.assign(side=res[options.get("side", "team")].astype(str).map(s.title)).groupby("side") \
         .won.agg(["sum", "size"])
     rates = grouped["sum"] / grouped["size"]
@@ -414,11 +455,28 @@ def sides(s: Played) -> None:
                           s.view.rate: eq.rate.map(_pc).to_numpy(),
                           "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
                           "vs mean (points)": eq.deviation.map(_signed).to_numpy(),
-                          f"within ±{margin * 100:.0f}": np.where(eq.equivalent, "yes",
-                                                                np.where(eq.outside, "no", "not shown")).tolist()})
-    finding = _verdict_of(eq, what, margin, word)
+                          f"within {margin_words(margin, eq.attrs['mean']).split(' of ')[0]}":
+                              np.where(eq.equivalent, "yes", np.where(eq.outside, "no", "not shown")).tolist()})
+    strategies = options.get("strategies", options.get("side") == "policy")
+    finding = _strongest(eq, what, word) if strategies else _verdict_of(eq, what, margin, word)
     s.findings.append(finding)
     s.tables.append(Table(shown, finding.sentence))
+
+
+def _strongest(eq: pd.DataFrame, what: str, word: str) -> Finding:
+    """Ways of playing are a player's choice: the verdict names the strongest (and the weakest)
+    against the mean of the ways, apart from the fairness of factions and seats."""
+    best, worst = eq.rate.idxmax(), eq.rate.idxmin()
+    b, w = eq.loc[best], eq.loc[worst]
+    apart = "; a stronger way to play is not an unfairness of the game (factions and seats are judged apart)."
+    if b.low95 <= eq.attrs["mean"] and w.high95 >= eq.attrs["mean"]:
+        return Finding(what, None, f"{capital(what)}: no way is shown stronger or weaker than their mean "
+                       f"({rate_text(eq.attrs['mean'])}); {best} is highest at {rate_text(b.rate)} "
+                       f"({_pc(b.low95)}-{_pc(b.high95)}){apart}", kind="strength")
+    return Finding(what, None, f"{capital(what)}: {best} is the strongest way to play ({_signed(b.deviation)} points "
+                   f"over the mean of the ways, {word} rate {rate_text(b.rate)}, {_pc(b.low95)}-{_pc(b.high95)}); "
+                   f"{worst} the weakest ({_signed(w.deviation)} points, {rate_text(w.rate)}){apart}",
+                   kind="strength")
 
 
 def one_winner_games(res: pd.DataFrame) -> pd.DataFrame:
@@ -477,7 +535,7 @@ def seats(s: Played) -> None:
     """Each seat's win rate over every cell (a seat is a player's place in the config's order), and
     the seats' shares of the games one seat won alone, tested as one winner among k seats."""
     res, options, word = s.result.results, s.options, s.view.win_word
-    margin = options.get("margin", MARGIN)
+    margin = s.margin if s.margin is not None else options.get("margin", MARGIN)
     grouped = res.groupby("player").won.agg(["sum", "size"])
     rates = grouped["sum"] / grouped["size"]
     eq = equivalence(rates, grouped["sum"], grouped["size"], margin)

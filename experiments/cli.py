@@ -360,7 +360,8 @@ def rebalance(
                                                 "ruleset's standard game (Zombie 40,000: every example team rotated "
                                                 "through its seats; Apocalypse: every example army) unless --as-is.")],
     margin: Annotated[float, typer.Option(help="Practical margin around the sides' mean rate (win rate; Apocalypse: "
-                                                     "Warlords alive) (0.03 = ±3 points).")]
+                                                     "Warlords alive) (0.03 = ±3 points; the report's verdict uses the "
+                                                     "same default).")]
     = 0.03,
     mode: Annotated[str | None, typer.Option(help="What to price: per-model (the points per model of each side's "
                                                   "main unit, the default) or multiplier (one cost factor per side).")]
@@ -418,12 +419,17 @@ def report(
     with_rebalance: Annotated[bool, typer.Option(
         "--rebalance", help="Add a rebalance section for each ruleset with prices (`shamble rebalance` of its "
                             "standard game at the report's scale; minutes more).")] = False,
+    margin: Annotated[str, typer.Option(help="Fairness margin of the verdict: points of rate (0.03 = ±3 points, "
+                                             "as `shamble rebalance`) or a share of the mean rate (20%).")] = "0.03",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
+    from experiments.analyses import parse_margin
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
-        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance)
+        chosen = parse_margin(margin)
+        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance,
+                            margin=chosen)
     typer.echo(f"{folder / 'index.html'}")
 
 

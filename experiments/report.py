@@ -22,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rich.console import Console
 
 from experiments import charts
-from experiments.analyses import ANALYSES, Played, View
+from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
 from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
@@ -133,11 +133,14 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
 
 def run_report(name: str = "latest", out: Path = Path("reports"), scale: float = 1.0, fresh: bool = False,
                dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None,
-               rebalance: bool = False) -> Path:
+               rebalance: bool = False, margin: float | str | None = None) -> Path:
     """Play the suite (resumable), analyse it and write the page; returns the report folder.
-    With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`."""
+    With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`.
+    ``margin`` (`analyses.parse_margin`) judges every fairness verdict, and the rebalance; None:
+    each section's own, else ±3 points."""
     if not scale > 0:
         raise ValueError(f"--scale {scale}; allowed: a number above 0")
+    margin = parse_margin(margin) if margin is not None else None
     console = console or Console(stderr=True)
     folder = Path(out) / name
     parts = suite(scale, [get(r, "--ruleset") for r in rulesets] if rulesets else None)
@@ -153,22 +156,33 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     started, meta = time.perf_counter(), run_meta(parts[0].sections[0].experiment, "")
     for part in parts:
         for s in part.sections:
+            s.margin = margin
             s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
                              console=console)
             analyse(s)
         if rebalance and part.sections and pricing_of(part.ruleset) is not None:
             part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
-                                                   fresh, console))
+                                                   fresh, console, margin))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
-    write_pages(folder, parts, _report_meta(meta, parts, scale, rates, elapsed))
+    meta = _report_meta(meta, parts, scale, rates, elapsed) | {"margin": margin if margin is not None else MARGIN,
+                                                                "margin_words": margin_text(margin)}
+    write_pages(folder, parts, meta)
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
 
 
+def margin_text(margin: float | str | None) -> str:
+    """The verdict's margin in words, for the head of the verdict."""
+    margin = MARGIN if margin is None else parse_margin(margin)
+    if isinstance(margin, str):
+        return f"±{margin} of the mean win rate (a share of it)"
+    return f"±{margin * 100:g} points of the mean win rate"
+
+
 def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
-                      console: Console | None = None) -> Played:
+                      console: Console | None = None, margin: float | str | None = None) -> Played:
     """`shamble rebalance` of the ruleset's standard game on the rules of its first section, at
     the report's scale (the game's own games per candidate and search budget, `rebalance.game_sizes`,
     times ``scale``), as a section: the proposal, before and after on fresh games, the search's
@@ -180,7 +194,10 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
 
     base = part.sections[0].experiment.base
     game = rb.rebalance_game(base)
-    settings = rb.Settings(games=max(10, round(game.games * scale)), budget=round(game.budget * scale))
+    sized = {"games": max(10, round(game.games * scale)), "budget": round(game.budget * scale)}
+    if isinstance(margin, float):  # the verdict's margin (rebalance takes points of rate, not a share)
+        sized["margin"] = margin
+    settings = rb.Settings(**sized)
     done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
     v, margin, word = done.validation, settings.margin, done.game.word
     spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",
