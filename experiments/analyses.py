@@ -42,6 +42,7 @@ correction, or says that none does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -179,7 +180,9 @@ def points_text(halfwidth: float) -> str:
 def change_text(before: float, after: float, low: float, high: float) -> str:
     """'from 1.4% to 0.2% (-1.2 points, 95% CI -1.6 to -0.8; -84%)'."""
     diff = after - before
-    relative = f"; {diff / before:+.0%}" if before > 0 and min(before, after) < 0.1 else ""
+    relative = ""
+    if before > 0 and min(before, after) < 0.1:  # a small rate: the relative change too, or the factor
+        relative = f"; {diff / before:+.0%}" if abs(diff / before) < 10 else f"; ×{after / before:.0f}"
     return (f"from {rate_text(before)} to {rate_text(after)} ({diff * 100:+.1f} points, 95% CI {low * 100:+.1f} "
             f"to {high * 100:+.1f}{relative})")
 
@@ -195,7 +198,9 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
 def the(name: str) -> str:
     """A player named in a sentence: "the Marines", "the posse" (a name that has its article
     keeps it)."""
-    return name if name.lower().startswith("the ") else f"the {name}"
+    if name.lower().startswith("the ") or re.fullmatch(r"(seat|player|p)\s*\d+", name.strip(), re.I):
+        return name  # "the posse" keeps its article; "Seat 1" takes none
+    return f"the {name}"
 
 
 def capital(text: str) -> str:
@@ -205,6 +210,14 @@ def capital(text: str) -> str:
 
 def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def rate_interval(rate: float, low: float, high: float) -> str:
+    """'34% (±2)' in the middle; near 0 or 1, where the interval is lopsided, the interval itself:
+    '0.4% (0.2%-0.9%)', never '0.4% (±0.3)'."""
+    if rate < 0.1 or rate > 0.9:
+        return f"{rate_text(rate)} ({_pc(low)}-{_pc(high)})"
+    return f"{rate_text(rate)} ({points_text((high - low) / 2)})"
 
 
 def _pc(value: float) -> str:
@@ -270,7 +283,7 @@ def outcomes(s: Played) -> None:
     games = per_game(res, axis)
     games["label"] = games.label.astype(str)
     ref_games = games[games.label == reference]
-    who = ", ".join(f"{the(r.name)} {rate_text(r.rate)} ({points_text(r.halfwidth)})" for r in ref.itertuples())
+    who = ", ".join(f"{the(r.name)} {rate_interval(r.rate, r.ci_low, r.ci_high)}" for r in ref.itertuples())
     where = s.words(reference)
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", axis[5:]), s.view),
                           f"In {where} the {s.view.rate}s are: {who}."))
@@ -300,7 +313,8 @@ def _split_sentence(split: pd.DataFrame, s: Played) -> str:
     others = split.drop(columns=[usual]) if split.shape[1] > 1 else split
     label, reason = others.stack().idxmax()
     return (f"How games end, cell by cell: games of {s.words(label)} end in {reason} {_pc(split.loc[label, reason])} "
-            f"of the time (the most of any end but the usual {usual}).")
+            f"of the time, the largest share of any end in any cell apart from {usual} (the most common end over "
+            f"all cells; {_pc(split.loc[label, usual])} of these games).")
 
 
 # ---------------------------------------------------------------------------- paired comparisons
@@ -394,9 +408,9 @@ def by_value(s: Played) -> None:
     summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
     summary = summary.assign(value=pd.to_numeric(summary[axis]))
     lo, hi = summary.value.min(), summary.value.max()
-    moves = "; ".join(f"{the(name)} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
-                      for name, rows in summary.sort_values("value").groupby("name", sort=False))
     unit = options.get("unit", f" {options.get('x_label', options['axis'])}")
+    moves = "; ".join(_moves(name, rows, lo, hi, unit)
+                      for name, rows in summary.sort_values("value").groupby("name", sort=False))
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", options["axis"]), s.view),
                           f"Going from {lo:g} to {hi:g}{unit} moves {moves}."))
     if options.get("seats", options["axis"] in ("players", "player_count")) and not options.get("who"):
@@ -404,6 +418,25 @@ def by_value(s: Played) -> None:
     s.figures.append(Chart(s.spec.key, charts.rate_vs_value(summary, "value", options.get(
         "chart_title", f"{s.view.rate.capitalize()} by {options['axis']}"), options.get("x_label", options["axis"]),
         s.view.rate), f"Each line is a side's {s.view.rate} at each value; the band is its 95% Wilson interval."))
+
+
+def _moves(name: str, rows: pd.DataFrame, lo: float, hi: float, unit: str) -> str:
+    """'the Cat from 34% at 3 to 17% at 6': a side's rate at the first and last value it plays
+    (named when it does not play the whole range), and a peak or trough between them that both
+    ends' intervals leave out ('peaking at 24% at 75')."""
+    first, last = rows.iloc[0], rows.iloc[-1]
+    text = f"{the(name)} from {rate_text(first.rate)} to {rate_text(last.rate)}"
+    if first.value != lo or last.value != hi:
+        text = (f"{the(name)} from {rate_text(first.rate)} at {first.value:g} to {rate_text(last.rate)} at "
+                f"{last.value:g}{unit} (it plays only those)")
+    inner = rows.iloc[1:-1]
+    if len(inner):
+        top, bottom = inner.loc[inner.rate.idxmax()], inner.loc[inner.rate.idxmin()]
+        if top.ci_low > max(first.ci_high, last.ci_high):
+            text += f", peaking at {rate_text(top.rate)} at {top.value:g}"
+        elif bottom.ci_high < min(first.ci_low, last.ci_low):
+            text += f", down to {rate_text(bottom.rate)} at {bottom.value:g}"
+    return text
 
 
 def equivalence(rates: pd.Series, wins: pd.Series, games: pd.Series, margin: float) -> pd.DataFrame:
@@ -437,7 +470,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
         return Finding(what, True, f"{what.capitalize()}: fair within {limits}: every one is shown within it "
                        f"(two one-sided tests at 5%; the farthest, {worst}, {_signed(row.deviation)} points).")
     unsure = eq[~eq.equivalent].deviation.abs().idxmax()
-    return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {unsure}'s interval "
+    return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {possessive(unsure)} interval "
                    f"({_pc(eq.loc[unsure].low95)}-{_pc(eq.loc[unsure].high95)}) reaches past it; more games would "
                    "tell.")
 
@@ -591,6 +624,14 @@ def matchups(s: Played) -> None:
 # ---------------------------------------------------------------------------- sensitivity
 
 
+def shown_value(s: Played, name: str, value) -> str:
+    """A parameter's value as `shamble params` shows it ('auto' where 0 means worked out)."""
+    from sim.ruleset import ruleset_of, value_word
+
+    found = {p.name: p for p in ruleset_of(s.experiment.base).parameters()}
+    return value_word(found[name], value) if name in found else str(value)
+
+
 def sensitivity(s: Played) -> None:
     """Every chosen number at its low, default and high value, ranked by the largest change from
     the default over its plausible range."""
@@ -608,8 +649,9 @@ def sensitivity(s: Played) -> None:
 
     shown = pd.DataFrame({
         "rank": [f"{r} ({lo}-{hi})" for r, lo, hi in zip(table["rank"], table.rank_low, table.rank_high)],
-        "parameter": table.param, "under": table["mod"].map(under), "default": table.default.astype(str),
-        "low": table.low.astype(str), "high": table.high.astype(str), "rate at low": table.rate_low.map(_pc),
+        "parameter": table.param, "under": table["mod"].map(under),
+        **{column: [shown_value(s, p, v) for p, v in zip(table.param, table[column])]
+           for column in ("default", "low", "high")}, "rate at low": table.rate_low.map(_pc),
         "rate at default": table.rate_default.map(_pc), "rate at high": table.rate_high.map(_pc),
         "effect (points)": table.effect.map(_signed),
         "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
@@ -617,12 +659,14 @@ def sensitivity(s: Played) -> None:
             lambda r: "-" if pd.isna(r) else f"{r:.2f}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
     s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that {what} "
-                                 f"goes from {rate_text(top.rate_default)} at its default {top.default} to "
-                                 f"{rate_text(top.rate_at_extreme)} at {top.extreme} ({_signed(top.effect)} points, "
+                                 f"goes from {rate_text(top.rate_default)} at its default "
+                                 f"{shown_value(s, top.param, top.default)} to "
+                                 f"{rate_text(top.rate_at_extreme)} at {shown_value(s, top.param, top.extreme)} "
+                                 f"({_signed(top.effect)} points, "
                                  f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
                                  "interval is in brackets (a bootstrap over games). " + TABLE_NOTE))
-    forest = table.assign(label=[f"{p} {d}→{x}" + (f" ({under(m)})" if m else "")
+    forest = table.assign(label=[f"{p} {shown_value(s, p, d)}→{shown_value(s, p, x)}" + (f" ({under(m)})" if m else "")
                                  for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
                           name=what, flagged=table.p_holm < 0.05, diff=table.effect,
                           ci_low=table.effect_low, ci_high=table.effect_high)
