@@ -267,7 +267,7 @@ def ratio_text(ratios: pd.Series) -> str:
 
 def outcome_split(games: pd.DataFrame) -> pd.DataFrame:
     """Share of each cell's games per end reason (columns in order of frequency overall)."""
-    split = pd.crosstab(games.label, games.reason, normalize="index")
+    split = pd.crosstab(games.label, games.reason, normalize="index").rename_axis(columns=None)  # no 'reason' row
     order = games.reason.value_counts().index
     return split[order].reindex(pd.unique(games.label))
 

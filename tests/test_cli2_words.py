@@ -66,3 +66,10 @@ def test_the_report_shows_auto_where_0_means_worked_out():
                         analyses.View("escape"))
     assert analyses.shown_value(s, "table_width_in", 0.0) == "auto"
     assert analyses.shown_value(s, "table_width_in", 60.0) == "60.0"
+
+
+def test_the_end_split_table_has_no_empty_reason_column():
+    """11 of 40 HTML tables had an empty first column headed `reason` (the crosstab's column name)."""
+    games = pd.DataFrame({"label": ["a", "a", "b"], "reason": ["helipad", "dead", "helipad"]})
+    html = analyses.outcome_split(games).reset_index(names="mode").to_html(index=False)
+    assert "reason" not in html and html.count("<tr") == 3
