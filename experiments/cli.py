@@ -226,7 +226,8 @@ def play(
     = None,
 ) -> None:
     """Play a configuration: win rate per player with 95% Wilson intervals, game length, end reasons."""
-    from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
+    from experiments.play import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
+    from sim.play import games as games_of
 
     with user_errors():
         if games < 1:
@@ -248,7 +249,7 @@ def play(
     if as_json:
         typer.echo(summary_json(summary))
     else:
-        render_summary(summary, Console())
+        render_summary(summary, Console(), mean_interval(games_of(df).turns) if len(df) else None)
 
 
 @app.command()

@@ -401,10 +401,15 @@ def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
     columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
     seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r["player"], r["name"])))),
                                                       include_groups=False)
-    same = [c for c in cells[1:] if seats[c] == seats[cells[0]]]  # the same seats: a seat-by-seat pairing
-    if not same:
+    first = set(seats[cells[0]])
+    # a seat-by-seat pairing of the seats a cell shares with the first (the same place and player:
+    # a posse_size sweep's Legend in every cell), the others blank
+    shared = [c for c in cells[1:] if set(seats[c]) & first]
+    if not shared:
         return pd.DataFrame(columns=columns)
-    paired = paired_table(results, "cell", cells[0], same)
+    paired = paired_table(results, "cell", cells[0], shared)
+    name_of = {c: dict(seats[c]) for c in shared}
+    paired = paired[[(p, name_of[c].get(p)) in first for c, p in zip(paired.label, paired.player)]]
     return paired.rename(columns={"label": "cell", "diff": "vs_first", "ci_low": "vs_first_low",
                                   "ci_high": "vs_first_high", "p_value": "vs_first_p"})[columns]
 
@@ -429,6 +434,20 @@ def sweep_file(path: Path, out: Path, games: int | None = None, target_halfwidth
     return sweep(exp, out, fresh=fresh, dask=dask, console=console, show_progress=show_progress)
 
 
+def _turns_by_cell(results: pd.DataFrame | None) -> dict:
+    """cell -> '14.6 (14.3-14.8)': the mean game length of the cell's games with its 95% interval."""
+    from experiments.play import mean_interval
+
+    if results is None or not len(results):
+        return {}
+    per_game = results.groupby(["cell", "game"], sort=False).turns.first()
+    out = {}
+    for cell, turns in per_game.groupby(level=0, sort=False):
+        low, high = mean_interval(turns.to_numpy())
+        out[cell] = f"{turns.mean():.1f} ({low:.1f}-{high:.1f})"
+    return out
+
+
 def render_sweep(result: SweepResult, console: Console) -> None:
     """The summary table: one row per cell x player."""
     from rich.table import Table
@@ -441,7 +460,8 @@ def render_sweep(result: SweepResult, console: Console) -> None:
                         f"{result.reused} resumed from checkpoints)")
     axes = [c for c in summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing")
+    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing", "turns (95% CI)")
+    length = _turns_by_cell(result.results)
     for col in (*[a[5:] for a in axes], *(() if one_player else ("player",)), *numbers):
         table.add_column(col, justify="right" if col in numbers else "left", overflow="fold")
     for row in summary.to_dict("records"):
@@ -450,9 +470,11 @@ def render_sweep(result: SweepResult, console: Console) -> None:
         pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
         table.add_row(*[str(row[a]) for a in axes], *(() if one_player else (row["name"],)),
                       *(() if same_games else (str(row["games"]),)), f"{row['rate']:.1%}",
-                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing)
+                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing,
+                      length.get(row["cell"], ""))
     console.print(table)
     console.print("vs first: the paired difference from the first cell on the same games, in points, with its "
-                  "95% interval; pairing: the variance ratio var(a - b) / (var(a) + var(b)) "
-                  "(1 = the shared games gain nothing)")
+                  "95% interval (blank: the first cell has no such player in that seat); pairing: the variance ratio "
+                  "var(a - b) / (var(a) + var(b)) (1 = the shared games gain nothing); turns: the mean game length "
+                  "with its 95% interval", soft_wrap=True, highlight=False, markup=False)
     console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")

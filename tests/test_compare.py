@@ -65,17 +65,25 @@ def test_the_variance_ratio_says_what_the_pairing_gains():
 
 def test_a_cell_with_fewer_seats_compares_the_seats_both_have():
     """players = [4, 2]: the paired table pairs the two seats both cells have; the sweep summary
-    pairs no cell whose seats differ from the first's (outwest's class mixes once crashed it)."""
+    pairs the seats a cell shares with the first, the same player in the same place (a posse_size
+    sweep's 'vs first' was blank in every row, issue 29 item 18), and leaves a seat whose player
+    differs blank (outwest's class mixes once crashed it)."""
     from experiments.sweep import summarise_cells
 
-    rows = [{"cell": cell, "axis_players": f"{seats}{cell}", "game": g, "player": p, "name": f"P{p}",
+    def name(cell, p):
+        return f"Q{p}" if cell == "d" and p == 1 else f"P{p}"
+
+    rows = [{"cell": cell, "axis_players": f"{seats}{cell}", "game": g, "player": p, "name": name(cell, p),
              "won": (g + p) % 3 == 0, "turns": 5, "reason": "x"}
-            for cell, seats in (("a", 4), ("b", 2), ("c", 4)) for g in range(50) for p in range(seats)]
+            for cell, seats in (("a", 4), ("b", 2), ("c", 4), ("d", 2)) for g in range(50) for p in range(seats)]
     frame = pd.DataFrame(rows)
-    assert list(paired_table(frame[frame.cell != "c"], "axis_players", "4a").player) == [0, 1]
+    assert list(paired_table(frame[frame.cell.isin(["a", "b"])], "axis_players", "4a").player) == [0, 1]
     summary = summarise_cells(frame).set_index("cell")
-    assert summary.loc[["a", "b"], "vs_first"].isna().all()
+    assert summary.loc["a", "vs_first"].isna().all()
+    assert (summary.loc["b", "vs_first"] == 0).all() and summary.loc["b", "vs_first_low"].notna().all()
     assert (summary.loc["c", "vs_first"] == 0).all() and summary.loc["c", "vs_first_low"].notna().all()
+    d = summary.loc["d"].set_index("player")
+    assert d.loc[0, "vs_first"] == 0 and pd.isna(d.loc[1, "vs_first"])  # Q1 is not the first cell's P1
 
 
 def test_holm_is_fed_the_exact_mcnemar_p_the_docs_name():
