@@ -178,14 +178,34 @@ def policies_json(rs: Ruleset) -> str:
 def render_policies(rs: Ruleset, console: Console) -> None:
     """One column per preset, one row per policy field with what it means."""
     presets = rs.policy_presets()
+    first = next(iter(presets.values()))
+    if console.width < 20 + sum(min(len(name), 16) + 3 for name in presets) + 30:
+        _policies_as_lines(rs, presets, console)  # too narrow for a column a preset: its name is never cut
+        return
     table = Table(title=f"{rs.title} policy presets (a player's `policy`: a preset, or a table of fields that may "
                   "start from one with `preset`)", title_justify="left")
     table.add_column("field", no_wrap=True)
-    for name in presets:
-        table.add_column(name, justify="right")
+    for name in presets:  # a preset's name is typed into configs: never cut, at most folded
+        table.add_column(name, justify="right", overflow="fold", min_width=min(len(name), 16))
     table.add_column("meaning")
     help_ = rs.policy_help()
-    first = next(iter(presets.values()))
     for f in fields(first):
         table.add_row(f.name, *(str(getattr(p, f.name)) for p in presets.values()), help_.get(f.name, ""))
     console.print(table)
+
+
+def _policies_as_lines(rs: Ruleset, presets: dict, console: Console) -> None:
+    """Each preset on its own paragraph (name, then its fields), then what each field means."""
+    import textwrap
+
+    console.print(f"{rs.title} policy presets (a player's `policy`: a preset, or a table of fields that may start "
+                  "from one with `preset`)", markup=False, soft_wrap=True)
+    width = max(40, console.width - 4)
+    for name, policy in presets.items():
+        values = ", ".join(f"{f.name}={getattr(policy, f.name)}" for f in fields(policy))
+        console.print(name + "\n" + textwrap.fill(values, width, initial_indent="    ", subsequent_indent="    "),
+                      markup=False, soft_wrap=True)
+    console.print("fields:", markup=False)
+    for field_name, meaning in rs.policy_help().items():
+        console.print(textwrap.fill(f"{field_name}: {meaning}", width, initial_indent="  ", subsequent_indent="    "),
+                      markup=False, soft_wrap=True)

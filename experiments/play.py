@@ -122,15 +122,18 @@ def render_summary(summary: dict, console: Console, turns_ci: tuple[float, float
     same_team = all(p.get("team") in (None, p["name"]) for p in rows)
     extra = [k for k in rows[0] if k.endswith("_per_game")] if rows else []
     extra = [k for k in extra if any(abs(p[k] - p["rate"]) > 1e-12 for p in rows)]  # not the rate again
-    per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
+    per_game = [k.removesuffix("_per_game").replace("_", " ") + " per game" for k in extra]
     columns = ["player", *([] if same_team else ["team"]), *(["policy"] if rows and "policy" in rows[0] else []),
                rs.win_word + " rate", "95% CI", *per_game]
-    for col in columns:
-        table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold")
-    for p in rows:
-        table.add_row(p["name"], *([] if same_team else [p.get("team", "")]),
-                      *([p["policy"]] if "policy" in p else []), f"{p['rate']:.1%}",
-                      f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra))
+    cells = [[p["name"], *([] if same_team else [p.get("team", "")]), *([p["policy"]] if "policy" in p else []),
+              f"{p['rate']:.1%}", f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra)]
+             for p in rows]
+    for k, col in enumerate(columns):  # wide enough for its longest word: names wrap between words, never inside
+        longest = max(len(word) for text in [col, *(str(c[k]) for c in cells)] for word in str(text).split() or [""])
+        table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold",
+                         min_width=longest)
+    for row in cells:
+        table.add_row(*map(str, row))
     console.print(table)
     n = summary["games"]
     reasons = ", ".join(f"{k} {v / n:.1%} ({_interval(v, n)})" for k, v in summary["reasons"].items())

@@ -193,7 +193,9 @@ def render_sensitivity(table: pd.DataFrame, console, word: str = "win", config=N
                           + TABLE_NOTE)
     for col in ("rank", "parameter", "low", "default", "high", "rate low", "rate default", "rate high", "effect",
                 "95% CI", "Holm p", "var. ratio"):
-        shown.add_column(col, justify="left" if col == "parameter" else "right")
+        shown.add_column(col, justify="left" if col == "parameter" else "right", overflow="fold",
+                         min_width=max(len(p) + len(m) + 3 * bool(m) for p, m in zip(table.param, table["mod"]))
+                         if col == "parameter" else None)  # a name the user types is never cut
     for r in table.itertuples():
         shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", r.param + (f" ({r.mod})" if r.mod else ""),
                       *(_value(config, r.param, v) for v in (r.low, r.default, r.high)),

@@ -27,7 +27,7 @@ def test_play_shows_no_column_twice_and_every_game_level_rate_with_its_interval(
     console = Console(record=True, width=200)
     render_summary(_summary(), console, (14.2, 14.9))
     text = console.export_text()
-    assert "survived/game" not in text and "kills/game" in text  # the rate is not repeated as a mean
+    assert "survived" not in text and "kills per game" in text  # the rate is not repeated as a mean
     low, high = stats.binomtest(777, 1000).proportion_ci(method="wilson")
     assert f"held 77.7% ({low:.1%}-{high:.1%})" in text
     assert "mean game length 14.57 turns (95% CI 14.20-14.90)" in text
@@ -45,3 +45,28 @@ def test_a_sweep_row_names_its_game_length_with_an_interval():
             for g in range(30) for p in range(2)]
     lengths = _turns_by_cell(pd.DataFrame(rows))
     assert lengths["a"].startswith("11.0 (") and lengths["b"].startswith("21.0 (")
+
+
+def test_at_80_columns_no_name_breaks_inside_a_word():
+    """'Genesteale'/'rs', 'killed/gam'/'e' at 80 columns (review, ux 10)."""
+    summary = _summary()
+    names = ["Genestealers", "Backstabbers", "Tyranids", "Necrons"]
+    summary["players"] = [dict(p, name=n, kills_per_game=1.0 + k, team=n)
+                          for k, (p, n) in enumerate(zip(summary["players"] * 2, names))]
+    console = Console(record=True, width=80)
+    render_summary(summary, console, (14.2, 14.9))
+    text = console.export_text()
+    for word in ("Genestealers", "Backstabbers", "kills", "per"):
+        assert word in text
+
+
+def test_policy_presets_keep_their_names_at_120_and_80_columns():
+    from experiments.params import render_policies
+    from sim.ruleset import get
+
+    rs = get("outwest")
+    for width in (80, 120):
+        console = Console(record=True, width=width)
+        render_policies(rs, console)
+        text = console.export_text()
+        assert all(name in text for name in rs.policy_presets()) and "…" not in text
