@@ -82,7 +82,11 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     def show() -> None:
         with lock:
             if not done[0]:
-                status.start()
+                if console.is_terminal:
+                    status.start()
+                else:  # no spinner off a terminal: say it once, before the minutes of compiling
+                    console.print(f"compiling the {ruleset_of(config).id} game kernels (once per machine, then they "
+                                  f"load from the cache; {took})", soft_wrap=True)
 
     timer = threading.Timer(quiet_for, show)
     timer.start()

@@ -154,12 +154,21 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     for line in plan_lines(parts, rates):
         console.print(line)
     started, meta = time.perf_counter(), run_meta(parts[0].sections[0].experiment, "")
+    total, k = sum(len(p.sections) for p in parts), 0
     for part in parts:
         for s in part.sections:
+            k += 1
             s.margin = margin
+            where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
+            if not console.is_terminal:
+                console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)
+            began = time.perf_counter()
             s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
-                             console=console)
+                             console=console, label=where)
             analyse(s)
+            if not console.is_terminal:  # a line per finished section where no bar is drawn
+                console.print(f"finished {where}: {s.result.played} cells played, {s.result.reused} resumed, "
+                              f"{time.perf_counter() - began:.0f} s", soft_wrap=True)
         if rebalance and part.sections and pricing_of(part.ruleset) is not None:
             part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
                                                    fresh, console, margin))

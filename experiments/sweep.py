@@ -242,7 +242,7 @@ def check_playable(cells: list[Cell]) -> None:
 
 
 def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = None,
-          console: Console | None = None, show_progress: bool = True) -> SweepResult:
+          console: Console | None = None, show_progress: bool = True, label: str | None = None) -> SweepResult:
     """Play every unfinished cell of ``exp`` into ``out`` and write the combined tables.
 
     Parameters
@@ -272,7 +272,8 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
         load_game_kernels(pending[0].config, console)
     with _progress(console, show_progress) as bar:
         runner = _run_dask if dask else _run_here
-        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending)), dask)
+        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending), label),
+               dask)
     results = combine(exp, cells, done)
     summary = summarise_cells(results, exp)
     write_table(results, out / "results.parquet")
@@ -299,11 +300,12 @@ def write_table(df: pd.DataFrame, path: Path) -> None:
 class _Bars:
     """Two progress bars, cells and games (a no-op without a Progress)."""
 
-    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int) -> None:
+    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int,
+                 label: str | None = None) -> None:
         self.bar, self.per_cell, self.played = bar, exp.games, 0
-        if bar is not None:
-            self.cells = bar.add_task("cells", total=n_cells, completed=n_done)
-            self.games = bar.add_task("games", total=exp.games * n_pending)
+        if bar is not None:  # a report names the section and ruleset being played beside its bars
+            self.cells = bar.add_task(f"{label}: cells" if label else "cells", total=n_cells, completed=n_done)
+            self.games = bar.add_task(f"{label}: games" if label else "games", total=exp.games * n_pending)
 
     def advance_games(self, k: int) -> None:
         self.played += k
@@ -324,7 +326,9 @@ def _progress(console: Console | None, show: bool) -> Iterator[Progress | None]:
         yield None
         return
     columns = (TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
+    console = console or Console(stderr=True)
+    # off a terminal (a log file, CI) bars draw nothing: the caller prints a line per finished step
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
         yield bar
 
 
