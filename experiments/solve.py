@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from difflib import get_close_matches
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -264,10 +265,10 @@ def _parameter(config, name: str) -> Parameter:
     found = {p.name: p for p in ruleset_of(config).parameters()}
     if name not in found:
         with_params(config, {name: 0}, "--param")  # raises the unknown-parameter error with its close-match hint
-        raise ValueError(f"--param {name}: not a parameter; see `shamble params`")
+        raise ValueError(f"--param {name}: not a parameter; see `shamble params --ruleset {ruleset_of(config).id}`")
     if not found[name].is_numeric:
         raise ValueError(f"--param {name}: not a numeric parameter (default {found[name].default!r}); see "
-                         "`shamble params`")
+                         f"`shamble params --ruleset {ruleset_of(config).id}`")
     return found[name]
 
 
@@ -299,7 +300,10 @@ def player_index(config, player: str | None) -> int | None:
         return names.index(player)
     if player.isdigit() and int(player) < len(names):
         return int(player)
-    raise ValueError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}")
+    lowered = {n.lower(): n for n in names}
+    close = get_close_matches(player.lower(), list(lowered), n=1, cutoff=0.6)
+    hint = f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+    raise ValueError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}{hint}")
 
 
 def default_range(config, name: str) -> tuple[float, float]:
