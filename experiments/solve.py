@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from difflib import get_close_matches
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 
 import numpy as np
 import pandas as pd
