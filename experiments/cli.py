@@ -201,10 +201,13 @@ ModOption = Annotated[list[str] | None, typer.Option(
 def _print_played(console: Console, config, path: Path, games: str, seed: int) -> None:
     """One unwrapped line of what was played (ruleset, config, mods, changed numbers, games, seed,
     version and commit), as `play` prints it."""
+    console.print(played_text(config, path, games, seed), soft_wrap=True, highlight=False, markup=False)
+
+
+def played_text(config, path: Path, games: str, seed: int) -> str:
     from sim.ruleset import played, played_line
 
-    line = played_line(played(config, 0, seed, str(path)))
-    console.print(line.replace("0 games,", games + ",", 1), soft_wrap=True, highlight=False, markup=False)
+    return played_line(played(config, 0, seed, str(path))).replace("0 games,", games + ",", 1)
 
 
 def _config(path: Path, extra_mods: list[str] | None = None):
@@ -268,7 +271,9 @@ def trace(
             raise ValueError(f"--game {game}; allowed: 0 to 2**63 - 1")
         if png is not None:
             writable(f"--png {png}", png)
-        lines, pictures = trace_one(_config(config, mod), seed, game, png)
+        cfg = _config(config, mod)
+        lines, pictures = trace_one(cfg, seed, game, png)
+    typer.echo(f"== {played_text(cfg, config, f'game {game}', seed)} ==")  # what was played, before the setup
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")
