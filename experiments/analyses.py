@@ -195,11 +195,15 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
     return f"{amount} point{plural} {more if diff >= 0 else less} ({points_text(halfwidth)})"
 
 
+PEOPLE: set[str] = set()  # players named as people (Zombies!!!'s Ann, Ben, Cat): no article
+
+
 def the(name: str) -> str:
     """A player named in a sentence: "the Marines", "the posse" (a name that has its article
-    keeps it)."""
-    if name.lower().startswith("the ") or re.fullmatch(r"(seat|player|p)\s*\d+", name.strip(), re.I):
-        return name  # "the posse" keeps its article; "Seat 1" takes none
+    keeps it); a seat ("Seat 1") and a person (`PEOPLE`: "Cat") take none."""
+    if name.lower().startswith("the ") or re.fullmatch(r"(seat|player|p)\s*\d+", name.strip(), re.I) \
+            or name in PEOPLE:
+        return name
     return f"the {name}"
 
 

@@ -27,7 +27,7 @@ from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
-from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of
+from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of, ruleset_of
 
 CALIBRATION_GAMES = 200
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -98,6 +98,13 @@ def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Par
 
 
 def analyse(section: Played) -> None:
+    from experiments import analyses
+
+    base = section.experiment.base
+    analyses.PEOPLE.clear()  # a ruleset whose players are people (`players_are_people`) names them bare
+    if getattr(ruleset_of(base), "players_are_people", False):
+        analyses.PEOPLE.update(str(p.name) for p in base.players)
+        analyses.PEOPLE.update(str(v) for v in pd.unique(section.result.results.name))
     for name in section.spec.analyses:
         ANALYSES[name](section)
 

@@ -73,3 +73,10 @@ def test_the_end_split_table_has_no_empty_reason_column():
     games = pd.DataFrame({"label": ["a", "a", "b"], "reason": ["helipad", "dead", "helipad"]})
     html = analyses.outcome_split(games).reset_index(names="mode").to_html(index=False)
     assert "reason" not in html and html.count("<tr") == 3
+
+
+def test_people_take_no_article(monkeypatch):
+    """'moves the Cat from 34% to 17%': Zombies!!!'s players are people. A ruleset that says
+    `players_are_people` has its players' names left bare."""
+    monkeypatch.setattr(analyses, "PEOPLE", {"Cat"})
+    assert the("Cat") == "Cat" and the("Marines") == "the Marines"
