@@ -116,9 +116,9 @@ def profile(
 
 
 @app.command()
-def params(find: Annotated[str | None, typer.Argument(help="Only the parameters whose name or help holds this "
-                                                           "word (or whose spec section it is).")] = None,
-           ruleset: RulesetOption = DEFAULT_RULESET,
+def params(ruleset: RulesetOption = DEFAULT_RULESET,
+           find: Annotated[str | None, typer.Option(help="Only the parameters whose name or help holds this word "
+                                                         "(or whose spec section it is).")] = None,
            tag: Annotated[str | None, typer.Option(help="Only this tag: V, I, C (the numbers Shamble chose), "
                                                         "an ambiguity A12, mods, policy...")] = None,
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:

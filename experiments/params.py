@@ -80,8 +80,8 @@ def render_params(rs: Ruleset, console: Console, find: str | None = None, tag: s
         console.print(table, markup=False)
     console.print(tag_legend(rs), markup=False)
     if not find and not tag:
-        console.print(f"narrow the list: `shamble params WORD --ruleset {rs.id}` (a word of the name or help) or "
-                      "`--tag C` (the numbers Shamble chose)", markup=False)
+        console.print(f"narrow the list: `shamble params --ruleset {rs.id} --find WORD` (a word of the name or "
+                      "help) or `--tag C` (the numbers Shamble chose)", markup=False)
 
 
 WIDE = 110  # narrower terminals (80 columns, a pipe) get two lines a parameter, not a table of broken words

@@ -42,11 +42,11 @@ def test_at_80_columns_every_name_is_whole_and_the_list_is_short(ruleset):
 
 
 def test_a_word_or_a_tag_narrows_the_list():
-    text = params("width", width=80)
+    text = params("--find", "width", width=80)
     assert "table_width_in" in text and "team_budget" not in text
     chosen = params("--tag", "C", "--ruleset", "apocalypse", width=80)
     assert all("[C]" in line for line in chosen.splitlines()[1:] if " = " in line and not line.startswith(" "))
-    result = RUNNER.invoke(app, ["params", "zzzz"])
+    result = RUNNER.invoke(app, ["params", "--find", "zzzz"])
     assert result.exit_code == 2 and "no zombie40k parameter matches 'zzzz'" in result.output
 
 
