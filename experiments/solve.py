@@ -377,7 +377,7 @@ def render_solution(s: Solution, console) -> None:
     from rich.table import Table
 
     whole = s.integer and not float(s.value).is_integer()
-    shown = f"{s.value:.1f} (fitted; a whole number, it takes {s.low:g} - {s.high:g})" if whole \
+    shown = f"{s.value:.1f} (fitted between whole numbers; the values around it are below)" if whole \
         else f"{s.value:g}" if s.integer else f"{s.value:.3g}"
     clipped = " (the interval reaches the end of the search range: widen --lo/--hi)" \
         if s.low <= s.lo or s.high >= s.hi else ""

@@ -249,4 +249,5 @@ def test_an_integer_parameters_interval_holds_only_whole_values():
     assert float(s.low).is_integer() and float(s.high).is_integer() and s.low <= 5 and s.high >= 6
     console = Console(record=True, width=200)
     render_solution(s, console)
-    assert f"a whole number, it takes {s.low:g} - {s.high:g}" in console.export_text()
+    text = " ".join(console.export_text().split())
+    assert "fitted between whole numbers" in text and f"95% interval {s.low:g} - {s.high:g};" in text
