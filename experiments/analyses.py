@@ -19,10 +19,14 @@ each reads from ``ReportSection.options`` (all optional unless said):
   ``order`` (row/column labels), ``names`` (label -> shown name), ``row_label``;
 - ``sides``: each side's win rate pooled over the cells (``side``: the results column naming it,
   such as ``team`` or ``policy``), against the mean win rate, with an equivalence test against
-  ``margin`` (default 0.05: ±5 points); ``what`` names the sides in the verdict ("factions",
-  "ways of playing");
+  ``margin`` (default 0.03: ±3 points, as `shamble rebalance`; '20%': a share of the mean rate;
+  the report's ``--margin`` overrides it); ``what`` names the sides in the verdict ("factions",
+  "ways of playing"); ``strategies`` (default: ``side`` is ``policy``): the sides are ways of
+  playing, and the verdict names the strongest instead of judging fairness;
 - ``seats``: the win rate of each seat (player index) over every cell, with the same equivalence
-  test and a chi-square test of equal seats;
+  test, and each seat's share of the games one seat won alone, per player count, tested as one
+  winner among k seats (`seat_table`; `matchups` adds it for two players, and `by_value` over a
+  ``players`` or ``player_count`` axis, or with ``seats`` True, for each count it plays);
 - ``sensitivity``: ``enable`` (what may be switched on for a parameter to count:
   `experiments.sensitivity`), ``titles`` (what was switched on -> its title), ``measure`` (the
   outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
@@ -38,20 +42,49 @@ correction, or says that none does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from experiments import charts
 from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
-from experiments.stats import wilson_interval
+from experiments.stats import TABLE_NOTE, one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
 
-MARGIN = 0.05  # practical margin of the verdict: ±5 points of the mean win rate
+MARGIN = 0.03  # practical margin of the verdict: ±3 points of the mean win rate, as `shamble rebalance`'s
+
+
+def parse_margin(value) -> float | str:
+    """A fairness margin as `--margin` takes it: a number below 0.5 is points of rate (0.03 = ±3
+    points), 'N%' is N% of the mean rate (20% at a 15% mean = ±3 points)."""
+    text = str(value).strip()
+    try:
+        if text.endswith("%") and 0 < float(text[:-1]) < 100:
+            return f"{float(text[:-1]):g}%"
+        if not text.endswith("%") and 0 < float(text) < 0.5:
+            return float(text)
+    except ValueError:
+        pass
+    raise ValueError(f"--margin {value!r}; allowed: points of rate above 0 and below 0.5 (0.03 = ±3 points) or a "
+                     "share of the mean rate (20%)")
+
+
+def margin_points(margin, mean: float) -> float:
+    """The margin in rate (0.03) at a mean rate: a relative margin ('20%') scales with the mean."""
+    margin = parse_margin(margin)
+    return float(margin[:-1]) / 100 * mean if isinstance(margin, str) else margin
+
+
+def margin_words(margin, mean: float, word: str = "win") -> str:
+    """'±3 points of the mean win rate (16%)', '±20% of the mean win rate (16%: ±3.2 points)'."""
+    margin = parse_margin(margin)
+    if isinstance(margin, str):
+        return f"±{margin} of the mean {word} rate ({rate_text(mean)}: ±{margin_points(margin, mean) * 100:.1f} points)"
+    return f"±{margin * 100:g} points of the mean {word} rate ({rate_text(mean)})"
 
 
 @dataclass
@@ -78,6 +111,14 @@ class Finding:
     what: str
     fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
     sentence: str
+    kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness)
+
+    @property
+    def label(self) -> str:
+        """The verdict's word: fair, not fair, not shown; 'strongest' for ways of playing."""
+        if self.kind == "strength":
+            return "strongest"
+        return {True: "fair", False: "not fair", None: "not shown"}[self.fair]
 
 
 @dataclass
@@ -103,6 +144,7 @@ class Played:
     figures: list[Chart] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)  # variance ratios of the paired comparisons made
+    margin: float | str | None = None  # the report's --margin (None: the section's own, else MARGIN)
 
     @property
     def options(self) -> dict:
@@ -138,7 +180,9 @@ def points_text(halfwidth: float) -> str:
 def change_text(before: float, after: float, low: float, high: float) -> str:
     """'from 1.4% to 0.2% (-1.2 points, 95% CI -1.6 to -0.8; -84%)'."""
     diff = after - before
-    relative = f"; {diff / before:+.0%}" if before > 0 and min(before, after) < 0.1 else ""
+    relative = ""
+    if before > 0 and min(before, after) < 0.1:  # a small rate: the relative change too, or the factor
+        relative = f"; {diff / before:+.0%}" if abs(diff / before) < 10 else f"; ×{after / before:.0f}"
     return (f"from {rate_text(before)} to {rate_text(after)} ({diff * 100:+.1f} points, 95% CI {low * 100:+.1f} "
             f"to {high * 100:+.1f}{relative})")
 
@@ -151,10 +195,16 @@ def points(diff: float, halfwidth: float, more: str = "more often", less: str = 
     return f"{amount} point{plural} {more if diff >= 0 else less} ({points_text(halfwidth)})"
 
 
+PEOPLE: set[str] = set()  # players named as people (Zombies!!!'s Ann, Ben, Cat): no article
+
+
 def the(name: str) -> str:
     """A player named in a sentence: "the Marines", "the posse" (a name that has its article
-    keeps it)."""
-    return name if name.lower().startswith("the ") else f"the {name}"
+    keeps it); a seat ("Seat 1") and a person (`PEOPLE`: "Cat") take none."""
+    if name.lower().startswith("the ") or re.fullmatch(r"(seat|player|p)\s*\d+", name.strip(), re.I) \
+            or name in PEOPLE:
+        return name
+    return f"the {name}"
 
 
 def capital(text: str) -> str:
@@ -164,6 +214,14 @@ def capital(text: str) -> str:
 
 def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def rate_interval(rate: float, low: float, high: float) -> str:
+    """'34% (±2)' in the middle; near 0 or 1, where the interval is lopsided, the interval itself:
+    '0.4% (0.2%-0.9%)', never '0.4% (±0.3)'."""
+    if rate < 0.1 or rate > 0.9:
+        return f"{rate_text(rate)} ({_pc(low)}-{_pc(high)})"
+    return f"{rate_text(rate)} ({points_text((high - low) / 2)})"
 
 
 def _pc(value: float) -> str:
@@ -193,7 +251,19 @@ def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str 
                                   f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
                                   for d, lo, hi, f, same in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged,
                                                                 rows.no_effect)]
+    if "variance_ratio" in table:
+        wide["variance ratio"] = [ratio_text(rows.variance_ratio[~rows.no_effect])
+                                  for _, rows in table.groupby("label", sort=False)]
     return wide
+
+
+def ratio_text(ratios: pd.Series) -> str:
+    """A row's variance ratios (one per player): '0.96' or '0.92-0.98'; '-' when nothing differs."""
+    ratios = ratios.dropna()
+    if ratios.empty:
+        return "-"
+    low, high = ratios.min(), ratios.max()
+    return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
 
 
 # ---------------------------------------------------------------------------- outcomes
@@ -201,7 +271,7 @@ def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str 
 
 def outcome_split(games: pd.DataFrame) -> pd.DataFrame:
     """Share of each cell's games per end reason (columns in order of frequency overall)."""
-    split = pd.crosstab(games.label, games.reason, normalize="index")
+    split = pd.crosstab(games.label, games.reason, normalize="index").rename_axis(columns=None)  # no 'reason' row
     order = games.reason.value_counts().index
     return split[order].reindex(pd.unique(games.label))
 
@@ -217,7 +287,7 @@ def outcomes(s: Played) -> None:
     games = per_game(res, axis)
     games["label"] = games.label.astype(str)
     ref_games = games[games.label == reference]
-    who = ", ".join(f"{the(r.name)} {rate_text(r.rate)} ({points_text(r.halfwidth)})" for r in ref.itertuples())
+    who = ", ".join(f"{the(r.name)} {rate_interval(r.rate, r.ci_low, r.ci_high)}" for r in ref.itertuples())
     where = s.words(reference)
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", axis[5:]), s.view),
                           f"In {where} the {s.view.rate}s are: {who}."))
@@ -247,7 +317,8 @@ def _split_sentence(split: pd.DataFrame, s: Played) -> str:
     others = split.drop(columns=[usual]) if split.shape[1] > 1 else split
     label, reason = others.stack().idxmax()
     return (f"How games end, cell by cell: games of {s.words(label)} end in {reason} {_pc(split.loc[label, reason])} "
-            f"of the time (the most of any end but the usual {usual}).")
+            f"of the time, the largest share of any end in any cell apart from {usual} (the most common end over "
+            f"all cells; {_pc(split.loc[label, usual])} of these games).")
 
 
 # ---------------------------------------------------------------------------- paired comparisons
@@ -294,15 +365,17 @@ def paired(s: Played) -> None:
     same = sorted(set(table.label[table.no_effect]))
     note = (f" {', '.join(same)}: no effect on play (every game as in {s.words(reference)}; left out of Holm's "
             "family).") if same else ""
+    twins = table[~table.no_effect & table.same_as.notna()].drop_duplicates("label")
+    note += "".join(f" {r.label} plays the same games as {s.title(r.same_as)} (counted once in Holm's family)."
+                    for r in twins.itertuples())
     label = options.get("compare_label", axis[5:])
     if worth:  # one sign convention, the chart's: the rate with it minus the rate without it
         frame = diff_table(shown, label, f"{s.view.win_word} rate without it", "worth")
-        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games; * = "
-               f"significant after Holm.){note}")
+        how = (f" (Worth: the {s.view.rate} with it minus without it, in points, on the same games.) "
+               f"{TABLE_NOTE}{note}")
     else:
         frame = diff_table(table, label)
-        how = (f" (Changes are in points against {s.words(reference)} on the same games, * = significant after "
-               f"Holm.){note}")
+        how = f" (Changes are in points against {s.words(reference)} on the same games.) {TABLE_NOTE}{note}"
     s.tables.append(Table(frame, _headline(shown, worth, s) + how))
     title = options.get("chart_title", f"Against {s.words(reference)}")
     xlabel = (f"{s.view.rate} with it minus without it (points)" if worth
@@ -324,7 +397,8 @@ def head_to_head(s: Played) -> None:
     word, ta, tb = s.view.win_word, s.title(a), s.title(b)
     words = " ".join(f"Against {tb}, {ta} takes {possessive(the(r['name']))} {word} rate "
                      f"{change_text(r.reference_rate, r.rate, r.ci_low, r.ci_high)}"
-                     f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows())
+                     f"{'' if r.flagged else ' (not significant after Holm)'}." for _, r in table.iterrows()) \
+        + " " + TABLE_NOTE
     s.tables.append(Table(diff_table(table.assign(label=f"{ta} vs {tb}"), "head to head"), words))
 
 
@@ -338,14 +412,35 @@ def by_value(s: Played) -> None:
     summary = summarise_cells(_results(s)) if options.get("who") else s.result.summary
     summary = summary.assign(value=pd.to_numeric(summary[axis]))
     lo, hi = summary.value.min(), summary.value.max()
-    moves = "; ".join(f"{the(name)} from {rate_text(rows.rate.iloc[0])} to {rate_text(rows.rate.iloc[-1])}"
-                      for name, rows in summary.sort_values("value").groupby("name", sort=False))
     unit = options.get("unit", f" {options.get('x_label', options['axis'])}")
+    moves = "; ".join(_moves(name, rows, lo, hi, unit)
+                      for name, rows in summary.sort_values("value").groupby("name", sort=False))
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", options["axis"]), s.view),
                           f"Going from {lo:g} to {hi:g}{unit} moves {moves}."))
+    if options.get("seats", options["axis"] in ("players", "player_count")) and not options.get("who"):
+        s.tables.append(seat_table(s.result.results, s))  # seat advantage at every player count played
     s.figures.append(Chart(s.spec.key, charts.rate_vs_value(summary, "value", options.get(
         "chart_title", f"{s.view.rate.capitalize()} by {options['axis']}"), options.get("x_label", options["axis"]),
         s.view.rate), f"Each line is a side's {s.view.rate} at each value; the band is its 95% Wilson interval."))
+
+
+def _moves(name: str, rows: pd.DataFrame, lo: float, hi: float, unit: str) -> str:
+    """'the Cat from 34% at 3 to 17% at 6': a side's rate at the first and last value it plays
+    (named when it does not play the whole range), and a peak or trough between them that both
+    ends' intervals leave out ('peaking at 24% at 75')."""
+    first, last = rows.iloc[0], rows.iloc[-1]
+    text = f"{the(name)} from {rate_text(first.rate)} to {rate_text(last.rate)}"
+    if first.value != lo or last.value != hi:
+        text = (f"{the(name)} from {rate_text(first.rate)} at {first.value:g} to {rate_text(last.rate)} at "
+                f"{last.value:g}{unit} (it plays only those)")
+    inner = rows.iloc[1:-1]
+    if len(inner):
+        top, bottom = inner.loc[inner.rate.idxmax()], inner.loc[inner.rate.idxmin()]
+        if top.ci_low > max(first.ci_high, last.ci_high):
+            text += f", peaking at {rate_text(top.rate)} at {top.value:g}"
+        elif bottom.ci_high < min(first.ci_low, last.ci_low):
+            text += f", down to {rate_text(bottom.rate)} at {bottom.value:g}"
+    return text
 
 
 def equivalence(rates: pd.Series, wins: pd.Series, games: pd.Series, margin: float) -> pd.DataFrame:
@@ -354,12 +449,13 @@ def equivalence(rates: pd.Series, wins: pd.Series, games: pd.Series, margin: flo
     ``outside`` when its 95% interval lies wholly beyond it. The mean is taken as known (it pools
     every side)."""
     mean = float(rates.mean())
+    spec, margin = margin, margin_points(margin, mean)
     low90, high90 = wilson_interval(wins, games, confidence=0.90)
     low95, high95 = wilson_interval(wins, games)
     out = pd.DataFrame({"rate": rates, "deviation": rates - mean, "low95": low95, "high95": high95,
                         "equivalent": (low90 - mean > -margin) & (high90 - mean < margin),
                         "outside": (low95 - mean > margin) | (high95 - mean < -margin)})
-    out.attrs["mean"] = mean
+    out.attrs["mean"], out.attrs["margin"] = mean, spec
     return out
 
 
@@ -367,7 +463,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
     mean = eq.attrs["mean"]
     worst = eq.deviation.abs().idxmax()
     row = eq.loc[worst]
-    limits = f"±{margin * 100:.0f} points of the mean {word} rate ({rate_text(mean)})"
+    limits = margin_words(margin, mean, word)
     if bool(eq.outside.any()):
         out = eq[eq.outside]
         side = out.deviation.abs().idxmax()
@@ -378,7 +474,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
         return Finding(what, True, f"{what.capitalize()}: fair within {limits}: every one is shown within it "
                        f"(two one-sided tests at 5%; the farthest, {worst}, {_signed(row.deviation)} points).")
     unsure = eq[~eq.equivalent].deviation.abs().idxmax()
-    return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {unsure}'s interval "
+    return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {possessive(unsure)} interval "
                    f"({_pc(eq.loc[unsure].low95)}-{_pc(eq.loc[unsure].high95)}) reaches past it; more games would "
                    "tell.")
 
@@ -386,7 +482,7 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
 def sides(s: Played) -> None:
     """Each side's win rate over every cell and seat, against the mean, with an equivalence test."""
     res, options, word = s.result.results, s.options, s.view.win_word
-    margin = options.get("margin", MARGIN)
+    margin = s.margin if s.margin is not None else options.get("margin", MARGIN)
     grouped = res.assign(side=res[options.get("side", "team")].astype(str).map(s.title)).groupby("side") \
         .won.agg(["sum", "size"])
     rates = grouped["sum"] / grouped["size"]
@@ -396,30 +492,97 @@ def sides(s: Played) -> None:
                           s.view.rate: eq.rate.map(_pc).to_numpy(),
                           "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
                           "vs mean (points)": eq.deviation.map(_signed).to_numpy(),
-                          f"within ±{margin * 100:.0f}": np.where(eq.equivalent, "yes",
-                                                                np.where(eq.outside, "no", "not shown")).tolist()})
-    finding = _verdict_of(eq, what, margin, word)
+                          f"within {margin_words(margin, eq.attrs['mean']).split(' of ')[0]}":
+                              np.where(eq.equivalent, "yes", np.where(eq.outside, "no", "not shown")).tolist()})
+    strategies = options.get("strategies", options.get("side") == "policy")
+    finding = _strongest(eq, what, word) if strategies else _verdict_of(eq, what, margin, word)
     s.findings.append(finding)
     s.tables.append(Table(shown, finding.sentence))
 
 
+def _strongest(eq: pd.DataFrame, what: str, word: str) -> Finding:
+    """Ways of playing are a player's choice: the verdict names the strongest (and the weakest)
+    against the mean of the ways, apart from the fairness of factions and seats."""
+    best, worst = eq.rate.idxmax(), eq.rate.idxmin()
+    b, w = eq.loc[best], eq.loc[worst]
+    apart = "; a stronger way to play is not an unfairness of the game (factions and seats are judged apart)."
+    if b.low95 <= eq.attrs["mean"] and w.high95 >= eq.attrs["mean"]:
+        return Finding(what, None, f"{capital(what)}: no way is shown stronger or weaker than their mean "
+                       f"({rate_text(eq.attrs['mean'])}); {best} is highest at {rate_text(b.rate)} "
+                       f"({_pc(b.low95)}-{_pc(b.high95)}){apart}", kind="strength")
+    return Finding(what, None, f"{capital(what)}: {best} is the strongest way to play ({_signed(b.deviation)} points "
+                   f"over the mean of the ways, {word} rate {rate_text(b.rate)}, {_pc(b.low95)}-{_pc(b.high95)}); "
+                   f"{worst} the weakest ({_signed(w.deviation)} points, {rate_text(w.rate)}){apart}",
+                   kind="strength")
+
+
+def one_winner_games(res: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (cell, game): how many seats played it, how many won, and the seat that
+    won when one seat won alone (-1 otherwise)."""
+    games = res.groupby(["cell", "game"], sort=False).agg(players=("player", "size"), winners=("won", "sum"))
+    alone = res[res.won].groupby(["cell", "game"], sort=False).player.first()
+    games["seat"] = alone.reindex(games.index).where(games.winners == 1, -1).fillna(-1).astype(int)
+    return games.reset_index()
+
+
+def seat_shares(res: pd.DataFrame) -> list[dict]:
+    """Per player count: each seat's share of the games one seat won alone, with the test of one
+    winner among k seats (`experiments.stats.one_winner_test`)."""
+    out = []
+    for k, games in one_winner_games(res).groupby("players"):
+        alone = games[games.seat >= 0]
+        counts = np.bincount(alone.seat, minlength=int(k))[: int(k)]
+        out.append({"players": int(k), "games": len(games), "alone": len(alone), "counts": counts,
+                    "p": one_winner_test(counts)})
+    return out
+
+
+def seat_sentence(found: dict) -> str:
+    """'With 2 players, seat 1 takes 48.4% (47.5%-49.3%) of the 11,520 games one seat won alone
+    (exact binomial test of equal seats: p = 0.004)'."""
+    k, n, counts = found["players"], found["alone"], found["counts"]
+    if n == 0:
+        return f"With {k} players no game had one winner alone, so no seat test."
+    if k == 2:
+        low, high = wilson_interval(counts[0], n)
+        return (f"With 2 players, seat 1 takes {_pc(counts[0] / n)} ({_pc(float(low))}-{_pc(float(high))}) of the "
+                f"{n:,} games one seat won alone (exact binomial test of equal seats: p = {found['p']:.2g}).")
+    best, worst = int(np.argmax(counts)), int(np.argmin(counts))
+    return (f"With {k} players, of the {n:,} games one seat won alone, seat {best + 1} took "
+            f"{_pc(counts[best] / n)} and seat {worst + 1} {_pc(counts[worst] / n)} against {_pc(1 / k)} each "
+            f"for equal seats (goodness of fit of one winner among {k} seats: p = {found['p']:.2g}).")
+
+
+def seat_table(res: pd.DataFrame, s: Played) -> Table:
+    """Each seat's rate and its share of the one-winner games, for every player count played."""
+    found = seat_shares(res)
+    counted = res.assign(k=res.groupby(["cell", "game"]).player.transform("size"))
+    rows = []
+    for f in found:
+        of = counted[counted.k == f["players"]].groupby("player").won.agg(["sum", "size"])
+        low, high = wilson_interval(of["sum"], of["size"])
+        for seat, (wins, games), lo, hi in zip(of.index, of.itertuples(index=False), low, high):
+            rows.append({"players": f["players"], "seat": f"seat {seat + 1}", s.view.rate: _pc(wins / games),
+                         "95% CI": f"{_pc(lo)} - {_pc(hi)}",
+                         "share of one-winner games": _pc(f["counts"][seat] / f["alone"]) if f["alone"] else "-"})
+    return Table(pd.DataFrame(rows), "Seat advantage: " + " ".join(seat_sentence(f) for f in found))
+
+
 def seats(s: Played) -> None:
-    """Each seat's win rate over every cell (a seat is a player's place in the config's order)."""
+    """Each seat's win rate over every cell (a seat is a player's place in the config's order), and
+    the seats' shares of the games one seat won alone, tested as one winner among k seats."""
     res, options, word = s.result.results, s.options, s.view.win_word
-    margin = options.get("margin", MARGIN)
+    margin = s.margin if s.margin is not None else options.get("margin", MARGIN)
     grouped = res.groupby("player").won.agg(["sum", "size"])
     rates = grouped["sum"] / grouped["size"]
     eq = equivalence(rates, grouped["sum"], grouped["size"], margin)
     eq.index = [f"seat {p + 1}" for p in eq.index]
-    chi = stats.chi2_contingency(np.c_[grouped["sum"], grouped["size"] - grouped["sum"]])
-    shown = pd.DataFrame({"seat": eq.index, s.view.rate: eq.rate.map(_pc).to_numpy(),
-                          "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
-                          "vs mean (points)": eq.deviation.map(_signed).to_numpy()})
     finding = _verdict_of(eq, "seats", margin, word)
     s.findings.append(finding)
+    table = seat_table(res, s)
     gap = eq.rate.max() - eq.rate.min()
-    s.tables.append(Table(shown, f"Seat advantage: the best seat {word}s {gap * 100:.1f} points more often than the "
-                          f"worst (a chi-square test of equal seats: p = {chi.pvalue:.2g}). {finding.sentence}"))
+    s.tables.append(Table(table.frame, f"{table.sentence} The best seat {word}s {gap * 100:.1f} points more often "
+                          f"than the worst. {finding.sentence}"))
 
 
 def seat_balanced_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, order, names,
@@ -452,6 +615,7 @@ def matchups(s: Played) -> None:
                           f"{capital(the(most))} {word} most often ({rate_text(overall.iloc[0])} averaged over "
                           f"opponents and seats), {the(least)} least ({rate_text(overall.iloc[-1])}); "
                           "each cell with its 95% half-width in points."))
+    s.tables.append(seat_table(s.result.results, s))  # the seat advantage the seat-averaged matrix hides
     s.tables.append(Table(decisive.map(_pc).reset_index(names="share of decisive games"),
                           f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "
                           f"to {rate_text(float(decisive.max().max()))}; the rest end without a winner."))
@@ -462,6 +626,14 @@ def matchups(s: Played) -> None:
 
 
 # ---------------------------------------------------------------------------- sensitivity
+
+
+def shown_value(s: Played, name: str, value) -> str:
+    """A parameter's value as `shamble params` shows it ('auto' where 0 means worked out)."""
+    from sim.ruleset import ruleset_of, value_word
+
+    found = {p.name: p for p in ruleset_of(s.experiment.base).parameters()}
+    return value_word(found[name], value) if name in found else str(value)
 
 
 def sensitivity(s: Played) -> None:
@@ -481,20 +653,24 @@ def sensitivity(s: Played) -> None:
 
     shown = pd.DataFrame({
         "rank": [f"{r} ({lo}-{hi})" for r, lo, hi in zip(table["rank"], table.rank_low, table.rank_high)],
-        "parameter": table.param, "under": table["mod"].map(under), "default": table.default.astype(str),
-        "low": table.low.astype(str), "high": table.high.astype(str), "rate at low": table.rate_low.map(_pc),
+        "parameter": table.param, "under": table["mod"].map(under),
+        **{column: [shown_value(s, p, v) for p, v in zip(table.param, table[column])]
+           for column in ("default", "low", "high")}, "rate at low": table.rate_low.map(_pc),
         "rate at default": table.rate_default.map(_pc), "rate at high": table.rate_high.map(_pc),
         "effect (points)": table.effect.map(_signed),
         "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
-        "Holm p": table.p_holm.map(lambda p: f"{p:.2g}")})
+        "Holm p": table.p_holm.map(lambda p: f"{p:.2g}"), "variance ratio": table.variance_ratio.map(
+            lambda r: "-" if pd.isna(r) else f"{r:.2f}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
     s.tables.append(Table(shown, f"Of the chosen numbers, {top.param}{where} matters most: the chance that {what} "
-                                 f"goes from {rate_text(top.rate_default)} at its default {top.default} to "
-                                 f"{rate_text(top.rate_at_extreme)} at {top.extreme} ({_signed(top.effect)} points, "
+                                 f"goes from {rate_text(top.rate_default)} at its default "
+                                 f"{shown_value(s, top.param, top.default)} to "
+                                 f"{rate_text(top.rate_at_extreme)} at {shown_value(s, top.param, top.extreme)} "
+                                 f"({_signed(top.effect)} points, "
                                  f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
-                                 "interval is in brackets (a bootstrap over games)."))
-    forest = table.assign(label=[f"{p} {d}→{x}" + (f" ({under(m)})" if m else "")
+                                 "interval is in brackets (a bootstrap over games). " + TABLE_NOTE))
+    forest = table.assign(label=[f"{p} {shown_value(s, p, d)}→{shown_value(s, p, x)}" + (f" ({under(m)})" if m else "")
                                  for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
                           name=what, flagged=table.p_holm < 0.05, diff=table.effect,
                           ci_low=table.effect_low, ci_high=table.effect_high)

@@ -22,7 +22,7 @@ from rich.console import Console
 from typer.exceptions import TyperException
 
 from experiments.bench import SCALE_MAX, WITHOUT_GAMES, bench_json, render_bench, run_bench
-from experiments.params import params_json, policies_json, render_params, render_policies
+from experiments.params import mods_json, params_json, policies_json, render_mods, render_params, render_policies
 from sim.cli_errors import USAGE_ERROR, user_errors, writable
 from sim.ruleset import DEFAULT_RULESET, all_rulesets, get, load_config
 
@@ -117,14 +117,25 @@ def profile(
 
 @app.command()
 def params(ruleset: RulesetOption = DEFAULT_RULESET,
+           find: Annotated[str | None, typer.Option(help="Only the parameters whose name or help holds this word "
+                                                         "(or whose spec section it is).")] = None,
+           tag: Annotated[str | None, typer.Option(help="Only this tag: V, I, C (the numbers Shamble chose), "
+                                                        "an ambiguity A12, mods, policy...")] = None,
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """List every parameter a config may set: default, confidence tag, spec section, range, choices."""
+    """List every parameter a config may set: default, range (and the pair `sensitivity` plays), confidence
+    tag, spec section, help and choices."""
+    from experiments.params import chosen, param_row
+
     with user_errors():
         rs = get(ruleset, "--ruleset")
+        if (find or tag) and not chosen(rs, find, tag):
+            raise ValueError(f"no {rs.id} parameter matches {find or ''!r}{f' with tag {tag}' if tag else ''}; "
+                             f"`shamble params --ruleset {rs.id}` lists them all")
     if as_json:
-        typer.echo(params_json(rs))
+        typer.echo(json.dumps([param_row(p) for p in chosen(rs, find, tag)], indent=2, ensure_ascii=False)
+                   if find or tag else params_json(rs))
     else:
-        render_params(rs, Console())
+        render_params(rs, Console(), find, tag)
 
 
 @app.command()
@@ -137,6 +148,35 @@ def policies(ruleset: RulesetOption = DEFAULT_RULESET,
         typer.echo(policies_json(rs))
     else:
         render_policies(rs, Console())
+
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _own_mods_command(rs):
+    """The ruleset's own `mods` command (Zombie 40,000's lists spec sections and clashes), or None."""
+    sub = rs.cli()
+    found = [c for c in (sub.registered_commands if sub is not None else ())
+             if (c.name or c.callback.__name__) == "mods" and not getattr(c.callback, "generic", False)]
+    return found[0].callback if found else None
+
+
+def list_mods(rs, as_json: bool = False) -> None:
+    own = _own_mods_command(rs)
+    if own is not None:
+        own(as_json=as_json)
+    elif as_json:
+        typer.echo(mods_json(rs))
+    else:
+        render_mods(rs, Console())
+
+
+@app.command()
+def mods(ruleset: RulesetOption = DEFAULT_RULESET, as_json: AsJson = False) -> None:
+    """List a ruleset's mods (variants of the rules a config's `mods = [...]` or `--mod` switches on)."""
+    with user_errors():
+        rs = get(ruleset, "--ruleset")
+    list_mods(rs, as_json)
 
 
 @app.command()
@@ -158,6 +198,18 @@ ModOption = Annotated[list[str] | None, typer.Option(
                   "(see `shamble <ruleset> mods`).")]
 
 
+def _print_played(console: Console, config, path: Path, games: str, seed: int) -> None:
+    """One unwrapped line of what was played (ruleset, config, mods, changed numbers, games, seed,
+    version and commit), as `play` prints it."""
+    console.print(played_text(config, path, games, seed), soft_wrap=True, highlight=False, markup=False)
+
+
+def played_text(config, path: Path, games: str, seed: int) -> str:
+    from sim.ruleset import played, played_line
+
+    return played_line(played(config, 0, seed, str(path))).replace("0 games,", games + ",", 1)
+
+
 def _config(path: Path, extra_mods: list[str] | None = None):
     config = load_config(path)
     return get(config.ruleset).with_mods(config, extra_mods) if extra_mods else config
@@ -177,7 +229,8 @@ def play(
     = None,
 ) -> None:
     """Play a configuration: win rate per player with 95% Wilson intervals, game length, end reasons."""
-    from experiments.play import render_summary, run_play, summarise, summary_json, write_atomic
+    from experiments.play import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
+    from sim.play import games as games_of
 
     with user_errors():
         if games < 1:
@@ -199,7 +252,7 @@ def play(
     if as_json:
         typer.echo(summary_json(summary))
     else:
-        render_summary(summary, Console())
+        render_summary(summary, Console(), mean_interval(games_of(df).turns) if len(df) else None)
 
 
 @app.command()
@@ -218,7 +271,9 @@ def trace(
             raise ValueError(f"--game {game}; allowed: 0 to 2**63 - 1")
         if png is not None:
             writable(f"--png {png}", png)
-        lines, pictures = trace_one(_config(config, mod), seed, game, png)
+        cfg = _config(config, mod)
+        lines, pictures = trace_one(cfg, seed, game, png)
+    typer.echo(f"== {played_text(cfg, config, f'game {game}', seed)} ==")  # what was played, before the setup
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")
@@ -275,8 +330,11 @@ def solve(
     with user_errors():
         if games < 10:
             raise ValueError(f"--games {games}; allowed: 10 or more")
-        solution = solve_param(_config(config, mod), param, target, player, lo, hi, games, seed)
-    render_solution(solution, Console())
+        cfg = _config(config, mod)
+        solution = solve_param(cfg, param, target, player, lo, hi, games, seed)
+    console = Console()
+    _print_played(console, cfg, config, f"{games}+ games per value", seed)
+    render_solution(solution, console)
 
 
 @app.command()
@@ -296,7 +354,10 @@ def sensitivity(
     with user_errors(), _interruptible(out):
         cfg = _config(config, mod)
         table = run_sensitivity(cfg, out, games, seed, fresh, dask, console)
-    render_sensitivity(table, console, get(cfg.ruleset).win_word)
+    _print_played(console, cfg, config, f"{games} games per value", seed)
+    render_sensitivity(table, console, get(cfg.ruleset).win_word, cfg)
+    console.print(f"wrote {out / 'sensitivity.csv'} (and the sweep's cells in {out})", soft_wrap=True,
+                  highlight=False, markup=False)
 
 
 @app.command()
@@ -305,7 +366,8 @@ def rebalance(
                                                 "ruleset's standard game (Zombie 40,000: every example team rotated "
                                                 "through its seats; Apocalypse: every example army) unless --as-is.")],
     margin: Annotated[float, typer.Option(help="Practical margin around the sides' mean rate (win rate; Apocalypse: "
-                                                     "Warlords alive) (0.03 = ±3 points).")]
+                                                     "Warlords alive) (0.03 = ±3 points; the report's verdict uses the "
+                                                     "same default).")]
     = 0.03,
     mode: Annotated[str | None, typer.Option(help="What to price: per-model (the points per model of each side's "
                                                   "main unit, the default) or multiplier (one cost factor per side).")]
@@ -363,22 +425,36 @@ def report(
     with_rebalance: Annotated[bool, typer.Option(
         "--rebalance", help="Add a rebalance section for each ruleset with prices (`shamble rebalance` of its "
                             "standard game at the report's scale; minutes more).")] = False,
+    margin: Annotated[str, typer.Option(help="Fairness margin of the verdict: points of rate (0.03 = ±3 points, "
+                                             "as `shamble rebalance`) or a share of the mean rate (20%).")] = "0.03",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
+    from experiments.analyses import parse_margin
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
-        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance)
+        chosen = parse_margin(margin)
+        folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance,
+                            margin=chosen)
     typer.echo(f"{folder / 'index.html'}")
+
+
+def _mods_of(rs):
+    def mods(as_json: AsJson = False) -> None:
+        list_mods(rs, as_json)
+    mods.generic = True  # the listing below, not the ruleset's own
+    return mods
 
 
 def _mount_rulesets() -> None:
     """Each ruleset's own commands under its id; the default ruleset's also at the top level."""
     taken = {c.name or c.callback.__name__ for c in app.registered_commands}
     for rs in all_rulesets():
-        sub = rs.cli()
-        if sub is None:
-            continue
+        sub = rs.cli() or typer.Typer(no_args_is_help=True)
+        if not any((c.name or c.callback.__name__) == "mods" for c in sub.registered_commands):
+            # `shamble <ruleset> mods`, as `--mod`'s help says, for every ruleset
+            sub.command("mods", help=f"List {rs.title}'s mods (the same as `shamble mods --ruleset {rs.id}`).")(
+                _mods_of(rs))
         app.add_typer(sub, name=rs.id, help=f"{rs.title}: its own commands.")
         if rs.id == DEFAULT_RULESET:
             for command in sub.registered_commands:

@@ -69,10 +69,32 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     table = pd.DataFrame(rows)
     if not table.empty:
         tested = ~table.no_effect
+        table["same_as"] = table.label.map(_same_games(results, axis, list(labels), len(ref)))
+        family = tested & table.same_as.isna()  # a cell that plays another cell's games counts once
         table["p_holm"] = np.nan
-        table.loc[tested, "p_holm"] = holm(table.p_value[tested])
+        table.loc[family, "p_holm"] = holm(table.p_exact[family])  # the exact McNemar p (docs/experiments.md)
+        first = table[family].set_index(["label", "player"]).p_holm
+        twins = tested & table.same_as.notna()
+        table.loc[twins, "p_holm"] = [first.get((a, p), np.nan) for a, p in zip(table.same_as[twins],
+                                                                               table.player[twins])]
         table["flagged"] = tested & (table.p_holm < ALPHA)
     return table
+
+
+def _same_games(results: pd.DataFrame, axis: str, labels: list, n: int) -> dict:
+    """label -> the earlier label whose first ``n`` games this cell plays exactly (None if none).
+    Such cells (every player choosing the same option) are the same games named twice: they are
+    counted once in Holm's family and share its adjusted p."""
+    kept: dict[int, list] = {}
+    out = {}
+    for label in labels:
+        games = _games_of(results, axis, label, n)
+        key = int(pd.util.hash_pandas_object(games, index=False).sum())
+        twin = next((first for first, seen in kept.get(key, []) if seen.equals(games)), None)
+        if twin is None:
+            kept.setdefault(key, []).append((label, games))
+        out[label] = twin
+    return out
 
 
 def win_outcomes(df: pd.DataFrame, player: int | None) -> np.ndarray:

@@ -268,7 +268,7 @@ def _check_param(rs: Ruleset, name: str, kinds: dict) -> None:
         close = get_close_matches(name, known + list(kinds), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ExperimentError(f"axes: unknown axis {name!r}{hint}; allowed: {', '.join(kinds)} or a parameter "
-                              "of `shamble params`")
+                              f"of `shamble params --ruleset {rs.id}`")
 
 
 def _player_index(target: str, base: Any, where: str) -> int:

@@ -56,6 +56,18 @@ def summarise(config, df: pd.DataFrame, source: str | None = None) -> dict:
     }
 
 
+def mean_interval(values) -> tuple[float, float]:
+    """The 95% interval of a mean over games (Student t; game lengths are many and bounded)."""
+    from scipy import stats
+
+    values = pd.Series(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return float(values.mean()), float(values.mean())
+    half = float(stats.t.ppf(0.975, n - 1) * values.std(ddof=1) / n ** 0.5)
+    return float(values.mean() - half), float(values.mean() + half)
+
+
 def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0) -> dict:
     """Compile the game kernels, or load them from numba's disk cache. A load from the cache takes
     a fraction of a second and says nothing; a status line on stderr appears only when loading
@@ -70,7 +82,11 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     def show() -> None:
         with lock:
             if not done[0]:
-                status.start()
+                if console.is_terminal:
+                    status.start()
+                else:  # no spinner off a terminal: say it once, before the minutes of compiling
+                    console.print(f"compiling the {ruleset_of(config).id} game kernels (once per machine, then they "
+                                  f"load from the cache; {took})", soft_wrap=True)
 
     timer = threading.Timer(quiet_for, show)
     timer.start()
@@ -99,7 +115,7 @@ def run_play(config, n_games: int, seed: int, show_progress: bool = True,
         return play(config, n_games, seed, batch_size=batch_size, progress=lambda k: bar.advance(task, k))
 
 
-def render_summary(summary: dict, console: Console) -> None:
+def render_summary(summary: dict, console: Console, turns_ci: tuple[float, float] | None = None) -> None:
     """What was played on one line (never wrapped by the console, so it reads the same at any
     width and in a pipe), then the players' table; nothing a user needs is cut (long names fold
     onto a second line)."""
@@ -109,19 +125,32 @@ def render_summary(summary: dict, console: Console) -> None:
     table = Table()
     same_team = all(p.get("team") in (None, p["name"]) for p in rows)
     extra = [k for k in rows[0] if k.endswith("_per_game")] if rows else []
-    per_game = [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
+    extra = [k for k in extra if any(abs(p[k] - p["rate"]) > 1e-12 for p in rows)]  # not the rate again
+    per_game = [k.removesuffix("_per_game").replace("_", " ") + " per game" for k in extra]
     columns = ["player", *([] if same_team else ["team"]), *(["policy"] if rows and "policy" in rows[0] else []),
                rs.win_word + " rate", "95% CI", *per_game]
-    for col in columns:
-        table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold")
-    for p in rows:
-        table.add_row(p["name"], *([] if same_team else [p.get("team", "")]),
-                      *([p["policy"]] if "policy" in p else []), f"{p['rate']:.1%}",
-                      f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra))
+    cells = [[p["name"], *([] if same_team else [p.get("team", "")]), *([p["policy"]] if "policy" in p else []),
+              f"{p['rate']:.1%}", f"{p['ci_low']:.1%} - {p['ci_high']:.1%}", *(f"{p[k]:.2f}" for k in extra)]
+             for p in rows]
+    for k, col in enumerate(columns):  # wide enough for its longest word: names wrap between words, never inside
+        longest = max(len(word) for text in [col, *(str(c[k]) for c in cells)] for word in str(text).split() or [""])
+        table.add_column(col, justify="left" if col in ("player", "team", "policy") else "right", overflow="fold",
+                         min_width=longest)
+    for row in cells:
+        table.add_row(*map(str, row))
     console.print(table)
-    reasons = ", ".join(f"{k} {v / summary['games']:.1%}" for k, v in summary["reasons"].items())
-    console.print(f"mean game length {summary['mean_turns']:.2f} turns; ends: {reasons}; "
-                  f"{summary['mean_dice_per_game']:.0f} dice per game")
+    n = summary["games"]
+    reasons = ", ".join(f"{k} {v / n:.1%} ({_interval(v, n)})" for k, v in summary["reasons"].items())
+    length = f"mean game length {summary['mean_turns']:.2f} turns"
+    if turns_ci is not None:
+        length += f" (95% CI {turns_ci[0]:.2f}-{turns_ci[1]:.2f})"
+    console.print(f"{length}; ends (of {n} games, 95% CI): {reasons}; {summary['mean_dice_per_game']:.0f} dice per "
+                  "game", soft_wrap=True, highlight=False, markup=False)
+
+
+def _interval(count: int, n: int) -> str:
+    low, high = wilson(count, n)
+    return f"{low:.1%}-{high:.1%}"
 
 
 def write_atomic(df: pd.DataFrame, path: Path, info: dict | None = None) -> None:

@@ -17,18 +17,17 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rich.console import Console
 
 from experiments import charts
-from experiments.analyses import ANALYSES, Played, View
+from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
 from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
-from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of
+from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of, ruleset_of
 
 CALIBRATION_GAMES = 200
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -58,17 +57,19 @@ def shared_games(part: Part) -> list[str]:
     return [", ".join(cells) for cells in seen.values() if len({c.split(" ")[0] for c in cells}) > 1]
 
 
+PAIRING_NOTE = ("Sample sizes are planned as if the cells were independent. Comparisons play both cells on the same "
+                "games (common random numbers), which keeps them like for like, but narrows an interval only by the "
+                "square root of that comparison's variance ratio var(a - b) / (var(a) + var(b)), printed beside each "
+                "comparison (1 = no gain over two independent samples): the mods, budgets, policies and expansions "
+                "measured 0.92-0.98, so expect intervals about as wide as two independent samples would give.")
+
+
 def method_notes(part: Part) -> list[str]:
     """What the reader needs to weigh the comparisons: how much the pairing gained, which cells
     are the same games."""
     notes = []
-    ratios = np.array([r for s in part.sections for r in s.ratios])
-    if ratios.size:
-        notes.append(f"Paired comparisons play both cells on the same games (common random numbers). How much that "
-                     f"gains is the variance ratio var(a - b) / (var(a) + var(b)) of each comparison (1 = no gain over "
-                     f"two independent samples, 0 = the shared games decide everything): median "
-                     f"{np.median(ratios):.2f}, from {ratios.min():.2f} to {ratios.max():.2f} over {ratios.size} "
-                     "comparisons.")
+    if any(s.ratios for s in part.sections):
+        notes.append(PAIRING_NOTE)
     groups = shared_games(part)
     if groups:
         notes.append("Some cells of different sections play the very same games (the same config and seed): "
@@ -97,6 +98,13 @@ def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Par
 
 
 def analyse(section: Played) -> None:
+    from experiments import analyses
+
+    base = section.experiment.base
+    analyses.PEOPLE.clear()  # a ruleset whose players are people (`players_are_people`) names them bare
+    if getattr(ruleset_of(base), "players_are_people", False):
+        analyses.PEOPLE.update(str(p.name) for p in base.players)
+        analyses.PEOPLE.update(str(v) for v in pd.unique(section.result.results.name))
     for name in section.spec.analyses:
         ANALYSES[name](section)
 
@@ -132,11 +140,14 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
 
 def run_report(name: str = "latest", out: Path = Path("reports"), scale: float = 1.0, fresh: bool = False,
                dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None,
-               rebalance: bool = False) -> Path:
+               rebalance: bool = False, margin: float | str | None = None) -> Path:
     """Play the suite (resumable), analyse it and write the page; returns the report folder.
-    With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`."""
+    With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`.
+    ``margin`` (`analyses.parse_margin`) judges every fairness verdict, and the rebalance; None:
+    each section's own, else ±3 points."""
     if not scale > 0:
         raise ValueError(f"--scale {scale}; allowed: a number above 0")
+    margin = parse_margin(margin) if margin is not None else None
     console = console or Console(stderr=True)
     folder = Path(out) / name
     parts = suite(scale, [get(r, "--ruleset") for r in rulesets] if rulesets else None)
@@ -150,24 +161,44 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     for line in plan_lines(parts, rates):
         console.print(line)
     started, meta = time.perf_counter(), run_meta(parts[0].sections[0].experiment, "")
+    total, k = sum(len(p.sections) for p in parts), 0
     for part in parts:
         for s in part.sections:
+            k += 1
+            s.margin = margin
+            where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
+            if not console.is_terminal:
+                console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)
+            began = time.perf_counter()
             s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
-                             console=console)
+                             console=console, label=where)
             analyse(s)
+            if not console.is_terminal:  # a line per finished section where no bar is drawn
+                console.print(f"finished {where}: {s.result.played} cells played, {s.result.reused} resumed, "
+                              f"{time.perf_counter() - began:.0f} s", soft_wrap=True)
         if rebalance and part.sections and pricing_of(part.ruleset) is not None:
             part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
-                                                   fresh, console))
+                                                   fresh, console, margin))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
-    write_pages(folder, parts, _report_meta(meta, parts, scale, rates, elapsed))
+    meta = _report_meta(meta, parts, scale, rates, elapsed) | {"margin": margin if margin is not None else MARGIN,
+                                                                "margin_words": margin_text(margin)}
+    write_pages(folder, parts, meta)
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
 
 
+def margin_text(margin: float | str | None) -> str:
+    """The verdict's margin in words, for the head of the verdict."""
+    margin = MARGIN if margin is None else parse_margin(margin)
+    if isinstance(margin, str):
+        return f"±{margin} of the mean win rate (a share of it)"
+    return f"±{margin * 100:g} points of the mean win rate"
+
+
 def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
-                      console: Console | None = None) -> Played:
+                      console: Console | None = None, margin: float | str | None = None) -> Played:
     """`shamble rebalance` of the ruleset's standard game on the rules of its first section, at
     the report's scale (the game's own games per candidate and search budget, `rebalance.game_sizes`,
     times ``scale``), as a section: the proposal, before and after on fresh games, the search's
@@ -179,7 +210,10 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
 
     base = part.sections[0].experiment.base
     game = rb.rebalance_game(base)
-    settings = rb.Settings(games=max(10, round(game.games * scale)), budget=round(game.budget * scale))
+    sized = {"games": max(10, round(game.games * scale)), "budget": round(game.budget * scale)}
+    if isinstance(margin, float):  # the verdict's margin (rebalance takes points of rate, not a share)
+        sized["margin"] = margin
+    settings = rb.Settings(**sized)
     done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
     v, margin, word = done.validation, settings.margin, done.game.word
     spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",

@@ -8,7 +8,7 @@ every cell); the base cell plays every default.
 **The measure.** A number's *effect* is the largest change, from its default, of the rate that
 *anyone* wins anywhere across its plausible range: ``rate(v) - rate(default)`` for whichever end
 ``v`` moves it more (an end equal to the default moves it by 0). The effect has a paired 95%
-score interval and a score-test p-value, Holm-adjusted over the numbers; the numbers are ranked by
+score interval and an exact McNemar p-value, Holm-adjusted over the numbers; the numbers are ranked by
 ``|effect|``, and each rank has a 95% interval from a bootstrap over games (the same resampled
 games in every cell, keeping the pairing), so two numbers whose ranks overlap are not told apart.
 
@@ -129,33 +129,43 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
                      "high": value_of[high_label][name], "rate_low": lo_out.mean(), "rate_default": base.mean(),
                      "rate_high": hi_out.mean(), "extreme": value_of[high_label if far_high else low_label][name],
                      "rate_at_extreme": far.mean(), "effect": d.diff, "effect_low": d.low, "effect_high": d.high,
-                     "p_value": d.p_value, "variance_ratio": d.variance_ratio, "games": n})
+                     "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio, "games": n})
         effects.append((base, lo_out, hi_out))
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table["p_holm"] = holm(table.p_value)
+    table["p_holm"] = holm(table.p_exact)  # the exact McNemar p, as docs/experiments.md names it
     table["base_rate"] = outcome["base"].mean()
     order = np.argsort(-table.effect.abs().to_numpy(), kind="stable")
     table = table.iloc[order].reset_index(drop=True)
-    ranks = _bootstrap_ranks([effects[k] for k in order], seed)
-    table["rank"] = np.arange(1, len(table) + 1)
-    table["rank_low"], table["rank_high"] = ranks
+    table["rank"], table["rank_low"], table["rank_high"] = ranked([effects[k] for k in order], seed)
     return table
+
+
+def ranked(effects: list, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each number's rank by the size of its effect (ties share the best rank) and the 95% interval
+    of that rank (`_bootstrap_ranks`), widened where needed so that it holds the rank itself."""
+    rank = stats.rankdata(-_sizes(effects), method="min").astype(int)
+    low, high = _bootstrap_ranks(effects, seed)
+    return rank, np.minimum(low, rank), np.maximum(high, rank)
+
+
+def _sizes(effects: list, idx=slice(None)) -> np.ndarray:
+    return np.asarray([max(abs(hi[idx].mean() - base[idx].mean()), abs(lo[idx].mean() - base[idx].mean()))
+                       for base, lo, hi in effects])
 
 
 def _bootstrap_ranks(effects: list, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """95% intervals of each parameter's rank by |effect| over games resampled (the same games in
-    every cell)."""
+    every cell). Ranks are counted as the table counts them (ties share the best rank: numbers that
+    move no game all rank after the others, together), and the percentiles are ranks that occurred."""
     n = min(len(e[0]) for e in effects)
     rng = np.random.default_rng(seed)
     ranks = np.empty((BOOTSTRAP, len(effects)), int)
     for b in range(BOOTSTRAP):
-        idx = rng.integers(0, n, n)
-        size = [max(abs(hi[idx].mean() - base[idx].mean()), abs(lo[idx].mean() - base[idx].mean()))
-                for base, lo, hi in effects]
-        ranks[b] = stats.rankdata(-np.asarray(size), method="min")
-    return np.percentile(ranks, 2.5, axis=0).astype(int), np.percentile(ranks, 97.5, axis=0).astype(int)
+        ranks[b] = stats.rankdata(-_sizes(effects, rng.integers(0, n, n)), method="min")
+    return (np.percentile(ranks, 2.5, axis=0, method="lower").astype(int),
+            np.percentile(ranks, 97.5, axis=0, method="higher").astype(int))
 
 
 def run_sensitivity(config, out, games: int = 1000, seed: int = 1, fresh: bool = False,
@@ -172,17 +182,32 @@ def run_sensitivity(config, out, games: int = 1000, seed: int = 1, fresh: bool =
     return table
 
 
-def render_sensitivity(table: pd.DataFrame, console, word: str = "win") -> None:
+def render_sensitivity(table: pd.DataFrame, console, word: str = "win", config=None) -> None:
     from rich.table import Table
 
+    from experiments.stats import TABLE_NOTE
+
     shown = Table(title=f"[C] numbers ranked by the largest change from the default of the rate that anyone "
-                        f"{word}s (base {table.base_rate.iloc[0]:.1%}, {int(table.games.iloc[0])} games per value)")
+                        f"{word}s (base {table.base_rate.iloc[0]:.1%}, {int(table.games.iloc[0])} games per value)",
+                  caption="rank (95% interval of ranks, bootstrap over games; tied numbers share a rank). "
+                          + TABLE_NOTE)
     for col in ("rank", "parameter", "low", "default", "high", "rate low", "rate default", "rate high", "effect",
-                "95% CI", "Holm p"):
-        shown.add_column(col, justify="left" if col == "parameter" else "right")
+                "95% CI", "Holm p", "var. ratio"):
+        shown.add_column(col, justify="left" if col == "parameter" else "right", overflow="fold",
+                         min_width=max(len(p) + len(m) + 3 * bool(m) for p, m in zip(table.param, table["mod"]))
+                         if col == "parameter" else None)  # a name the user types is never cut
     for r in table.itertuples():
         shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", r.param + (f" ({r.mod})" if r.mod else ""),
-                      str(r.low), str(r.default), str(r.high), f"{r.rate_low:.1%}", f"{r.rate_default:.1%}",
+                      *(_value(config, r.param, v) for v in (r.low, r.default, r.high)),
+                      f"{r.rate_low:.1%}", f"{r.rate_default:.1%}",
                       f"{r.rate_high:.1%}", f"{r.effect:+.1%}", f"{r.effect_low:+.1%} to {r.effect_high:+.1%}",
-                      f"{r.p_holm:.3g}")
+                      f"{r.p_holm:.3g}", "-" if pd.isna(r.variance_ratio) else f"{r.variance_ratio:.2f}")
     console.print(shown)
+
+
+def _value(config, name: str, value) -> str:
+    """A value as `shamble params` shows it: 'auto' for a 0 that means worked out (table_width_in)."""
+    from sim.ruleset import value_word
+
+    found = {p.name: p for p in ruleset_of(config).parameters()} if config is not None else {}
+    return value_word(found[name], value) if name in found else str(value)

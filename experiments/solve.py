@@ -27,6 +27,7 @@ import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 
 import numpy as np
 import pandas as pd
@@ -139,14 +140,15 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         _check_monotone(param, target, x, wins, n)
         a, b = fit_logistic(x, wins, np.full(len(x), n))
         value = crossing(a, b, target)
-        if not x[0] <= value <= x[-1]:  # the grid this round played, never an extrapolation beyond it
+        misfit = not x[0] <= value <= x[-1]  # the grid this round played, never an extrapolation beyond it
+        if misfit:
             wider = _widened(window, value, lo, hi) if r > 0 else None
-            if wider is None:
-                raise ValueError(_not_bracketed(param, target, x, wins / n))
-            window = wider  # the zoom missed the crossing (the first fit was rough): replay the round wider
-            continue
+            if wider is not None:
+                window = wider  # the zoom missed the crossing (the first fit was rough): replay the round wider
+                continue
+            grid_step(param, target, x, wins / n)  # the grid's own rates: not reached, or not monotone, raise
         r += 1
-        if logistic_misfit(x, wins, n, a, b) < MISFIT_P:
+        if misfit or logistic_misfit(x, wins, n, a, b) < MISFIT_P:
             found = _bracketed(param, target, x, wins, n, b, integer, lo, hi)
             window = (found.low, found.high)  # the next round looks between the two grid values
             if r == rounds or (integer and found.high - found.low <= 1):
@@ -158,6 +160,7 @@ def solve_curve(evaluate: Evaluate, lo: float, hi: float, target: float, games: 
         window = (max(lo, low - step), min(hi, high + step))
         if integer:
             window = (np.floor(window[0]), np.ceil(window[1]))
+            low, high = np.floor(low), np.ceil(high)  # an interval of values the parameter can take
     return Solution(param, target, value, float(low), float(high), _points_table(x, wins, n), b, integer, lo, hi)
 
 
@@ -186,12 +189,36 @@ def logistic_misfit(x, wins, n: int, a: float, b: float) -> float:
 def _bracketed(param, target, x, wins, n, slope, integer, lo, hi) -> Solution:
     """The crossing between the two grid values around the target, when no logistic curve fits."""
     rates = np.asarray(wins) / n
-    k = int(np.argmax((rates[:-1] - target) * (rates[1:] - target) <= 0))
+    k = grid_step(param, target, x, rates, first=True)
     x0, x1, r0, r1 = float(x[k]), float(x[k + 1]), rates[k], rates[k + 1]
     value = x0 + (target - r0) / (r1 - r0) * (x1 - x0) if r1 != r0 else (x0 + x1) / 2
     note = (f"the rates do not follow a logistic curve (a step between {x0:g} and {x1:g}?): the answer lies between "
             f"those two values, where the rate goes from {r0:.1%} to {r1:.1%}")
     return Solution(param, target, value, x0, x1, _points_table(x, wins, n), slope, integer, lo, hi, note=note)
+
+
+def grid_step(param: str, target: float, x, rates, first: bool = False) -> int:
+    """The index k of the grid step (x[k], x[k+1]) whose rates cross the target, from the rates
+    themselves. No step crosses: the target is not reached on this grid (an error, never an
+    extrapolation). Steps cross it both ways where no curve crosses it (``first`` False): the rate
+    rises and falls, and the error names the sub-ranges that hold one crossing each. Where a curve
+    crosses it but misfits (``first``), the first step is taken: near the target, noise crosses it
+    both ways and `crossings` has already refused a grid whose sides differ beyond noise."""
+    rates = np.asarray(rates, float)
+    side = np.sign(rates - target)
+    steps = [k for k in range(len(x) - 1) if side[k] == 0 or side[k] != side[k + 1]]
+    if not steps:
+        raise ValueError(f"{target:.0%} is not reached on this grid: the rate goes from {rates.min():.1%} to "
+                         f"{rates.max():.1%} between {param} = {x[0]:g} and {x[-1]:g} (grid "
+                         f"{_grid_text(param, x, rates)}); widen --lo/--hi or choose a target inside that span")
+    rising = {bool(rates[k + 1] > rates[k]) for k in steps if rates[k + 1] != rates[k]}
+    if len(rising) > 1 and not first:
+        turn = int(np.argmax(rates) if rates[steps[0] + 1] > rates[steps[0]] else np.argmin(rates))
+        raise ValueError(f"the rate is not monotone in {param}: it reaches {target:.0%} on this grid "
+                         f"({'peak' if rates[turn] > target else 'low'} {rates[turn]:.1%} at {x[turn]:g}) and "
+                         f"crosses it {len(steps)} times (grid {_grid_text(param, x, rates)}); solve on one side: "
+                         f"--lo {x[0]:g} --hi {x[turn]:g} or --lo {x[turn]:g} --hi {x[-1]:g}")
+    return steps[0]
 
 
 def _points_table(x, wins, n) -> pd.DataFrame:
@@ -201,11 +228,6 @@ def _points_table(x, wins, n) -> pd.DataFrame:
 
 def _grid_text(param: str, x, rates) -> str:
     return f"{param} " + ", ".join(f"{v:g}: {r:.1%}" for v, r in zip(x, rates))
-
-
-def _not_bracketed(param: str, target: float, x, rates) -> str:
-    return (f"the fitted win rate does not cross {target:.0%} between {param} = {x[0]:g} and {x[-1]:g} "
-            f"(grid {_grid_text(param, x, rates)}); widen --lo/--hi")
 
 
 def crossings(x, wins, n: int, target: float) -> list[tuple[float, float, str]]:
@@ -243,10 +265,10 @@ def _parameter(config, name: str) -> Parameter:
     found = {p.name: p for p in ruleset_of(config).parameters()}
     if name not in found:
         with_params(config, {name: 0}, "--param")  # raises the unknown-parameter error with its close-match hint
-        raise ValueError(f"--param {name}: not a parameter; see `shamble params`")
+        raise ValueError(f"--param {name}: not a parameter; see `shamble params --ruleset {ruleset_of(config).id}`")
     if not found[name].is_numeric:
         raise ValueError(f"--param {name}: not a numeric parameter (default {found[name].default!r}); see "
-                         "`shamble params`")
+                         f"`shamble params --ruleset {ruleset_of(config).id}`")
     return found[name]
 
 
@@ -278,7 +300,10 @@ def player_index(config, player: str | None) -> int | None:
         return names.index(player)
     if player.isdigit() and int(player) < len(names):
         return int(player)
-    raise ValueError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}")
+    lowered = {n.lower(): n for n in names}
+    close = get_close_matches(player.lower(), list(lowered), n=1, cutoff=0.6)
+    hint = f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+    raise ValueError(f"--player {player!r}; allowed: any, {', '.join(names)} or 0-{len(names) - 1}{hint}")
 
 
 def default_range(config, name: str) -> tuple[float, float]:
@@ -351,7 +376,9 @@ def render_solution(s: Solution, console) -> None:
     """The answer, its interval and the last round's grid."""
     from rich.table import Table
 
-    shown = f"{s.value:.1f}" if s.integer else f"{s.value:.3g}"
+    whole = s.integer and not float(s.value).is_integer()
+    shown = f"{s.value:.1f} (fitted between whole numbers; the values around it are below)" if whole \
+        else f"{s.value:g}" if s.integer else f"{s.value:.3g}"
     clipped = " (the interval reaches the end of the search range: widen --lo/--hi)" \
         if s.low <= s.lo or s.high >= s.hi else ""
     how = s.note or f"95% interval {s.low:.3g} - {s.high:.3g}; paired bootstrap over {BOOTSTRAP} resamples"

@@ -14,8 +14,11 @@
   0.05; the **exact McNemar p** (a binomial test on the discordant games) is given beside it.
 - **Variance ratio** of a paired comparison, ``var(a - b) / (var(a) + var(b))``: how much the
   pairing gains over two independent samples (1 = nothing, 0 = the games decide everything).
-- **Holm's step-down correction** of a family of p-values (the report flags a cell as imbalanced
-  only when its Holm-adjusted p-value is below 0.05; this controls the family-wise error rate).
+- **One winner among k seats** (`one_winner_test`): seat advantage is tested on the games one
+  seat won alone, as one multinomial draw per game (exact binomial for two seats).
+- **Holm's step-down correction** of a family of exact McNemar p-values (the report flags a cell
+  as imbalanced only when its Holm-adjusted p-value is below 0.05; this controls the family-wise
+  error rate). The printed intervals are not adjusted (`TABLE_NOTE` says so beside each table).
 - **Fixed-width sequential sampling**: games are added to a cell in batches until the Wilson
   half-width of every rate is at most a target (or a cap is reached). The stopping rule looks at
   the *width* of the interval only, never at a difference or a p-value, so it targets precision
@@ -150,6 +153,28 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     if a_only + b_only == 0:
         return 1.0
     return float(stats.binomtest(a_only, a_only + b_only, 0.5).pvalue)
+
+
+def one_winner_test(wins_per_seat) -> float:
+    """p-value of "every seat is as likely to be the one winner" from the games one seat won alone.
+
+    A game has one winner, so the seats' wins are one multinomial draw per game, not independent
+    binomials (a contingency test of wins and losses per seat treats them so, and over-rejects:
+    11.5% at a nominal 5% in Zombies!!!). Two seats: the exact binomial test of seat 1's share
+    against 1/2. More: Pearson's goodness of fit of the counts to equal shares (chi-square, seats
+    - 1 degrees of freedom). 1.0 when no game had one winner.
+    """
+    counts = np.asarray(wins_per_seat, int)
+    total = int(counts.sum())
+    if total == 0 or counts.size < 2:
+        return 1.0
+    if counts.size == 2:
+        return float(stats.binomtest(int(counts[0]), total, 0.5).pvalue)
+    return float(stats.chisquare(counts).pvalue)
+
+
+TABLE_NOTE = ("Intervals are 95% for each comparison on its own (unadjusted); * and Holm p are adjusted over the "
+              "table (Holm's correction of exact McNemar p-values), so an interval can exclude 0 without a *.")
 
 
 def holm(p_values) -> np.ndarray:

@@ -242,7 +242,7 @@ def check_playable(cells: list[Cell]) -> None:
 
 
 def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = None,
-          console: Console | None = None, show_progress: bool = True) -> SweepResult:
+          console: Console | None = None, show_progress: bool = True, label: str | None = None) -> SweepResult:
     """Play every unfinished cell of ``exp`` into ``out`` and write the combined tables.
 
     Parameters
@@ -272,7 +272,8 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
         load_game_kernels(pending[0].config, console)
     with _progress(console, show_progress) as bar:
         runner = _run_dask if dask else _run_here
-        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending)), dask)
+        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending), label),
+               dask)
     results = combine(exp, cells, done)
     summary = summarise_cells(results, exp)
     write_table(results, out / "results.parquet")
@@ -299,11 +300,12 @@ def write_table(df: pd.DataFrame, path: Path) -> None:
 class _Bars:
     """Two progress bars, cells and games (a no-op without a Progress)."""
 
-    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int) -> None:
+    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int,
+                 label: str | None = None) -> None:
         self.bar, self.per_cell, self.played = bar, exp.games, 0
-        if bar is not None:
-            self.cells = bar.add_task("cells", total=n_cells, completed=n_done)
-            self.games = bar.add_task("games", total=exp.games * n_pending)
+        if bar is not None:  # a report names the section and ruleset being played beside its bars
+            self.cells = bar.add_task(f"{label}: cells" if label else "cells", total=n_cells, completed=n_done)
+            self.games = bar.add_task(f"{label}: games" if label else "games", total=exp.games * n_pending)
 
     def advance_games(self, k: int) -> None:
         self.played += k
@@ -324,7 +326,9 @@ def _progress(console: Console | None, show: bool) -> Iterator[Progress | None]:
         yield None
         return
     columns = (TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
+    console = console or Console(stderr=True)
+    # off a terminal (a log file, CI) bars draw nothing: the caller prints a line per finished step
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
         yield bar
 
 
@@ -401,10 +405,15 @@ def _versus_first(results: pd.DataFrame) -> pd.DataFrame:
     columns = ["cell", "player", "vs_first", "vs_first_low", "vs_first_high", "vs_first_p", "variance_ratio"]
     seats = results.groupby("cell", sort=False).apply(lambda r: tuple(sorted(set(zip(r["player"], r["name"])))),
                                                       include_groups=False)
-    same = [c for c in cells[1:] if seats[c] == seats[cells[0]]]  # the same seats: a seat-by-seat pairing
-    if not same:
+    first = set(seats[cells[0]])
+    # a seat-by-seat pairing of the seats a cell shares with the first (the same place and player:
+    # a posse_size sweep's Legend in every cell), the others blank
+    shared = [c for c in cells[1:] if set(seats[c]) & first]
+    if not shared:
         return pd.DataFrame(columns=columns)
-    paired = paired_table(results, "cell", cells[0], same)
+    paired = paired_table(results, "cell", cells[0], shared)
+    name_of = {c: dict(seats[c]) for c in shared}
+    paired = paired[[(p, name_of[c].get(p)) in first for c, p in zip(paired.label, paired.player)]]
     return paired.rename(columns={"label": "cell", "diff": "vs_first", "ci_low": "vs_first_low",
                                   "ci_high": "vs_first_high", "p_value": "vs_first_p"})[columns]
 
@@ -429,6 +438,20 @@ def sweep_file(path: Path, out: Path, games: int | None = None, target_halfwidth
     return sweep(exp, out, fresh=fresh, dask=dask, console=console, show_progress=show_progress)
 
 
+def _turns_by_cell(results: pd.DataFrame | None) -> dict:
+    """cell -> '14.6 (14.3-14.8)': the mean game length of the cell's games with its 95% interval."""
+    from experiments.play import mean_interval
+
+    if results is None or not len(results):
+        return {}
+    per_game = results.groupby(["cell", "game"], sort=False).turns.first()
+    out = {}
+    for cell, turns in per_game.groupby(level=0, sort=False):
+        low, high = mean_interval(turns.to_numpy())
+        out[cell] = f"{turns.mean():.1f} ({low:.1f}-{high:.1f})"
+    return out
+
+
 def render_sweep(result: SweepResult, console: Console) -> None:
     """The summary table: one row per cell x player."""
     from rich.table import Table
@@ -441,7 +464,8 @@ def render_sweep(result: SweepResult, console: Console) -> None:
                         f"{result.reused} resumed from checkpoints)")
     axes = [c for c in summary.columns if c.startswith("axis_")]
     rate = f"{ruleset_of(result.base).win_word} rate" if result.base is not None else "win rate"
-    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing")
+    numbers = (*(() if same_games else ("games",)), rate, "95% CI", "vs first", "pairing", "turns (95% CI)")
+    length = _turns_by_cell(result.results)
     for col in (*[a[5:] for a in axes], *(() if one_player else ("player",)), *numbers):
         table.add_column(col, justify="right" if col in numbers else "left", overflow="fold")
     for row in summary.to_dict("records"):
@@ -450,9 +474,11 @@ def render_sweep(result: SweepResult, console: Console) -> None:
         pairing = "" if pd.isna(row["variance_ratio"]) else f"{row['variance_ratio']:.2f}"
         table.add_row(*[str(row[a]) for a in axes], *(() if one_player else (row["name"],)),
                       *(() if same_games else (str(row["games"]),)), f"{row['rate']:.1%}",
-                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing)
+                      f"{row['ci_low'] * 100:.1f}-{row['ci_high'] * 100:.1f}%", versus, pairing,
+                      length.get(row["cell"], ""))
     console.print(table)
     console.print("vs first: the paired difference from the first cell on the same games, in points, with its "
-                  "95% interval; pairing: the variance ratio var(a - b) / (var(a) + var(b)) "
-                  "(1 = the shared games gain nothing)")
+                  "95% interval (blank: the first cell has no such player in that seat); pairing: the variance ratio "
+                  "var(a - b) / (var(a) + var(b)) (1 = the shared games gain nothing); turns: the mean game length "
+                  "with its 95% interval", soft_wrap=True, highlight=False, markup=False)
     console.print(f"wrote {result.out / 'results.parquet'}, {result.out / 'summary.csv'}, {result.out / 'meta.json'}")

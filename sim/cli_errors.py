@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
+from difflib import get_close_matches
 from pathlib import Path
 
 import typer
@@ -20,9 +22,27 @@ def user_errors():
     try:
         yield
     except (ValueError, FileNotFoundError) as err:  # UnknownNameError, CatalogueError, ConfigError: ValueErrors
-        fail(str(err) or type(err).__name__)
+        fail(did_you_mean(str(err) or type(err).__name__))
     except OSError as err:  # a folder that cannot be written, a path through a file
         fail(f"{err.filename}: " * bool(err.filename) + (err.strerror or type(err).__name__))
+
+
+ALLOWED = re.compile(r"'(?P<value>[^']+)'[^';]*; allowed: (?P<words>[^;()]+)")
+
+
+def did_you_mean(message: str) -> str:
+    """A refused word and the list of allowed ones ("policy = 'huntr'; allowed: dash, advance,
+    hunter or a table"): the closest allowed word added as "did you mean 'hunter'?", for every
+    ruleset's errors alike. A message that already has a hint, or no close word, is left as it is."""
+    found = ALLOWED.search(message)
+    if found is None or "did you mean" in message:
+        return message
+    words = [w.strip().strip("'\"`") for w in re.split(r",\s*|\s+or\s+", found["words"].strip().rstrip("."))]
+    words = [w for w in words if w and " " not in w]
+    close = get_close_matches(found["value"].lower(), [w.lower() for w in words], n=1, cutoff=0.6)
+    if not close or close[0] == found["value"].lower():
+        return message
+    return f"{message} (did you mean {words[[w.lower() for w in words].index(close[0])]!r}?)"
 
 
 def fail(message: str, code: int = USAGE_ERROR):

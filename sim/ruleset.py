@@ -419,7 +419,26 @@ def played(config: Any, n_games: int, seed: int, source: str | None = None) -> d
         players.append(row)
     return {"ruleset": ruleset_of(config).id, "config": source, "players": players,
             "mods": sorted(getattr(config, "mods", ()) or ()), "changed": changed_parameters(config),
-            "games": n_games, "seed": seed, "shamble": shamble}
+            "games": n_games, "seed": seed, "shamble": shamble, "commit": source_commit()}
+
+
+@functools.lru_cache(maxsize=1)
+def source_commit() -> str | None:
+    """The checkout's commit (10 hex digits, '+' when files differ from it), or None outside a git
+    checkout: with the version, which rules were played."""
+    import subprocess
+
+    try:
+        here = Path(__file__).parent
+        head = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=here, capture_output=True, text=True,
+                              timeout=10)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "."],
+                               cwd=here.parent, capture_output=True, text=True, timeout=10).stdout.strip()
+        return head.stdout.strip() + ("+" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def _policy_words(config: Any, policy: Any) -> str:
@@ -434,7 +453,8 @@ def played_line(info: dict) -> str:
         parts.append("mods " + "+".join(info["mods"]))
     if info["changed"]:
         parts.append(", ".join(f"{k}={default_text(v)}" for k, v in info["changed"].items()))
-    return f"{', '.join(parts)}; {info['games']} games, seed {info['seed']}; shamble {info['shamble']}"
+    commit = f" (commit {info['commit']})" if info.get("commit") else ""
+    return f"{', '.join(parts)}; {info['games']} games, seed {info['seed']}; shamble {info['shamble']}{commit}"
 
 
 def head_of(state: tuple, count: int, per_game: Iterable[str]) -> tuple:
@@ -484,6 +504,22 @@ def plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [plain(v) for v in value]
     return value
+
+
+AUTOMATIC = ("by ", "one per ", "the catalogue's", "the profile's", "automatic")  # meanings that say "worked out"
+
+
+def value_word(p: Parameter, value: Any) -> str:
+    """A parameter's value as a table shows it: a special value by its short meaning, 'auto' where
+    the value means "worked out by the simulator" (``table_width_in`` 0: by player count), never
+    '0.0' for it; other values as a config spells them."""
+    meaning = next((text for key, text in p.meaning.items() if key == value and type(key) is not bool), None)
+    if meaning is None:
+        return default_text(plain(value))
+    if meaning.startswith(AUTOMATIC):
+        return "auto"
+    short = meaning.split(" (")[0]
+    return short if len(short) <= 16 else default_text(plain(value))
 
 
 def default_text(value: Any) -> str:

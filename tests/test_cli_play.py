@@ -65,7 +65,10 @@ def test_the_table_title_names_the_run_and_the_players_policies():
     result = shamble("play", str(TWO), "--games", "3", "--seed", "4")
     assert result.returncode == 0, result.stderr
     title = result.stdout.splitlines()[0]
-    assert title.startswith(f"zombie40k {TWO}") and title.endswith(f"3 games, seed 4; shamble {version('shamble')}")
+    assert title.startswith(f"zombie40k {TWO}") and f"3 games, seed 4; shamble {version('shamble')}" in title
+    from sim.ruleset import source_commit
+
+    assert source_commit() is None or title.endswith(f"(commit {source_commit()})")  # which rules were played
     assert "policy" in result.stdout
 
 
@@ -89,7 +92,8 @@ def test_trace_tells_the_game_and_draws_each_turn(tmp_path):
     result = shamble("trace", str(TWO), "--seed", "3", "--game", "1", "--png", str(tmp_path))
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stdout.splitlines() if not line.startswith("wrote ")]
-    assert lines[0] == "== setup ==" and lines[-1].startswith("== result:")
+    assert lines[0].startswith(f"== zombie40k {TWO}") and "game 1, seed 3; shamble" in lines[0]  # what was played
+    assert lines[1] == "== setup ==" and lines[-1].startswith("== result:")
     turns = [line for line in lines if line.startswith("== game turn")]
     pictures = sorted(tmp_path.glob("turn_*.png"))
     assert len(pictures) == len(turns) >= 1

@@ -52,7 +52,7 @@ def test_solver_targets_other_rates_and_falling_curves():
 
 
 def test_solver_refuses_a_target_out_of_range():
-    with pytest.raises(ValueError, match="does not cross 50% between x = 0 and 20 .*; widen --lo/--hi"):
+    with pytest.raises(ValueError, match="50% is not reached on this grid: .*between x = 0 and 20 .*; widen --lo/--hi"):
         solve_curve(synthetic(100, 3.0), 0, 20, 0.5, 200)
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         solve_curve(synthetic(1, 1.0), 0, 2, 1.0, 10)
@@ -85,7 +85,7 @@ def test_solver_refuses_a_hump_and_names_both_crossings():
 
     with pytest.raises(ValueError, match="not monotone in x: it crosses 50% 2 times .*up between .*down between"):
         solve_curve(shaped(hump), 30, 150, 0.5, 400)
-    with pytest.raises(ValueError, match="does not cross 90%.*grid x 30: "):
+    with pytest.raises(ValueError, match="90% is not reached on this grid.*grid x 30: "):
         solve_curve(shaped(hump), 30, 150, 0.9, 400)
 
 
@@ -195,3 +195,59 @@ def test_mod_numbers_play_with_their_mod_on():
     virus = [v for v in exp.axes[0].values if "tvirus_t" in v]
     assert virus == [{"mods": frozenset({"t_virus"}), "tvirus_t": 3}, {"mods": frozenset({"t_virus"}), "tvirus_t": 5}]
     assert not any("dk_max_t" in v for v in exp.axes[0].values)
+
+
+def exact(table: dict, seed: int = 3):
+    """A rate read off a table (linear between its values), on evenly spread uniforms: each grid
+    point's rate is the table's exactly, with no sampling noise."""
+    def evaluate(x: float, n: int) -> np.ndarray:
+        u = (np.random.default_rng(seed).permutation(n) + 0.5) / n
+        return u < float(np.interp(x, list(table), list(table.values())))
+    return evaluate
+
+
+def test_a_target_above_every_grid_rate_is_an_error_not_an_extrapolation():
+    """The issue case (budget 30-150 for an 88% escape rate; the grid tops out at 87%): the old
+    solver took the first grid step (np.argmax of no crossing) and extrapolated to 1290. Now the
+    target is 'not reached on this grid', whichever path (logistic or bracket) the grid takes."""
+    grid = {30: 0.48625, 50: 0.4925, 70: 0.50, 90: 0.52, 110: 0.80, 130: 0.86, 150: 0.87}
+    with pytest.raises(ValueError, match="88% is not reached on this grid: the rate goes from 48.5% to 87.0%"):
+        solve_curve(exact(grid), 30, 150, 0.88, 400)
+
+
+def test_the_bracket_never_leaves_the_grid():
+    from experiments.solve import _bracketed
+
+    x, n = np.array([30, 50, 70]), 400
+    with pytest.raises(ValueError, match="not reached on this grid"):
+        _bracketed("budget", 0.88, x, np.array([194, 197, 200]), n, 0.1, True, 30, 70)
+    s = _bracketed("budget", 0.49, x, np.array([194, 197, 200]), n, 0.1, True, 30, 70)
+    assert 30 <= s.low <= s.value <= s.high <= 70
+
+
+def test_a_hump_that_reaches_the_target_on_the_grid_is_named_not_called_out_of_range():
+    """The issue's Boyz grid (8.2, 16.0, 23.2, 21.0, 17.0, 15.0, 9.2% over budget 30-150) for 20%:
+    every rate above 20% has a Wilson interval that holds 20%, so the old check saw no crossing and
+    advised 'widen --lo/--hi' though 23.2% is on the grid. Now: not monotone, the peak, and the
+    two sub-ranges that hold one crossing each."""
+    grid = {30: 0.082, 50: 0.16, 70: 0.232, 90: 0.21, 110: 0.17, 130: 0.15, 150: 0.092}
+    with pytest.raises(ValueError, match=r"not monotone in x: it reaches 20% on this grid \(peak 23.2% at 70\) "
+                       r"and crosses it 2 times .*--lo 30 --hi 70 or --lo 70 --hi 150"):
+        solve_curve(exact(grid), 30, 150, 0.20, 400)
+    s = solve_curve(exact(grid), 30, 70, 0.20, 400)  # the advice works: one side of the peak
+    assert 50 <= s.low <= s.value <= s.high <= 70
+
+
+def test_an_integer_parameters_interval_holds_only_whole_values():
+    """The issue case: 'horde_size = 5.5 (95% interval 5.33-5.59)' holds no value horde_size can
+    take. A whole-number parameter's interval ends on whole numbers around the fitted crossing."""
+    from rich.console import Console
+
+    from experiments.solve import render_solution
+
+    s = solve_curve(synthetic(5.5, 0.3), 1, 12, 0.5, 400, integer=True)
+    assert float(s.low).is_integer() and float(s.high).is_integer() and s.low <= 5 and s.high >= 6
+    console = Console(record=True, width=200)
+    render_solution(s, console)
+    text = " ".join(console.export_text().split())
+    assert "fitted between whole numbers" in text and f"95% interval {s.low:g} - {s.high:g};" in text

@@ -85,7 +85,8 @@ def test_seat_advantage_is_measured_with_a_test():
     analyses.seats(s)
     table, finding = s.tables[0], s.findings[0]
     assert list(table.frame.seat) == ["seat 1", "seat 2"] and finding.what == "seats"
-    assert "chi-square test of equal seats: p = " in table.sentence and finding.fair is not True
+    assert "exact binomial test of equal seats: p = " in table.sentence and finding.fair is not True
+    assert list(table.frame.players) == [2, 2] and "share of one-winner games" in table.frame
 
 
 def test_a_name_with_its_article_is_not_given_a_second():

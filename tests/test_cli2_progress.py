@@ -1,0 +1,57 @@
+"""Progress you can see off a terminal (issue 29, item 21): the compile announced before it
+starts, the section and ruleset beside the bars, and no blank lines of bars in a log file."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+
+from experiments import play
+from experiments.sweep import _Bars, _progress
+from sim.ruleset import load_config
+
+TWO = Path(__file__).resolve().parents[1] / "examples" / "configs" / "two_players.toml"
+
+
+def _log() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, force_terminal=False, width=100), out
+
+
+def test_a_compile_is_announced_before_it_ends_off_a_terminal(monkeypatch):
+    console, out = _log()
+    said_before = []
+
+    def slow_compile(config):
+        time.sleep(0.5)
+        said_before.append(out.getvalue())
+        return {"source": "compiled", "seconds": 0.5}
+
+    monkeypatch.setattr(play, "warm_up", slow_compile)
+    monkeypatch.setattr(play, "recorded_compile", lambda config: None)
+    play.load_game_kernels(load_config(TWO), console, quiet_for=0.05)
+    assert "compiling the zombie40k game kernels" in said_before[0]  # said while it was compiling
+    assert "compiled the game kernels in" in out.getvalue()
+
+
+def test_a_cache_load_stays_quiet(monkeypatch):
+    console, out = _log()
+    monkeypatch.setattr(play, "warm_up", lambda config: {"source": "cache", "seconds": 0.01})
+    play.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
+    assert out.getvalue() == ""
+
+
+def test_bars_draw_nothing_in_a_log_and_name_the_section_on_a_terminal():
+    console, out = _log()
+    with _progress(console, True) as bar:
+        task = bar.add_task("cells", total=3)
+        bar.advance(task, 3)
+    assert out.getvalue().strip() == ""
+    progress = Progress(console=Console(file=io.StringIO(), force_terminal=True))
+    exp = type("Exp", (), {"games": 10})()
+    _Bars(progress, 4, 1, exp, 3, "zombie40k/mods (3/9)")
+    assert [t.description for t in progress.tasks] == ["zombie40k/mods (3/9): cells", "zombie40k/mods (3/9): games"]
