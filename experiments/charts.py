@@ -72,7 +72,10 @@ def forest(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
     ax.invert_yaxis()
     ax.set(title=title, xlabel=xlabel)
     _percent(ax, "x")
-    ax.legend(frameon=False, fontsize="small")
+    if names:
+        ax.legend(frameon=False, fontsize="small")
+    else:
+        ax.text(0.5, 0.5, "no comparison to draw", transform=ax.transAxes, ha="center", color="grey")
     ax.grid(alpha=0.3, axis="x")
     return fig
 

@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from typer.exceptions import TyperException
 
+from experiments import optimality
 from experiments.bench import SCALE_MAX, WITHOUT_GAMES, bench_json, render_bench, run_bench
 from experiments.params import mods_json, params_json, policies_json, render_mods, render_params, render_policies
 from sim.cli_errors import USAGE_ERROR, user_errors, writable
@@ -414,6 +415,42 @@ def rebalance(
 
 
 @app.command()
+def tune(
+    config: Annotated[Path, typer.Argument(help="Game configuration (TOML) of any ruleset.")],
+    side: Annotated[str | None, typer.Option(help="The side to tune: a player, a team or faction, or the side a "
+                                                  "cooperative game's winner names (posse, players).")] = None,
+    all_sides: Annotated[bool, typer.Option("--all-sides", help="Best responses in turn: every player tunes "
+                                                                "against the others' current policies.")] = False,
+    rounds: Annotated[int, typer.Option(help="With --all-sides: rounds of best responses.")] = 2,
+    budget: Annotated[Int, typer.Option(help="Games of search (default 100,000; with --all-sides 20,000 per "
+                                             "tune).")] = None,
+    fields: Annotated[str | None, typer.Option(help="Policy fields to search, comma-separated (default: every field "
+                                                    "`shamble policies` lists; NAME=LOW:HIGH sets a range).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the search's games (validation plays seed + 1).")] = 2024,
+    out: Annotated[Path | None, typer.Option(help="Output folder (resumable): tuned.toml, tune.json, checkpoints. "
+                                                  "Default: tune/<config>-<side>.")] = None,
+    dask: Annotated[str | None, typer.Option(help="Score the candidates on Dask: a scheduler address, or "
+                                                  "'local'.")] = None,
+    games: Annotated[Int, typer.Option(help="Games per candidate (default: from the budget and cma's "
+                                            "population).")] = None,
+    validate_games: Annotated[int, typer.Option(help="Fresh games of the validation, per policy.")] = 10_000,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start over: delete the folder's checkpoints.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Find a side's best play (CMA-ES over its policy fields on common seeds) and validate it against the
+    default on fresh games: exit 0 when the tuned policy PASSED, 1 when it is NOT BETTER (resumable)."""
+    from experiments.tune import main as tune_main
+
+    argv = [str(config), "--rounds", str(rounds), "--seed", str(seed), "--validate-games", str(validate_games)]
+    options = {"--side": side, "--budget": budget, "--fields": fields, "--out": out, "--dask": dask, "--games": games}
+    argv += [text for name, value in options.items() if value is not None for text in (name, str(value))]
+    argv += [flag for flag, on in (("--all-sides", all_sides), ("--fresh", fresh), ("--quiet", quiet)) if on]
+    code = tune_main(argv)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
 def report(
     name: Annotated[str, typer.Option(help="Report name: the folder under --out.")] = "latest",
     out: Annotated[Path, typer.Option(help="Folder of reports.")] = Path("reports"),
@@ -444,6 +481,9 @@ def _mods_of(rs):
         list_mods(rs, as_json)
     mods.generic = True  # the listing below, not the ruleset's own
     return mods
+
+
+app.command("optimality")(optimality.main)  # issue 26 item 5: does a one-field change beat the default?
 
 
 def _mount_rulesets() -> None:

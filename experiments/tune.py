@@ -151,7 +151,6 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
     validate_games = _check_int("validate_games", validate_games, 1)
     rs = ruleset_of(config)
     chosen = parse_fields(fields)
-    folder = _folder(out_dir, resume)
     tuned_side = resolve_side(config, side, seed)
     start = config.players[tuned_side.seats[0]].policy
     dims = policy_space(rs, start, chosen)
@@ -161,6 +160,7 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
     if budget < 2 * games:
         raise TuneError(f"--budget {budget}: too small to score two candidates of {games} games; "
                         f"allowed: {2 * games} or more")
+    folder = _folder(out_dir, resume)  # made only once every input is known good: nothing half-written
     if folder is not None and source is not None:
         _check_writable_layout(source, config, tuned_side, start, folder)
     stamp = {"tune": run_key(config, tuned_side, dims, games, seed, popsize)}

@@ -109,6 +109,15 @@ def test_charts_write_png_and_svg(tmp_path):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
 
 
+def test_a_forest_with_no_comparison_draws_and_says_so(tmp_path):
+    """A section whose every comparison was left out (a scenario held in every game) still draws."""
+    empty = pd.DataFrame({"label": [], "name": [], "diff": [], "ci_low": [], "ci_high": []})
+    fig = charts.forest(empty, "t", "x")
+    assert any(t.get_text() == "no comparison to draw" for t in fig.axes[0].texts)
+    png, _ = charts.save(fig, tmp_path / "empty")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_cli_report_and_solve_errors(tmp_path):
     run = [sys.executable, "-c", "from experiments.cli import app; app()"]
     bad = subprocess.run([*run, "report", "--scale", "0", "--out", str(tmp_path)], capture_output=True, text=True)
