@@ -341,11 +341,12 @@ def charge(rng, g, st, h, u, tb):
 
 
 @njit
-def _second_target(st, g, h, first, tb):
-    """The closest other unit horde h could charge (within 12"), -1 if none."""
+def _second_target(st, g, h, tb):
+    """The closest unit horde h could charge (within 12") that no group of it charges yet (A25:
+    a horde splits to charge *more* units), -1 if none."""
     best, best_d = -1, INF
     for u in range(st.ust.shape[1]):
-        if u == first or not unit_alive(st, g, u):
+        if st.w_charged[u] or not unit_alive(st, g, u):
             continue
         d = unit_gap_horde(st, g, u, h)
         if d <= tb.prm[P_CHARGE_RANGE] and d < best_d:
@@ -355,23 +356,27 @@ def _second_target(st, g, h, first, tb):
 
 @njit
 def split_charges(rng, g, st, h, u, tb):
-    """A25: a horde that could charge several units splits off groups of 20 plain Zombies for the
-    other units, the most models staying on the closest; every group keeps at least 20."""
+    """A25: a horde that could charge several units splits off groups of 20 plain Zombies, one for
+    each other unit (§5: "split up to charge more than one unit"; never a second group at a unit it
+    already charges, the main target u included), the most models staying on the closest; every
+    group keeps at least 20."""
     if tb.prm[P_SPLIT_CHARGE] == 0:
         return
     least = int(tb.prm[P_SPLIT_MIN])
-    skip = u
-    for _ in range(8):
+    for v in range(st.w_charged.shape[0]):
+        st.w_charged[v] = False
+    st.w_charged[u] = True
+    for _ in range(st.w_charged.shape[0]):
         if st.hst[g, h, HS_Z] < least or horde_models(st, g, h) - least < least:
             return
-        v = _second_target(st, g, h, skip, tb)
+        v = _second_target(st, g, h, tb)
         if v < 0:
             return
+        st.w_charged[v] = True
         st.hst[g, h, HS_Z] -= least
         refresh_radius(st, g, h, tb)
         group = new_horde(st, g, st.hpos[g, h, 0], st.hpos[g, h, 1], least, 0, tb)
         charge(rng, g, st, group, v, tb)
-        skip = v
 
 
 @njit
