@@ -331,10 +331,11 @@ def charge(rng, g, st, h, u, tb):
             reach = st.urad[g, u] + st.hrad[g, h]
             st.hpos[g, h, 0] = st.upos[g, u, 0] + dx / d * reach
             st.hpos[g, h, 1] = st.upos[g, u, 1] + dy / d * reach
+            if not _locked(st, g, u):  # core §12 Counter-attack: "charged (and was not already locked)"
+                st.ust[g, u, US_WAS_CHARGED] = 1
             st.lock[g, u, h] = 1
             st.hst[g, h, HS_LOCKED] += 1
             st.hst[g, h, HS_CHARGED] = 1
-            st.ust[g, u, US_WAS_CHARGED] = 1
         log_event(st, g, PH_Z_ASSAULT, EK_CHARGE, h, u, int(success), st.hpos[g, h, 0], st.hpos[g, h, 1])
     place_phase_noise(st, g, tb, PH_Z_ASSAULT)
     return success

@@ -7,11 +7,13 @@ blast under Foggy (§6, §10) and the deployment roll-off's ties (§3.2)."""
 from __future__ import annotations
 
 import numpy as np
-from apocalypse_helpers import put_horde, put_unit, table
+from apocalypse_helpers import put_horde, put_unit, table, warlord
 
+import kernels.apocalypse.assault as assault
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_OUT_A
+from kernels.w40k import columns as L
 
 
 def _out() -> np.ndarray:
@@ -72,3 +74,51 @@ def test_split_charges_reach_each_unit_in_range_once(dice):
     dice.done()
     assert [len(_locked_with(st, u)) for u in (near, right, left)] == [1, 1, 1]
     assert st.hst[0, h, C.HS_Z] == 40
+
+
+# ------------------------------------------------------------------ 10. Counter-attack (core §12)
+
+
+def _defence_marines(st, tb):
+    w = put_unit(st, tb, 0, 5, 5)  # the Captain, far away: his trait gives the detachment Counter-attack
+    u = put_unit(st, tb, 1, 20, 20)
+    tb.policy[0, C.POL_TRAIT] = C.TRAIT_DEFENCE
+    warlord(st, tb)
+    assert w >= 0 and st.mflags[0, u, 0] & L.MR_COUNTER_ATTACK
+    return u
+
+
+def _marine_attacks(st, tb, u, hordes_):
+    st.w_cu[0] = u
+    st.w_ch[:len(hordes_)] = hordes_
+    assault.prepare_strikes(st, 0, 1, 1, len(hordes_), tb)
+    return int(st.w_ma[u, 0])
+
+
+def test_counter_attack_only_for_a_unit_not_already_locked(dice):
+    """Core §12 Counter-attack: "If the unit is charged (and was not already locked)". Tactical
+    Marines (A1) locked with one horde and charged by a second strike once, not twice."""
+    _, tb, st, rng = table()
+    _no_overwatch(tb)
+    u = _defence_marines(st, tb)
+    first = put_horde(st, tb, 20, 24, 10)
+    st.lock[0, u, first] = 1
+    st.hst[0, first, C.HS_LOCKED] = 1
+    second = put_horde(st, tb, 30, 20, 10)
+    dice.script(6, 6)
+    assert zombies.charge(rng, 0, st, second, u, tb)
+    dice.done()
+    assert st.ust[0, u, C.US_WAS_CHARGED] == 0
+    assert _marine_attacks(st, tb, u, [first, second]) == 1
+
+
+def test_counter_attack_for_a_free_unit_that_is_charged(dice):
+    _, tb, st, rng = table()
+    _no_overwatch(tb)
+    u = _defence_marines(st, tb)
+    h = put_horde(st, tb, 30, 20, 10)
+    dice.script(6, 6)
+    assert zombies.charge(rng, 0, st, h, u, tb)
+    dice.done()
+    assert st.ust[0, u, C.US_WAS_CHARGED] == 1
+    assert _marine_attacks(st, tb, u, [h]) == 2
