@@ -10,7 +10,9 @@ from kernels.apocalypse.columns import US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
 from kernels.apocalypse.state import W_SPARE
 from kernels.apocalypse.strike import (
     count_zombie_wounds,
+    first_living,
     hits_only_on_six,
+    plague_wounds,
     precise_strikes,
     remember_wounds,
 )
@@ -102,9 +104,22 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
     if precise:
         precise_strikes(rng, g, n_dice, spec, st, u, tb, out)
     else:
-        resolve_attacks(rng, g, n_dice, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],
-                        NONE, 0, st.w_dealt[:0], out)
+        _strike_unit(rng, g, st, u, n_dice, spec, out)
     return count_zombie_wounds(st, g, u)
+
+
+@njit
+def _strike_unit(rng, g, st, u, n_dice, spec, out):
+    """The core's ``resolve_attacks`` one die at a time (the same dice in the same order), so each
+    model's unsaved wounds are counted for The Plague (§5): a close combat die scores at most one
+    hit, which goes to the unit's first living model."""
+    for _ in range(n_dice):
+        m = first_living(st, g, u)
+        before = out[OUT_UNSAVED]
+        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],
+                        NONE, 0, st.w_dealt[:0], out)
+        if m >= 0:
+            plague_wounds(st, g, u, m, out[OUT_UNSAVED] - before)
 
 
 @njit

@@ -370,15 +370,23 @@ def hits_only_on_six(dull_witted, attacker_ws, target_ws):
 
 @njit
 def count_zombie_wounds(st, g, u):
-    """Wounds each model of unit u lost since ``w_was`` was taken: they came from zombies."""
+    """Wounds unit u lost since ``w_was`` was taken (to zombies: the combat's result, core §7.4)."""
     lost = 0
     for m in range(st.wounds.shape[2]):
         d = st.w_was[m] - st.wounds[g, u, m]
         if d > 0:
-            st.minfo[g, u, m, MI_ZW] += d
-            st.minfo[g, u, m, MI_ZW_TURN] += d
             lost += d
     return lost
+
+
+@njit
+def plague_wounds(st, g, u, m, n):
+    """Model m of unit u suffered ``n`` unsaved wounds from zombies: The Plague counts them (§5: an
+    Independent Character adds 1 for every unsaved wound that turn after the first - an Instant
+    Death wound is one unsaved wound, however many Wounds it takes)."""
+    if n > 0:
+        st.minfo[g, u, m, MI_ZW] += n
+        st.minfo[g, u, m, MI_ZW_TURN] += n
 
 
 @njit
@@ -409,6 +417,7 @@ def wound_model(rng, g, spec, st, u, m, out):
         out[OUT_FNP] += 1
         return
     out[OUT_UNSAVED] += 1
+    plague_wounds(st, g, u, m, 1)
     left = st.wounds[g, u, m]
     lost = wounds_lost(instant, (st.mflags[g, u, m] & MR_EW) != 0, left)
     st.wounds[g, u, m] = left - min(lost, left)

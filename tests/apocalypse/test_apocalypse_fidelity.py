@@ -10,6 +10,7 @@ import numpy as np
 from apocalypse_helpers import put_horde, put_unit, table, warlord
 
 import kernels.apocalypse.assault as assault
+import kernels.apocalypse.combat as combat
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_OUT_A
@@ -122,3 +123,48 @@ def test_counter_attack_for_a_free_unit_that_is_charged(dice):
     dice.done()
     assert st.ust[0, u, C.US_WAS_CHARGED] == 1
     assert _marine_attacks(st, tb, u, [h]) == 2
+
+
+# ------------------------------------------------------------------ 11. The Plague counts unsaved wounds (§5)
+
+
+def test_plague_counts_unsaved_wounds_not_wounds_lost(dice):
+    """§5 The Plague: an Independent Character rolls D6 + 1 for every unsaved wound that turn after
+    the first. One Instant Death wound (S8 against the Captain's T4) takes his 3 Wounds but is one
+    unsaved wound: a Plague die of 5 stays 5 (the old count made it 5 + 2 = 7, a Brute)."""
+    _, tb, st, rng = table()
+    u = put_unit(st, tb, 0, 20, 20)  # the Captain: IC, Warlord, W3, T4, 3+ / 4++
+    h = put_horde(st, tb, 24, 20, 15)
+    tb.policy[0, C.POL_TRAIT] = C.TRAIT_NONE  # no Tenacity: no Feel No Pain roll
+    warlord(st, tb)
+    st.w_cu[0], st.w_ch[0] = u, h
+    st.lock[0, u, h] = 1
+    out = _out()
+    dice.script(6, 2, 1)  # hit on a 6 (Dull Witted), wound S8 v T4 on 2+, the 4++ fails on a 1
+    lost = combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE],
+                                 tb.weapons[tb.ids[0]], 8, True, False, False, False, tb, out)
+    assert lost == 3 and st.wounds[0, u, 0] == 0 and out[L.OUT_UNSAVED] == 1
+    assert st.minfo[0, u, 0, C.MI_ZW_TURN] == 1
+    dice.script(5)
+    assault.plague(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)
+    dice.done()
+    assert st.pres[0, 0, C.PR_WL_FATE] != C.WL_BRUTE and st.res[0, C.R_BRUTES] == 0
+
+
+def test_plague_counts_each_unsaved_wound_of_an_independent_character(dice):
+    """Two unsaved wounds (S4, no Instant Death) on the Captain: D6 + 1, so a 5 makes a Brute."""
+    _, tb, st, rng = table()
+    u = put_unit(st, tb, 0, 20, 20)
+    h = put_horde(st, tb, 24, 20, 15)
+    tb.policy[0, C.POL_TRAIT] = C.TRAIT_NONE  # no Tenacity: no Feel No Pain roll
+    warlord(st, tb)
+    st.w_cu[0], st.w_ch[0] = u, h
+    st.lock[0, u, h] = 1
+    dice.script(6, 4, 1, 6, 4, 1)  # two attacks: hit, wound S4 v T4 on 4+, save failed
+    combat.zombie_attacks(rng, 0, st, u, 2, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE], tb.weapons[tb.ids[0]],
+                          4, True, False, False, False, tb, _out())
+    assert st.wounds[0, u, 0] == 1 and st.minfo[0, u, 0, C.MI_ZW_TURN] == 2
+    dice.script(5)
+    assault.plague(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)
+    dice.done()
+    assert st.pres[0, 0, C.PR_WL_FATE] == C.WL_BRUTE
