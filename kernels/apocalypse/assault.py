@@ -549,16 +549,32 @@ def engage(st, g, nu, nh, tb):
 
 @njit
 def _special_strike(st, g, s, tb):
-    """(weapon row, attacks, Initiative step) of a special zombie model."""
-    best, best_s = tb.ids[0], -1
+    """(weapon row, attacks, Initiative step) of a special zombie model: its strongest close combat
+    weapon, +1 Attack for two melee weapons (a pistol counts as one, core §6.2, §7.3) unless the
+    chosen one is Two-handed or a lone Specialist weapon - a Brute keeps its host's wargear and the
+    rules of that wargear (§4)."""
+    best, best_s, n_melee, n_special = tb.ids[0], -1, 0, 0
     for k in range(st.sgear.shape[2]):
         w = st.sgear[g, s, k]
-        if w >= 0 and tb.weapons[w, W_KIND] == K_MELEE:
+        if w < 0:
+            continue
+        kind = tb.weapons[w, W_KIND]
+        if kind == K_PISTOL:
+            n_melee += 1
+            n_special += (tb.weapons[tb.ids[0], W_FLAGS] & WR_SPECIALIST) != 0
+        elif kind == K_MELEE:
+            n_melee += 1
+            n_special += (tb.weapons[w, W_FLAGS] & WR_SPECIALIST) != 0
             sv = attack_strength(tb.weapons[w, W_SMODE], tb.weapons[w, W_SVAL], st.sstats[g, s, S], 0)
             if sv > best_s:
                 best, best_s = w, sv
-    init = 1 if (tb.weapons[best, W_FLAGS] & WR_UNWIELDY) != 0 else st.sstats[g, s, I]
-    return best, st.sstats[g, s, A], max(1, min(10, init))
+    flags = tb.weapons[best, W_FLAGS]
+    attacks = st.sstats[g, s, A]
+    lone_specialist = (flags & WR_SPECIALIST) != 0 and n_special < 2
+    if n_melee >= 2 and (flags & WR_TWO_HANDED) == 0 and not lone_specialist:
+        attacks += 1
+    init = 1 if (flags & WR_UNWIELDY) != 0 else st.sstats[g, s, I]
+    return best, attacks, max(1, min(10, init))
 
 
 @njit

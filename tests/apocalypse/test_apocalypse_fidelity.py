@@ -168,3 +168,31 @@ def test_plague_counts_each_unsaved_wound_of_an_independent_character(dice):
     assault.plague(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)
     dice.done()
     assert st.pres[0, 0, C.PR_WL_FATE] == C.WL_BRUTE
+
+
+# ------------------------------------------------------------------ 12. Brutes keep their wargear (§4)
+
+
+def test_a_brute_keeps_the_two_melee_weapons_attack(dice):
+    """§4: a Brute "retain[s] all wargear and special rules of the wargear". An Ork Boy (A2, slugga
+    and choppa: +1 Attack for two melee weapons, core §7.3) strikes 3 times; so does his Brute."""
+    _, tb, st, _ = table("four_players")
+    u = put_unit(st, tb, _template(tb, 2, 1), 20, 20)  # the Goffs' first mob of Boyz
+    h = put_horde(st, tb, 24, 20, 15)
+    m = 0
+    _, host_attacks, _ = assault.melee_choice(st, 0, u, m, 2, 6, tb)
+    assert st.stats[0, u, m, L.A] == 2 and host_attacks == 3
+    assault.make_brute(st, 0, u, m, h, tb, C.PH_Z_ASSAULT)
+    s = int(np.flatnonzero(st.skind[0] == C.SK_BRUTE)[0])
+    _, attacks, init = assault._special_strike(st, 0, s, tb)
+    assert attacks == 3 and init == 3
+
+
+def test_a_brute_with_one_melee_weapon_gets_no_extra_attack(dice):
+    """A Tactical Marine's Brute: boltgun and bolt pistol, one close combat weapon (the pistol)."""
+    _, tb, st, _ = table()
+    u = put_unit(st, tb, 1, 20, 20)
+    h = put_horde(st, tb, 24, 20, 15)
+    assault.make_brute(st, 0, u, 0, h, tb, C.PH_Z_ASSAULT)
+    s = int(np.flatnonzero(st.skind[0] == C.SK_BRUTE)[0])
+    assert assault._special_strike(st, 0, s, tb)[1] == st.sstats[0, s, L.A] == 1
