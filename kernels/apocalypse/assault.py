@@ -401,7 +401,7 @@ def player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb):
                 continue
             h = _strike_target(st, g, u, nh)
             if h < 0:
-                return
+                break  # this unit has no horde left to strike; the combat's other units still do
             weapon = tb.weapons[st.w_mw[u, m]]
             target_ws = 1 if horde_blind(st, g, h) else tb.zstats[ZK_ZOMBIE, WS]  # Blind: WS 1 (core §12)
             melee_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], target_ws,
@@ -502,7 +502,7 @@ def hammer_of_wrath(rng, g, st, ns, nh, tb):
                 continue
             h = _strike_target(st, g, u, nh)
             if h < 0:
-                return
+                break  # this unit has no horde left to hit; the combat's other units still do
             hammer_of_wrath_spec(spec, st.bstats[g, u, m], majority_toughness(st, g, h, tb), tb.wound_chart)
             for c in range(out.shape[0]):
                 out[c] = 0

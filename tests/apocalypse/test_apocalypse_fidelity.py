@@ -196,3 +196,51 @@ def test_a_brute_with_one_melee_weapon_gets_no_extra_attack(dice):
     assault.make_brute(st, 0, u, 0, h, tb, C.PH_Z_ASSAULT)
     s = int(np.flatnonzero(st.skind[0] == C.SK_BRUTE)[0])
     assert assault._special_strike(st, 0, s, tb)[1] == st.sstats[0, s, L.A] == 1
+
+
+# ------------------------------------------------------------------ 13. every unit strikes at its step (core §7.3)
+
+
+def _two_unit_combat(st, tb, template):
+    """Unit a locked with horde h1 (which will be empty), unit b with h1 and h2 (10 Zombies)."""
+    a = put_unit(st, tb, template, 20, 20)
+    b = put_unit(st, tb, template, 20, 26, slot=3)
+    h1 = put_horde(st, tb, 24, 22, 1)
+    h2 = put_horde(st, tb, 16, 26, 10)
+    for u, h in ((a, h1), (b, h1), (b, h2)):
+        st.lock[0, u, h] = 1
+    st.w_cu[:2] = a, b
+    st.w_ch[:2] = h1, h2
+    return a, b, h1, h2
+
+
+def test_player_strikes_go_on_when_one_unit_has_no_target(dice):
+    """Core §7.3: every model strikes at its Initiative step. Unit a's only horde is wiped out;
+    unit b, still locked with a 10-Zombie horde, strikes (the old code stopped the whole step)."""
+    _, tb, st, rng = table()
+    a, b, h1, h2 = _two_unit_combat(st, tb, 1)
+    assault.prepare_strikes(st, 0, 2, 2, 2, tb)
+    st.hst[0, h1, C.HS_Z] = 0  # h1 is wiped out before this step
+    step = int(st.w_mi[b, 0])
+    n = sum(int(st.w_ma[b, m]) for m in range(st.wounds.shape[2]) if st.wounds[0, b, m] > 0 and st.w_mi[b, m] == step)
+    assert n > 0
+    dice.script(*[1] * n)  # b's attacks all miss
+    assault.player_strikes(rng, 0, st, 2, 2, 2, step, False, tb)
+    dice.done()
+    assert st.w_mt[b] == h2
+
+
+def test_hammer_of_wrath_goes_on_when_one_unit_has_no_target(dice):
+    """Core §12 Hammer of Wrath: each charging model with it makes its hit at I10; a unit with no
+    horde left does not stop the next unit's hits."""
+    _, tb, st, rng = table()
+    a, b, h1, h2 = _two_unit_combat(st, tb, 2)  # Assault Marines: jump packs, Hammer of Wrath
+    st.ust[0, a, C.US_CHARGED] = st.ust[0, b, C.US_CHARGED] = 1
+    assault.prepare_strikes(st, 0, 2, 2, 2, tb)
+    st.hst[0, h1, C.HS_Z] = 0
+    n = sum(1 for m in range(st.wounds.shape[2])
+            if st.wounds[0, b, m] > 0 and st.mflags[0, b, m] & L.MR_HAMMER_OF_WRATH)
+    assert n > 0
+    dice.script(*[1] * n)  # every automatic hit fails to wound
+    assault.hammer_of_wrath(rng, 0, st, 2, 2, tb)
+    dice.done()
