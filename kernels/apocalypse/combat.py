@@ -16,6 +16,7 @@ from kernels.apocalypse.strike import (
     precise_strikes,
     remember_wounds,
 )
+from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.units import majority
 from kernels.jit import njit
 from kernels.rng import d6
@@ -71,11 +72,15 @@ def auto_hit_spec(spec, strength, ap, target_t, wound_chart):
 
 @njit
 def blast_on_unit(rng, g, st, u, hits, strength, tb):
-    """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10)."""
+    """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10). A
+    Barrage is a shooting attack, so the unit's cover counts: Foggy gives every model Shrouded
+    (5+ in the open, §6), a ruin 4+ (2+ with Foggy)."""
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
     _clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
-    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
+    spec[SP_NO_COVER] = 0
+    cover = cover_at(st, g, st.upos[g, u, 0], st.upos[g, u, 1], tb, NONE)
+    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], cover,
                     0, st.w_dealt[:0], out)
     return out[OUT_UNSAVED]
 

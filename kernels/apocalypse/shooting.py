@@ -24,7 +24,6 @@ from kernels.apocalypse.columns import (
     MI_ML,
     MI_ROLE,
     P_BLIND_ON,
-    P_FOGGY,
     P_GRENADE_QUIET,
     P_MOO_ALL,
     P_NOISE_HEAVY_BONUS,
@@ -32,7 +31,6 @@ from kernels.apocalypse.columns import (
     P_NOISE_TEMPLATE,
     P_PSYCHIC,
     P_TURNS,
-    P_ZONE_COVER,
     PH_PSYCHIC,
     PH_SHOOTING,
     POL_BLIND,
@@ -72,7 +70,7 @@ from kernels.apocalypse.movement import may_run, move_unit, unit_goal
 from kernels.apocalypse.noise import make_noise, noise_of_weapon, overwatch_noise, psychic_noise, reroll_noise
 from kernels.apocalypse.state import OUT_REROLLED, W_SHOOT
 from kernels.apocalypse.strike import majority_toughness, strike_horde
-from kernels.apocalypse.terrain import terrain_cover
+from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
@@ -137,16 +135,9 @@ TARGET_PRIORITY_RANGE = 12.0  # §7 trait 6 [V]
 
 @njit
 def horde_cover(st, g, h, tb):
-    """A horde's cover save against shooting: the zone is a ruin (4+, §3.1), and so is each piece
-    of area terrain (core §6.7, ``kernels.apocalypse.terrain``); Foggy gives every model Shrouded
-    (+2, at least 5+ in the open; §6); in the open it has none."""
-    x, y = st.hpos[g, h, 0], st.hpos[g, h, 1]
-    in_ruin = zone_distance(x, y, tb.prm) <= 0.0
-    cover = int(tb.prm[P_ZONE_COVER]) if in_ruin else NONE
-    cover = min(cover, terrain_cover(st, g, x, y, tb, NONE))
-    if tb.prm[P_FOGGY] != 0:
-        cover = max(2, cover - 2) if cover < NONE else 5
-    return cover
+    """A horde's cover save against shooting (``terrain.cover_at``: the zone and ruins 4+, Foggy's
+    Shrouded +2 or 5+ in the open, §3.1, §6)."""
+    return cover_at(st, g, st.hpos[g, h, 0], st.hpos[g, h, 1], tb, NONE)
 
 
 # ------------------------------------------------------------------ weapons and shots

@@ -244,3 +244,26 @@ def test_hammer_of_wrath_goes_on_when_one_unit_has_no_target(dice):
     dice.script(*[1] * n)  # every automatic hit fails to wound
     assault.hammer_of_wrath(rng, 0, st, 2, 2, tb)
     dice.done()
+
+
+# ------------------------------------------------------------------ 14. the spawner's blast and Foggy (§6, §10)
+
+
+def _boyz_hit_by_the_blast(dice, foggy: bool) -> int:
+    _, tb, st, rng = table("four_players", foggy=foggy)
+    u = put_unit(st, tb, _template(tb, 2, 1), 10, 30)  # Ork Boyz in the open: 6+ armour, T4
+    assert st.stats[0, u, 0, L.SV] == 6
+    dice.script(4, 5)  # S5 v T4 wounds on 3+; the save roll is a 5
+    unsaved = combat.blast_on_unit(rng, 0, st, u, 1, 5, tb)
+    dice.done()
+    return unsaved
+
+
+def test_spawner_blast_allows_foggy_shrouded_cover(dice):
+    """§6 Foggy: every model has Shrouded (5+ cover even in the open); §10's large blast is a
+    Barrage, a shooting attack, so an Ork Boy's 5 saves it (the old blast allowed no cover)."""
+    assert _boyz_hit_by_the_blast(dice, True) == 0
+
+
+def test_spawner_blast_without_foggy_leaves_only_the_armour(dice):
+    assert _boyz_hit_by_the_blast(dice, False) == 1
