@@ -11,6 +11,7 @@ from apocalypse_helpers import put_horde, put_unit, table, warlord
 
 import kernels.apocalypse.assault as assault
 import kernels.apocalypse.combat as combat
+import kernels.apocalypse.setup as setup
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_OUT_A
@@ -267,3 +268,34 @@ def test_spawner_blast_allows_foggy_shrouded_cover(dice):
 
 def test_spawner_blast_without_foggy_leaves_only_the_armour(dice):
     assert _boyz_hit_by_the_blast(dice, False) == 1
+
+
+# ------------------------------------------------------------------ 15. deployment roll-off ties (§3.2)
+
+
+def test_deployment_roll_off_ties_are_rerolled_by_every_tied_side(dice):
+    """§3.2 "re-roll ties" (core Roll-off): two players tie on 4, both roll again (3 and 5): the 5
+    deploys first, the zombies (2) last. The re-roll orders the tied sides only."""
+    keys = np.zeros(8)
+    dice.script(4, 4, 2, 3, 5)
+    setup.deployment_order(np.zeros(1, np.uint64), 0, keys, 2)
+    dice.done()
+    assert list(keys[:3]) == [1.0, 0.0, 2.0]
+
+
+def test_deployment_roll_off_reroll_does_not_jump_a_higher_first_roll(dice):
+    """Players 0, 1 and the zombies tie on 3 and re-roll together (6, 1, 2); player 2's 4 still
+    deploys first: a re-roll orders only the sides it ties."""
+    keys = np.zeros(10)
+    dice.script(3, 3, 4, 3, 6, 1, 2)
+    setup.deployment_order(np.zeros(1, np.uint64), 0, keys, 3)
+    dice.done()
+    assert list(keys[:4]) == [1.0, 3.0, 0.0, 2.0]
+
+
+def test_deployment_roll_off_ties_again_roll_again(dice):
+    keys = np.zeros(6)
+    dice.script(5, 5, 2, 2, 1, 6)  # one player and the zombies: 5, 5, then 2, 2, then 1, 6
+    setup.deployment_order(np.zeros(1, np.uint64), 0, keys, 1)
+    dice.done()
+    assert list(keys[:2]) == [1.0, 0.0]
