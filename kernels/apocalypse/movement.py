@@ -41,7 +41,6 @@ from kernels.apocalypse.columns import (
     P_TABLE,
     P_TURNS,
     P_ZONE_R,
-    PLAN_RUSH,
     PLAN_STAGED,
     POL_AURA_PENALTY,
     POL_MARGIN,
@@ -152,14 +151,16 @@ def standoff_point(st, g, u, tb):
 
 @njit
 def unit_goal(st, g, u, tb):
-    """(hold, x, y): where unit u heads this turn under its owner's plan (P3, P10)."""
+    """(hold, x, y): where unit u heads this turn under its owner's plan (P3, P10): staged units hold
+    until their departure turn; under every plan (rush too) a unit that is not the escort waits
+    outside the zone while an escort (policy ``escort``) lives to spring the Graveyard."""
     c = 0.5 * tb.prm[P_TABLE]
     p = st.ust[g, u, US_OWNER]
     turn, last = st.gst[g, G_TURN], int(tb.prm[P_TURNS])
     if zone_distance(st.upos[g, u, 0], st.upos[g, u, 1], tb.prm) <= 0.0:
         return True, c, c  # its centre is on the zone: it stays
     plan = int(tb.policy[p, POL_PLAN])
-    if plan == PLAN_RUSH or turn >= last:
+    if turn >= last:
         return False, c, c
     if plan == PLAN_STAGED:
         speed = move_allowance(st.ust[g, u, US_TYPE], tb)

@@ -259,8 +259,8 @@ class ApocalypseConfig:
                               "D6s a zombie horde runs after moving (Zombie!: it may still charge)", lo=0, hi=4)
     charge_range_in: float = _p(12.0, "V", "core §7.1",
                                 "longest charge, in inches, either side declares (roll 2D6 to make it)", lo=0, hi=48)
-    t_cap: int = _p(6, "V", "§2", "Toughness never above this in play", lo=1, hi=10)
-    w_cap: int = _p(4, "V", "§2", "Wounds never above this in play", lo=1, hi=10)
+    t_cap: int = _p(6, "V", "§2", "Toughness never above this in play (above 6 never binds: refused)", lo=1, hi=6)
+    w_cap: int = _p(4, "V", "§2", "Wounds never above this in play (above 4 never binds: refused)", lo=1, hi=4)
     # ambiguities (the default reading first)
     players_bonus: str = _p("all", "A1", "§3.3 §9", "where '(+players)' adds N", ("all", "zombie_counts", "none"))
     free_units: str = _p("merge_same_datasheet", "A3", "§2", "models may regroup: depleted units of one datasheet "
@@ -282,7 +282,8 @@ class ApocalypseConfig:
                               choices=("move_along_line", "rescatter"))
     spawner_radius_in: float = _p(2.5, "C", "§3.3 A12", "spawner footprint radius", lo=0.5, hi=6,
                                   plausible=(1.5, 3.5))
-    wreck_waves: bool = _p(True, "A14", "§9.1", "spawners from wrecked vehicles spawn waves (inert: no vehicles)")
+    wreck_waves: bool = _p(True, "A14", "§9.1", "spawners from wrecked vehicles spawn waves (only true: no vehicle can "
+                           "be fielded, so false would change nothing)")
     edge_position: str = _p("nearest", "A15", "§9.2",
                             "edge waves arrive nearest to the nearest player model, or at a random point of the edge",
                             choices=("nearest", "random"))
@@ -295,7 +296,8 @@ class ApocalypseConfig:
                                "a failed spawner-aura Fear test: WS 1 to the end of the zombie turn, or fall back",
                                choices=("ws1", "fall_back"))
     psychic_noise: str = _p("half_type", "A19", "§9.3",
-                            "a typed psychic power attracts half its weapon type's noise (rounded up), or all of it",
+                            "a typed psychic power attracts half its weapon type's noise (rounded up), or all of it "
+                            "(only half_type: Force, the one power cast, has no type)",
                             choices=("half_type", "full_type"))
     brutes_dull_witted: bool = _p(True, "A21", "§4",
                                   "Brutes are Dull Witted like Zombies (the First Zombie and Juggernauts never are)")
@@ -317,7 +319,8 @@ class ApocalypseConfig:
     master_of_offence_scope: str = _p("melee", "A30", "§7",
                                       "Master of Offence's To Wound re-roll in close combat only, or in every phase",
                                       choices=("melee", "all"))
-    legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of 180 pts or more (alt. 2)",
+    legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of legendary_cost pts or more (alt. 2; "
+                                   "another value is refused unless some Warlord costs that much)",
                                    lo=1, hi=5, plausible=(2, 3))
     legendary_cost: int = _p(180, "V", "§7",
                              "Legendary Fighter: a Warlord of this many points or more multiplies his hits",
@@ -393,6 +396,7 @@ class ApocalypseConfig:
                               "so the simulator keeps them out)")
         if self.brutes_shoot:
             raise ConfigError("brutes_shoot = true; allowed: false (A21: a Brute has BS 0)")
+        _refuse_inert(self)
         if not isinstance(self.geometry, Geometry):
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
 
@@ -407,6 +411,13 @@ class ApocalypseConfig:
         return self.terrain != "none"
 
     @property
+    def legendary_live(self) -> bool:
+        """Some Warlord costs ``legendary_cost`` points or more, so Legendary Fighter's multiplying
+        branch (A31) and ``legendary_multiplier`` can play (sensitivity skips the multiplier
+        otherwise: ``Parameter.enable``)."""
+        return max(warlord_points(self)) >= self.legendary_cost
+
+    @property
     def n_players(self) -> int:
         return len(self.players)
 
@@ -415,6 +426,27 @@ class ApocalypseConfig:
         """(N added to rolls, N added to zombie counts) by A1."""
         n = self.n_players
         return {"all": (n, n), "zombie_counts": (0, n), "none": (0, 0)}[self.players_bonus]
+
+
+def warlord_points(cfg: ApocalypseConfig) -> list[int]:
+    """Each player's Warlord's printed (catalogue) points: what Legendary Fighter reads (§7)."""
+    from sim.rulesets.apocalypse.armies import build_units
+
+    return [int(build_units(p.army, catalogue())[0].models[0].cost) for p in cfg.players]
+
+
+def _refuse_inert(cfg: ApocalypseConfig) -> None:
+    """Options that could change no game of this simulator are refused in one line (issue 27)."""
+    if cfg.psychic_noise != "half_type":
+        raise ConfigError(f"psychic_noise = {cfg.psychic_noise!r}; allowed: half_type (A19: only the Force power is "
+                          "cast, core §13, and it has no weapon type, so a typed power's noise never plays)")
+    if not cfg.wreck_waves:
+        raise ConfigError("wreck_waves = false; allowed: true (A14: no vehicle can be fielded, §2, so no wreck "
+                          "ever becomes a spawner)")
+    if cfg.legendary_multiplier != 3 and not cfg.legendary_live:
+        raise ConfigError(f"legendary_multiplier = {cfg.legendary_multiplier}; allowed: 3 unless a Warlord costs "
+                          f"legendary_cost = {cfg.legendary_cost} points or more (A31; the dearest here costs "
+                          f"{max(warlord_points(cfg))}), else the multiplier never plays")
 
 
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}
@@ -492,6 +524,12 @@ def factor_words(config: ApocalypseConfig, army_name: str) -> str:
     return "" if factor == 1 else f"army_cost_factors: {army_name} = {factor} (limit {config.points_limit}): "
 
 
+CAP_WHY = {"t_cap": " (§2: a model of T7+ cannot be taken and nothing raises T in play past 6, so a higher cap "
+                    "never binds)",
+           "w_cap": " (§2: a model of 5+ W cannot be taken and nothing raises W in play, so a higher cap never "
+                    "binds)"}
+
+
 def _validate(cfg: ApocalypseConfig, f) -> None:
     if f.name in ("players", "geometry") or f.name in PRICE_TABLES:
         return
@@ -506,7 +544,8 @@ def _validate(cfg: ApocalypseConfig, f) -> None:
     elif isinstance(f.default, int):
         lo, hi = rng
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}")
+            why = CAP_WHY.get(f.name, "") if isinstance(value, int) and value > hi else ""
+            raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}{why}")
     elif isinstance(f.default, float):
         lo, hi = rng
         if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value) or not lo <= value <= hi:
