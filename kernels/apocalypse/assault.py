@@ -37,6 +37,7 @@ from kernels.apocalypse.columns import (
     P_PLAGUE_IC_ON,
     P_PLAGUE_ON,
     P_PRECISION,
+    P_SUPPORT_JOIN,
     P_W_CAP,
     P_Z_SPACING,
     PR_BRUTES,
@@ -203,6 +204,21 @@ def add_supporters(st, g, nu, tb):
                 n += 1
                 break
     return n
+
+
+@njit
+def join_supporters(st, g, nu, ns, nh):
+    """Supporting the Team (a) read as joining (``supporting = "join"``): "as if they were a part of
+    that assault" - the supporters are locked with every horde of the combat (struck, Fear, Morale,
+    The Plague, not free to move or shoot). Returns the new count of locked units."""
+    for i in range(nu, ns):
+        v = st.w_cu[i]
+        for j in range(nh):
+            h = st.w_ch[j]
+            if is_alive(st, g, h) and st.lock[g, v, h] == 0:
+                st.lock[g, v, h] = 1
+                st.hst[g, h, HS_LOCKED] += 1
+    return ns
 
 
 # ------------------------------------------------------------------ challenges (core §16)
@@ -662,6 +678,8 @@ def fight_combat(rng, g, st, nu, nh, tb, phase):
     for p in range(st.w_sixes.shape[0]):
         st.w_sixes[p] = 0
     ns = add_supporters(st, g, nu, tb)
+    if tb.prm[P_SUPPORT_JOIN] != 0:
+        nu = join_supporters(st, g, nu, ns, nh)
     for i in range(nu):
         u = st.w_cu[i]
         st.ust[g, u, US_FEAR_WS1] = 0 if fear_test(rng, g, st, u, tb) else 1

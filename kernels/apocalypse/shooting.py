@@ -29,6 +29,7 @@ from kernels.apocalypse.columns import (
     P_NOISE_HEAVY_BONUS,
     P_NOISE_PER_SHOT,
     P_NOISE_TEMPLATE,
+    P_PRIORITY_SHOOT,
     P_PSYCHIC,
     P_TURNS,
     PH_PSYCHIC,
@@ -563,11 +564,24 @@ def fire_overwatch(rng, g, st, u, h, tb, phase):
 
 
 @njit
+def must_shoot(st, g, u, h, tb):
+    """Target Priority (§7 trait 6, A34): "if there is a unit within 12\" they must shoot at it" - the
+    Warlord's unit shoots its target within 12" whatever the policy (``target_priority =
+    "target_only"``: the trait only forbids another target)."""
+    return (tb.prm[P_PRIORITY_SHOOT] != 0 and unit_has_trait(st, g, u, TRAIT_PRIORITY, tb)
+            and unit_gap_horde(st, g, u, h) <= TARGET_PRIORITY_RANGE)
+
+
+@njit
 def shooting_decision(st, g, u, h, tb):
     """P5: 0 never shoot, 1 shoot when the expected kills beat the expected noise or a horde
-    threatens the unit, 2 always."""
+    threatens the unit, 2 always; a Target Priority unit with its target within 12" always does."""
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_SHOOT])
-    if mode == 0 or h < 0:
+    if h < 0:
+        return False
+    if must_shoot(st, g, u, h, tb):
+        return True
+    if mode == 0:
         return False
     if mode == 2:
         return True

@@ -34,6 +34,7 @@ from kernels.apocalypse.columns import (
     P_FZ_STACK,
     P_JUGG_FNP,
     P_LOS_ON,
+    P_PLAGUE_FNP,
     P_STR_CAP,
     P_T_CAP,
     R_FZ_KILLED,
@@ -396,7 +397,7 @@ def remember_wounds(st, g, u):
 
 
 @njit
-def wound_model(rng, g, spec, st, u, m, out):
+def wound_model(rng, g, spec, st, u, m, tb, out):
     """One hit on model m of unit u (the core's sequence: wound roll, save, Feel No Pain, damage)."""
     ap = spec[SP_AP]
     if spec[SP_AUTO_WOUND] == 0:
@@ -415,6 +416,8 @@ def wound_model(rng, g, spec, st, u, m, out):
     instant = is_instant_death(spec[SP_STRENGTH], stats[T], spec[SP_INSTANT_DEATH])
     if spec[SP_NO_FNP] == 0 and stats[FNP] < NONE and not instant and roll_pass(rng, g, stats[FNP], 0):
         out[OUT_FNP] += 1
+        if tb.prm[P_PLAGUE_FNP] != 0:  # core §6.8: an unsaved wound, then ignored (The Plague, §5)
+            plague_wounds(st, g, u, m, 1)
         return
     out[OUT_UNSAVED] += 1
     plague_wounds(st, g, u, m, 1)
@@ -465,7 +468,7 @@ def precise_strikes(rng, g, n_dice, spec, st, u, tb, out):
             c = character_target(st, g, u)
             if c >= 0 and c != m and d6(rng, g) < tb.prm[P_LOS_ON]:
                 m = c
-        wound_model(rng, g, spec, st, u, m, out)
+        wound_model(rng, g, spec, st, u, m, tb, out)
 
 
 @njit

@@ -18,6 +18,7 @@ from kernels.apocalypse.columns import (
     HS_Z,
     MI_OWNER,
     MI_WARLORD,
+    P_AURA_ATSKNF,
     P_AURA_LD,
     P_AURA_MORALE,
     P_AURA_R,
@@ -100,7 +101,9 @@ def aura_wounds(st, g, u, n):
 
 @njit
 def aura_fear_passes(die_total, ld, modifier, atsknf):
-    """The aura's Fear test: 2D6 against Ld - 1, even if Fearless; ATSKNF still passes (§10)."""
+    """The aura's Fear test: 2D6 against Ld - 1, even if Fearless (§10); ``atsknf``: the unit passes
+    by And They Shall Know No Fear (only under ``aura_fear_atsknf = "passes"``: by default the
+    seed's "even the mightiest warriors tremble" makes it test too)."""
     return atsknf or die_total <= ld - modifier
 
 
@@ -127,7 +130,7 @@ def spawner_aura(rng, g, st, tb):
             continue
         total = sum_d6(rng, g, 2)
         if not aura_fear_passes(total, unit_leadership(st, g, u, tb), int(tb.prm[P_AURA_LD]),
-                                knows_no_fear(st, g, u)):
+                                tb.prm[P_AURA_ATSKNF] != 0 and knows_no_fear(st, g, u)):
             if tb.prm[P_AURA_MORALE] != 0:
                 fall_back(rng, g, st, u, tb, PH_Z_MOVEMENT)
             else:

@@ -167,6 +167,8 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_GRENADE_QUIET: c.grenade_noise == "none", C.P_BLIND_ON: c.blind_effect,
         C.P_TERRAIN_LAYOUT: ("none", "random", "city").index(c.terrain), C.P_TERRAIN_N: c.terrain_pieces,
         C.P_TERRAIN_R: c.terrain_piece_radius_in, C.P_TERRAIN_COVER: c.terrain_cover,
+        C.P_PRIORITY_SHOOT: c.target_priority == "must_shoot", C.P_AURA_ATSKNF: c.aura_fear_atsknf == "passes",
+        C.P_PLAGUE_FNP: c.plague_fnp == "counted", C.P_SUPPORT_JOIN: c.supporting == "join",
     }
     for k, v in values.items():
         prm[k] = float(v)

@@ -325,6 +325,20 @@ class ApocalypseConfig:
     legendary_cost: int = _p(180, "V", "§7",
                              "Legendary Fighter: a Warlord of this many points or more multiplies his hits",
                              lo=0, hi=1000)
+    target_priority: str = _p("must_shoot", "A34", "§7",
+                              "Target Priority: with a unit within 12\" the Warlord's unit must shoot it (even a "
+                              "policy that never shoots), or 'target_only': it only may not pick another target",
+                              choices=("must_shoot", "target_only"))
+    aura_fear_atsknf: str = _p("tests", "A18", "§10",
+                               "the spawner aura's Fear test 'even if fearless': And They Shall Know No Fear tests "
+                               "too, or 'passes' (its core auto-pass kept)", choices=("tests", "passes"))
+    plague_fnp: str = _p("counted", "A23", "§5",
+                         "The Plague: a wound Feel No Pain ignores was still an unsaved wound (core §6.8: FNP is "
+                         "rolled for an unsaved wound) and counts, or 'ignored' as core §7.4's combat result does",
+                         choices=("counted", "ignored"))
+    supporting: str = _p("strike", "C", "§6 (a)",
+                         "Supporting the Team (a): supporters within 2\" strike in the combat, or 'join': they are "
+                         "locked in it (struck, Fear, Morale, The Plague)", ("strike", "join"))
     super_squad_timing: str = _p("movement", "A32", "§7",
                                  "Warlords join the super squad in the Movement phase only, or at any time",
                                  choices=("movement", "any"))
