@@ -43,6 +43,7 @@ from kernels.apocalypse.columns import (
     P_ZONE_R,
     PLAN_STAGED,
     POL_AURA_PENALTY,
+    POL_AURA_PER_MODEL,
     POL_MARGIN,
     POL_MERGE,
     POL_PLAN,
@@ -83,6 +84,7 @@ from kernels.apocalypse.hordes import is_alive, new_horde
 from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    disc_within,
     locate_warlords,
     models_alive,
     models_inside,
@@ -209,10 +211,14 @@ def free_travel(st, g, u, px, py, dx, dy, target_h, tb):
 
 
 @njit
-def spawner_penalty(st, g, x, y, r, aura_penalty, tb):
-    """Score of ending at (x, y): inside a spawner is never taken; within its 6" aura costs
-    ``aura_penalty`` inches (P3)."""
-    cost = 0.0
+def spawner_penalty(st, g, u, x, y, r, aura_penalty, tb):
+    """Score of unit u ending at (x, y): inside a spawner is never taken; within a spawner's 6" aura
+    costs ``aura_penalty`` inches (P3) for every model that would stand within it (each takes an
+    automatic wound at the start of the zombie Movement phase, §10: one a model, however many
+    auras), or once per spawner under ``aura_per_model = 0`` (the old flat cost)."""
+    cost, worst = 0.0, 0
+    per_model = tb.policy[st.ust[g, u, US_OWNER], POL_AURA_PER_MODEL] != 0
+    n = models_alive(st, g, u)
     for s in range(st.spos.shape[1]):
         if st.sst[g, s, SS_ALIVE] == 0:
             continue
@@ -220,8 +226,12 @@ def spawner_penalty(st, g, x, y, r, aura_penalty, tb):
         if norm(x - st.spos[g, s, 0], y - st.spos[g, s, 1]) < r + tb.prm[P_SPAWNER_R]:
             cost += SPAWNER_INSIDE_PENALTY
         elif d <= tb.prm[P_AURA_R]:
-            cost += aura_penalty
-    return cost
+            if per_model:
+                worst = max(worst, disc_within(n, x, y, r, st.spos[g, s, 0], st.spos[g, s, 1], tb.prm[P_SPAWNER_R],
+                                               tb.prm[P_AURA_R]))
+            else:
+                cost += aura_penalty
+    return cost + aura_penalty * worst
 
 
 @njit
@@ -232,7 +242,7 @@ def plan_move(st, g, u, gx, gy, budget, target_h, tb):
     penalty = tb.policy[st.ust[g, u, US_OWNER], POL_AURA_PENALTY]
     dist = norm(gx - px, gy - py)
     best_x, best_y = px, py
-    best = dist + spawner_penalty(st, g, px, py, r, penalty, tb)
+    best = dist + spawner_penalty(st, g, u, px, py, r, penalty, tb)
     if dist < 1e-9 or budget <= 0.0:
         return best_x, best_y
     base = math.atan2(gy - py, gx - px)
@@ -242,7 +252,7 @@ def plan_move(st, g, u, gx, gy, budget, target_h, tb):
         for frac in (1.0, 0.5):
             t = reach * frac
             nx, ny = px + t * dx, py + t * dy
-            score = norm(gx - nx, gy - ny) + spawner_penalty(st, g, nx, ny, r, penalty, tb)
+            score = norm(gx - nx, gy - ny) + spawner_penalty(st, g, u, nx, ny, r, penalty, tb)
             if score < best - 1e-9:
                 best_x, best_y, best = nx, ny, score
     return best_x, best_y

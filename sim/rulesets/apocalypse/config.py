@@ -92,7 +92,10 @@ class Policy:
     plan: int = _h(1, "P3: 0 rush to the zone, 1 staged (leave in time, Warlords last), 2 escort first (advance now)")
     margin_turns: int = _h(1, "P3: whole turns of safety margin when staging")
     standoff_in: float = _h(2.0, "P3: how far outside the zone units wait for the escort to spring the Graveyard")
-    aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain to end within 6\" of a spawner")
+    aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain for each model it leaves within 6\" of "
+                                     "a spawner (aura_per_model = 1), or for ending there at all (0)")
+    aura_per_model: int = _h(1, "P3: 1 the aura's cost counts every model that would take its wound (§10); 0 once "
+                                "per spawner, whatever the models (the old cost)")
     run: int = _h(1, "P4: 0 never, 1 only when behind schedule, 2 always")
     shoot: int = _h(1, "P5: 0 never, 1 when expected kills beat expected noise or a horde threatens, 2 always")
     threat_in: float = _h(18.0, "P5, P12: a horde this close could charge next turn")
@@ -118,7 +121,7 @@ class Policy:
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
-                  "blind": (0, 1)}
+                  "blind": (0, 1), "aura_per_model": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:

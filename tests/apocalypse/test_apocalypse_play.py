@@ -1,0 +1,52 @@
+"""The players' play of issue 26 (P3 and the removal order): a move keeps clear of a spawner's aura
+when every model it would leave there dies to the aura's wound (§10), and a unit loses its
+expendable models first."""
+
+from __future__ import annotations
+
+import pytest
+from apocalypse_helpers import put_unit, table
+
+import kernels.apocalypse.movement as movement
+import kernels.apocalypse.units as units
+from kernels.apocalypse import columns as C
+
+SPAWNERS = ((7.1, 22.0), (16.2, 8.6))  # four_players, stealth, seed 1, game 0 (the review's trace)
+
+
+def _fenced_corner(per_model: int, template: int = 2, at=(4.8, 6.3)):
+    _, tb, st, _ = table(spawn_points=2)
+    tb.policy[0, C.POL_AURA_PER_MODEL] = per_model
+    u = put_unit(st, tb, template, *at)
+    for s, (x, y) in enumerate(SPAWNERS):
+        st.spos[0, s] = x, y
+        st.sst[0, s, C.SS_ALIVE] = 1
+    return tb, st, u
+
+
+def _in_auras(st, tb, u, x, y):
+    n = units.models_alive(st, 0, u)
+    return max(units.disc_within(n, x, y, st.urad[0, u], sx, sy, tb.prm[C.P_SPAWNER_R], tb.prm[C.P_AURA_R])
+               for sx, sy in SPAWNERS)
+
+
+def test_a_jump_squad_does_not_end_its_move_in_a_spawner_aura(dice):
+    """P3 ("avoids ending ... within 6\" of a spawner"): the Assault Squad (5 models, 1 Wound each)
+    12" from the corner could gain 8.8" by ending 1.5" from spawner 1, where all five would die to
+    the aura's wounds. It keeps clear; the old flat cost (6") let it in."""
+    tb, st, u = _fenced_corner(1)
+    x, y = movement.plan_move(st, 0, u, 24.0, 24.0, 12.0, -1, tb)
+    assert _in_auras(st, tb, u, x, y) == 0
+    tb.policy[0, C.POL_AURA_PER_MODEL] = 0
+    x, y = movement.plan_move(st, 0, u, 24.0, 24.0, 12.0, -1, tb)
+    assert _in_auras(st, tb, u, x, y) == 5
+
+
+@pytest.mark.parametrize("gain_needed, enters", [(6.0, True), (30.0, False)])
+def test_a_lone_model_pays_the_aura_once(dice, gain_needed, enters):
+    """A lone Captain (one model, W3) pays aura_penalty_in once: on the same 12" of travel he ends in
+    the aura when that gains more than the cost (8.8" against 6"), not against 30"."""
+    tb, st, u = _fenced_corner(1, template=0)
+    tb.policy[0, C.POL_AURA_PENALTY] = gain_needed
+    x, y = movement.plan_move(st, 0, u, 24.0, 24.0, 12.0, -1, tb)
+    assert (_in_auras(st, tb, u, x, y) == 1) == enters
