@@ -4,8 +4,10 @@ expendable models first."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from apocalypse_helpers import put_unit, table
+from apocalypse_helpers import config, put_unit, table
 
 import kernels.apocalypse.movement as movement
 import kernels.apocalypse.units as units
@@ -50,3 +52,29 @@ def test_a_lone_model_pays_the_aura_once(dice, gain_needed, enters):
     tb.policy[0, C.POL_AURA_PENALTY] = gain_needed
     x, y = movement.plan_move(st, 0, u, 24.0, 24.0, 12.0, -1, tb)
     assert (_in_auras(st, tb, u, x, y) == 1) == enters
+
+
+def _devastator_slots(removal: int):
+    """(has a missile launcher, role) of each slot of the one-player example's Devastator Squad
+    (four Marines, the first bought with a missile launcher, and a Sergeant)."""
+    from sim.rulesets.apocalypse.compile import DEFAULT_MELEE, built_armies, compile_tables
+    from sim.rulesets.apocalypse.config import Policy
+
+    cfg = config()
+    cfg = replace(cfg, players=(replace(cfg.players[0], policy=Policy(removal=removal)),))
+    tb = compile_tables(cfg)
+    names = sorted({w for a in built_armies(cfg) for u in a for m in u.models for w in m.weapons} | {DEFAULT_MELEE})
+    t = 3
+    launcher = [any(names[w].startswith("Missile launcher") for w in tb.ut_gear[t, m] if w >= 0) for m in range(5)]
+    return launcher, list(tb.ut_info[t, :5, C.MI_ROLE])
+
+
+def test_casualties_are_taken_from_the_expendable_models_first():
+    """Issue 26: a player removes plain troopers first, then the special weapons, the sergeant last
+    (the kernels wound the lowest living slot). removal = 0 keeps the order bought: the missile
+    launcher first."""
+    launcher, roles = _devastator_slots(1)
+    assert launcher == [False, False, False, True, False]
+    assert roles == [C.ROLE_TROOPER] * 4 + [C.ROLE_CHARACTER]
+    launcher, roles = _devastator_slots(0)
+    assert launcher == [True, False, False, False, False] and roles[4] == C.ROLE_CHARACTER

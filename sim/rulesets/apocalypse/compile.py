@@ -188,6 +188,22 @@ def _zombie_rows(cat) -> tuple[np.ndarray, np.ndarray]:
     return stats, flags
 
 
+REMOVAL_RANK = {"trooper": 0, "character": 1, "independent": 2}
+
+
+def removal_order(unit, policy: Policy) -> list:
+    """The unit's models in slot order, which is the order its casualties are taken (the kernels
+    wound the lowest living slot: core §6.6's closest model, which the owner's formation decides).
+    Policy ``removal`` 1:
+    as a player would - plain troopers first, then the dearer ones (special and heavy weapons),
+    then the sergeant, Independent Characters last; 0: the order bought (the models with weapon
+    swaps first). An HQ unit keeps its order (its first model is the Warlord)."""
+    if unit.is_hq or policy.removal == 0:
+        return list(unit.models)
+    order = sorted(range(len(unit.models)), key=lambda m: (REMOVAL_RANK[unit.models[m].role], unit.models[m].cost, m))
+    return [unit.models[m] for m in order]
+
+
 def compile_tables(config: ApocalypseConfig) -> Tables:
     """The Tables of one configuration (validated; errors are one-line ConfigErrors)."""
     cat = catalogue()
@@ -216,7 +232,7 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
             ut_owner[t], ut_type[t] = p, UNIT_TYPES.index(unit.unit_type)
             ut_sheet[t] = datasheets.index(unit.datasheet)
             ml = cat.unit(unit.datasheet).mastery_level
-            for m, model in enumerate(unit.models):
+            for m, model in enumerate(removal_order(unit, player.policy)):
                 stats = model_stats(model.profile)
                 stats[L.T] = min(stats[L.T], config.t_cap)
                 stats[L.W] = min(stats[L.W], config.w_cap)

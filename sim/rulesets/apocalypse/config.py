@@ -113,6 +113,8 @@ class Policy:
     merge: int = _h(1, "A3: two depleted units of one datasheet within 2\" of each other merge into one")
     grenade: int = _h(1, "core §6.1: one model throws a blast grenade instead of shooting: 0 never, 1 when its "
                          "expected kills beat its own weapon's, 2 whenever in range (8\")")
+    removal: int = _h(1, "core §6.6: casualties taken 1 as a player would (plain troopers, then special weapons, the "
+                         "sergeant, Independent Characters last), 0 in the order bought (weapon swaps first)")
     blind: int = _h(1, "core §8, §12: 1 a model with a defensive (Blind) grenade throws it at a horde within threat_in "
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
 
@@ -121,7 +123,7 @@ class Policy:
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
-                  "blind": (0, 1), "aura_per_model": (0, 1)}
+                  "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
