@@ -49,6 +49,7 @@ from kernels.apocalypse.columns import (
     POL_PLAN,
     POL_STANDOFF,
     POL_SUPER,
+    POL_WARLORD_PLAN,
     PR_WL_FATE,
     R_GRAVEYARD_TURN,
     R_SP0,
@@ -152,16 +153,27 @@ def standoff_point(st, g, u, tb):
 
 
 @njit
+def holds_warlord(st, g, u):
+    for p in range(st.wl_unit.shape[1]):
+        if st.wl_unit[g, p] == u:
+            return True
+    return False
+
+
+@njit
 def unit_goal(st, g, u, tb):
     """(hold, x, y): where unit u heads this turn under its owner's plan (P3, P10): staged units hold
     until their departure turn; under every plan (rush too) a unit that is not the escort waits
-    outside the zone while an escort (policy ``escort``) lives to spring the Graveyard."""
+    outside the zone while an escort (policy ``escort``) lives to spring the Graveyard. A unit
+    holding a Warlord follows ``warlord_plan`` when it is set (a role of its own)."""
     c = 0.5 * tb.prm[P_TABLE]
     p = st.ust[g, u, US_OWNER]
     turn, last = st.gst[g, G_TURN], int(tb.prm[P_TURNS])
     if zone_distance(st.upos[g, u, 0], st.upos[g, u, 1], tb.prm) <= 0.0:
         return True, c, c  # its centre is on the zone: it stays
     plan = int(tb.policy[p, POL_PLAN])
+    if tb.policy[p, POL_WARLORD_PLAN] >= 0 and holds_warlord(st, g, u):
+        plan = int(tb.policy[p, POL_WARLORD_PLAN])  # the Warlord's own role: e.g. run in late behind a screen
     if turn >= last:
         return False, c, c
     if plan == PLAN_STAGED:

@@ -78,3 +78,21 @@ def test_casualties_are_taken_from_the_expendable_models_first():
     assert roles == [C.ROLE_TROOPER] * 4 + [C.ROLE_CHARACTER]
     launcher, roles = _devastator_slots(0)
     assert launcher == [True, False, False, False, False] and roles[4] == C.ROLE_CHARACTER
+
+
+def test_the_warlord_can_run_in_late_while_the_army_rushes(dice):
+    """Issue 26 roles: ``warlord_plan`` gives the units holding a Warlord a plan of their own. The
+    army rushes (plan 0) while the Captain, staged (1), holds in his corner until his departure
+    turn; -1 (the default) is the player's plan for every unit."""
+    _, tb, st, _ = table()
+    tb.policy[0, C.POL_PLAN] = C.PLAN_RUSH
+    tb.policy[0, C.POL_ESCORT] = 0
+    w = put_unit(st, tb, 0, 5, 5)
+    u = put_unit(st, tb, 1, 8, 8)
+    units.locate_warlords(st, 0)
+    assert movement.unit_goal(st, 0, w, tb) == (False, 24.0, 24.0)
+    tb.policy[0, C.POL_WARLORD_PLAN] = C.PLAN_STAGED
+    assert movement.unit_goal(st, 0, w, tb)[0]  # holds: turn 1 is before his departure turn
+    assert movement.unit_goal(st, 0, u, tb) == (False, 24.0, 24.0)
+    st.gst[0, C.G_TURN] = 6
+    assert not movement.unit_goal(st, 0, w, tb)[0]

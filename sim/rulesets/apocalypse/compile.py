@@ -100,6 +100,7 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_STANDOFF] = policy.standoff_in
     row[C.POL_AURA_PENALTY] = policy.aura_penalty_in
     row[C.POL_AURA_PER_MODEL] = policy.aura_per_model
+    row[C.POL_WARLORD_PLAN] = policy.warlord_plan
     row[C.POL_RUN] = policy.run
     row[C.POL_SHOOT] = policy.shoot
     row[C.POL_THREAT] = policy.threat_in

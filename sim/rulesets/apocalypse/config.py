@@ -90,6 +90,8 @@ class Policy:
     """How a player plays (P3-P12, docs/apocalypse.md); every field is a number a sweep can vary."""
 
     plan: int = _h(1, "P3: 0 rush to the zone, 1 staged (leave in time, Warlords last), 2 escort first (advance now)")
+    warlord_plan: int = _h(-1, "P3 roles: the plan of the units holding a Warlord (-1 the player's plan; 0 rush, 1 "
+                               "staged, 2 escort first): e.g. the army rushes as a screen, the Warlord runs in late")
     margin_turns: int = _h(1, "P3: whole turns of safety margin when staging")
     standoff_in: float = _h(2.0, "P3: how far outside the zone units wait for the escort to spring the Graveyard")
     aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain for each model it leaves within 6\" of "
@@ -123,7 +125,8 @@ class Policy:
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
-                  "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1)}
+                  "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1),
+                  "warlord_plan": (-1, 2)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
