@@ -37,6 +37,7 @@ from kernels.apocalypse.columns import (
     P_PLAGUE_IC_ON,
     P_PLAGUE_ON,
     P_PRECISION,
+    P_SUPPORT_JOIN,
     P_W_CAP,
     P_Z_SPACING,
     PR_BRUTES,
@@ -203,6 +204,21 @@ def add_supporters(st, g, nu, tb):
                 n += 1
                 break
     return n
+
+
+@njit
+def join_supporters(st, g, nu, ns, nh):
+    """Supporting the Team (a) read as joining (``supporting = "join"``): "as if they were a part of
+    that assault" - the supporters are locked with every horde of the combat (struck, Fear, Morale,
+    The Plague, not free to move or shoot). Returns the new count of locked units."""
+    for i in range(nu, ns):
+        v = st.w_cu[i]
+        for j in range(nh):
+            h = st.w_ch[j]
+            if is_alive(st, g, h) and st.lock[g, v, h] == 0:
+                st.lock[g, v, h] = 1
+                st.hst[g, h, HS_LOCKED] += 1
+    return ns
 
 
 # ------------------------------------------------------------------ challenges (core §16)
@@ -401,7 +417,7 @@ def player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb):
                 continue
             h = _strike_target(st, g, u, nh)
             if h < 0:
-                return
+                break  # this unit has no horde left to strike; the combat's other units still do
             weapon = tb.weapons[st.w_mw[u, m]]
             target_ws = 1 if horde_blind(st, g, h) else tb.zstats[ZK_ZOMBIE, WS]  # Blind: WS 1 (core §12)
             melee_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], target_ws,
@@ -502,7 +518,7 @@ def hammer_of_wrath(rng, g, st, ns, nh, tb):
                 continue
             h = _strike_target(st, g, u, nh)
             if h < 0:
-                return
+                break  # this unit has no horde left to hit; the combat's other units still do
             hammer_of_wrath_spec(spec, st.bstats[g, u, m], majority_toughness(st, g, h, tb), tb.wound_chart)
             for c in range(out.shape[0]):
                 out[c] = 0
@@ -549,16 +565,32 @@ def engage(st, g, nu, nh, tb):
 
 @njit
 def _special_strike(st, g, s, tb):
-    """(weapon row, attacks, Initiative step) of a special zombie model."""
-    best, best_s = tb.ids[0], -1
+    """(weapon row, attacks, Initiative step) of a special zombie model: its strongest close combat
+    weapon, +1 Attack for two melee weapons (a pistol counts as one, core §6.2, §7.3) unless the
+    chosen one is Two-handed or a lone Specialist weapon - a Brute keeps its host's wargear and the
+    rules of that wargear (§4)."""
+    best, best_s, n_melee, n_special = tb.ids[0], -1, 0, 0
     for k in range(st.sgear.shape[2]):
         w = st.sgear[g, s, k]
-        if w >= 0 and tb.weapons[w, W_KIND] == K_MELEE:
+        if w < 0:
+            continue
+        kind = tb.weapons[w, W_KIND]
+        if kind == K_PISTOL:
+            n_melee += 1
+            n_special += (tb.weapons[tb.ids[0], W_FLAGS] & WR_SPECIALIST) != 0
+        elif kind == K_MELEE:
+            n_melee += 1
+            n_special += (tb.weapons[w, W_FLAGS] & WR_SPECIALIST) != 0
             sv = attack_strength(tb.weapons[w, W_SMODE], tb.weapons[w, W_SVAL], st.sstats[g, s, S], 0)
             if sv > best_s:
                 best, best_s = w, sv
-    init = 1 if (tb.weapons[best, W_FLAGS] & WR_UNWIELDY) != 0 else st.sstats[g, s, I]
-    return best, st.sstats[g, s, A], max(1, min(10, init))
+    flags = tb.weapons[best, W_FLAGS]
+    attacks = st.sstats[g, s, A]
+    lone_specialist = (flags & WR_SPECIALIST) != 0 and n_special < 2
+    if n_melee >= 2 and (flags & WR_TWO_HANDED) == 0 and not lone_specialist:
+        attacks += 1
+    init = 1 if (flags & WR_UNWIELDY) != 0 else st.sstats[g, s, I]
+    return best, attacks, max(1, min(10, init))
 
 
 @njit
@@ -646,6 +678,8 @@ def fight_combat(rng, g, st, nu, nh, tb, phase):
     for p in range(st.w_sixes.shape[0]):
         st.w_sixes[p] = 0
     ns = add_supporters(st, g, nu, tb)
+    if tb.prm[P_SUPPORT_JOIN] != 0:
+        nu = join_supporters(st, g, nu, ns, nh)
     for i in range(nu):
         u = st.w_cu[i]
         st.ust[g, u, US_FEAR_WS1] = 0 if fear_test(rng, g, st, u, tb) else 1

@@ -91,16 +91,20 @@ WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
  P_SUPER_ANY, P_LOS_ON, P_PRECISION, P_SPAWNERS_FIRST, P_WRECK_WAVES, P_INF_MOVE, P_FAST_MOVE, P_ZONE_COVER,
  P_DEPLOY_GAP, P_FALLBACK_DICE, P_CONSOLIDATE_DICE, P_SALVO_HEAVY, P_FZ_AT_CENTRE, P_SPLIT_CHARGE,
  P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET, P_BLIND_ON, P_TERRAIN_N,
- P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT) = range(103)
-N_PRM = 103
+ P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT, P_PRIORITY_SHOOT, P_AURA_ATSKNF, P_PLAGUE_FNP,
+ P_SUPPORT_JOIN) = range(107)
+N_PRM = 107
 # P_BLIND_ON: Blind's Initiative test and WS 1 / BS 1 (core §12; 0 = hits only, the comparison's baseline);
 # P_TERRAIN_*: area terrain other than the zone (§3.1, core §5, §6.7; kernels.apocalypse.terrain)
+# readings of issue 27 (docs/apocalypse.md): P_PRIORITY_SHOOT Target Priority obliges its unit to shoot (A34);
+# P_AURA_ATSKNF the aura's Fear test passes for ATSKNF (§10); P_PLAGUE_FNP a wound Feel No Pain ignores still
+# counts for The Plague (§5); P_SUPPORT_JOIN supporters join the combat (locked), not only strike (§6 (a))
 
 # ---- player policies: Tables.policy float64[P, N_POL] (docs/apocalypse.md, P3-P12) -----------
 (POL_PLAN, POL_MARGIN, POL_STANDOFF, POL_RUN, POL_SHOOT, POL_THREAT, POL_HEAVY_WARLORD, POL_REROLL, POL_OVERWATCH,
  POL_SUPER, POL_ESCORT, POL_TARGET, POL_CHARGE, POL_CHARGE_MAX, POL_BODYGUARD, POL_MERGE, POL_FORCE, POL_TRAIT,
- POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE, POL_BLIND) = range(22)
-N_POL = 22
+ POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE, POL_BLIND, POL_AURA_PER_MODEL, POL_WARLORD_PLAN) = range(24)
+N_POL = 24
 PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
 
 # ---- zombie profiles: Tables.zstats int16[N_ZK, N_STATS] -------------------------------------

@@ -6,14 +6,17 @@ counted per model for The Plague.
 
 from __future__ import annotations
 
-from kernels.apocalypse.columns import US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
+from kernels.apocalypse.columns import P_PLAGUE_FNP, US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
 from kernels.apocalypse.state import W_SPARE
 from kernels.apocalypse.strike import (
     count_zombie_wounds,
+    first_living,
     hits_only_on_six,
+    plague_wounds,
     precise_strikes,
     remember_wounds,
 )
+from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.units import majority
 from kernels.jit import njit
 from kernels.rng import d6
@@ -23,6 +26,7 @@ from kernels.w40k.columns import (
     HM_AUTO,
     INV,
     NONE,
+    OUT_FNP,
     OUT_UNSAVED,
     SP_AP,
     SP_AP_ON_6,
@@ -69,11 +73,15 @@ def auto_hit_spec(spec, strength, ap, target_t, wound_chart):
 
 @njit
 def blast_on_unit(rng, g, st, u, hits, strength, tb):
-    """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10)."""
+    """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10). A
+    Barrage is a shooting attack, so the unit's cover counts: Foggy gives every model Shrouded
+    (5+ in the open, §6), a ruin 4+ (2+ with Foggy)."""
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
     _clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
-    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
+    spec[SP_NO_COVER] = 0
+    cover = cover_at(st, g, st.upos[g, u, 0], st.upos[g, u, 1], tb, NONE)
+    resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], cover,
                     0, st.w_dealt[:0], out)
     return out[OUT_UNSAVED]
 
@@ -102,9 +110,24 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
     if precise:
         precise_strikes(rng, g, n_dice, spec, st, u, tb, out)
     else:
-        resolve_attacks(rng, g, n_dice, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],
-                        NONE, 0, st.w_dealt[:0], out)
+        _strike_unit(rng, g, st, u, n_dice, spec, tb, out)
     return count_zombie_wounds(st, g, u)
+
+
+@njit
+def _strike_unit(rng, g, st, u, n_dice, spec, tb, out):
+    """The core's ``resolve_attacks`` one die at a time (the same dice in the same order), so each
+    model's unsaved wounds are counted for The Plague (§5): a close combat die scores at most one
+    hit, which goes to the unit's first living model. A wound Feel No Pain ignores counts too
+    (core §6.8: it was an unsaved wound; ``plague_fnp = "ignored"``: it does not)."""
+    fnp = tb.prm[P_PLAGUE_FNP] != 0
+    for _ in range(n_dice):
+        m = first_living(st, g, u)
+        before = out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0)
+        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],
+                        NONE, 0, st.w_dealt[:0], out)
+        if m >= 0:
+            plague_wounds(st, g, u, m, out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0) - before)
 
 
 @njit

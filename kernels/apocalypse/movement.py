@@ -41,14 +41,15 @@ from kernels.apocalypse.columns import (
     P_TABLE,
     P_TURNS,
     P_ZONE_R,
-    PLAN_RUSH,
     PLAN_STAGED,
     POL_AURA_PENALTY,
+    POL_AURA_PER_MODEL,
     POL_MARGIN,
     POL_MERGE,
     POL_PLAN,
     POL_STANDOFF,
     POL_SUPER,
+    POL_WARLORD_PLAN,
     PR_WL_FATE,
     R_GRAVEYARD_TURN,
     R_SP0,
@@ -84,6 +85,7 @@ from kernels.apocalypse.hordes import is_alive, new_horde
 from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    disc_within,
     locate_warlords,
     models_alive,
     models_inside,
@@ -151,15 +153,28 @@ def standoff_point(st, g, u, tb):
 
 
 @njit
+def holds_warlord(st, g, u):
+    for p in range(st.wl_unit.shape[1]):
+        if st.wl_unit[g, p] == u:
+            return True
+    return False
+
+
+@njit
 def unit_goal(st, g, u, tb):
-    """(hold, x, y): where unit u heads this turn under its owner's plan (P3, P10)."""
+    """(hold, x, y): where unit u heads this turn under its owner's plan (P3, P10): staged units hold
+    until their departure turn; under every plan (rush too) a unit that is not the escort waits
+    outside the zone while an escort (policy ``escort``) lives to spring the Graveyard. A unit
+    holding a Warlord follows ``warlord_plan`` when it is set (a role of its own)."""
     c = 0.5 * tb.prm[P_TABLE]
     p = st.ust[g, u, US_OWNER]
     turn, last = st.gst[g, G_TURN], int(tb.prm[P_TURNS])
     if zone_distance(st.upos[g, u, 0], st.upos[g, u, 1], tb.prm) <= 0.0:
         return True, c, c  # its centre is on the zone: it stays
     plan = int(tb.policy[p, POL_PLAN])
-    if plan == PLAN_RUSH or turn >= last:
+    if tb.policy[p, POL_WARLORD_PLAN] >= 0 and holds_warlord(st, g, u):
+        plan = int(tb.policy[p, POL_WARLORD_PLAN])  # the Warlord's own role: e.g. run in late behind a screen
+    if turn >= last:
         return False, c, c
     if plan == PLAN_STAGED:
         speed = move_allowance(st.ust[g, u, US_TYPE], tb)
@@ -208,10 +223,14 @@ def free_travel(st, g, u, px, py, dx, dy, target_h, tb):
 
 
 @njit
-def spawner_penalty(st, g, x, y, r, aura_penalty, tb):
-    """Score of ending at (x, y): inside a spawner is never taken; within its 6" aura costs
-    ``aura_penalty`` inches (P3)."""
-    cost = 0.0
+def spawner_penalty(st, g, u, x, y, r, aura_penalty, tb):
+    """Score of unit u ending at (x, y): inside a spawner is never taken; within a spawner's 6" aura
+    costs ``aura_penalty`` inches (P3) for every model that would stand within it (each takes an
+    automatic wound at the start of the zombie Movement phase, §10: one a model, however many
+    auras), or once per spawner under ``aura_per_model = 0`` (the old flat cost)."""
+    cost, worst = 0.0, 0
+    per_model = tb.policy[st.ust[g, u, US_OWNER], POL_AURA_PER_MODEL] != 0
+    n = models_alive(st, g, u)
     for s in range(st.spos.shape[1]):
         if st.sst[g, s, SS_ALIVE] == 0:
             continue
@@ -219,8 +238,12 @@ def spawner_penalty(st, g, x, y, r, aura_penalty, tb):
         if norm(x - st.spos[g, s, 0], y - st.spos[g, s, 1]) < r + tb.prm[P_SPAWNER_R]:
             cost += SPAWNER_INSIDE_PENALTY
         elif d <= tb.prm[P_AURA_R]:
-            cost += aura_penalty
-    return cost
+            if per_model:
+                worst = max(worst, disc_within(n, x, y, r, st.spos[g, s, 0], st.spos[g, s, 1], tb.prm[P_SPAWNER_R],
+                                               tb.prm[P_AURA_R]))
+            else:
+                cost += aura_penalty
+    return cost + aura_penalty * worst
 
 
 @njit
@@ -231,7 +254,7 @@ def plan_move(st, g, u, gx, gy, budget, target_h, tb):
     penalty = tb.policy[st.ust[g, u, US_OWNER], POL_AURA_PENALTY]
     dist = norm(gx - px, gy - py)
     best_x, best_y = px, py
-    best = dist + spawner_penalty(st, g, px, py, r, penalty, tb)
+    best = dist + spawner_penalty(st, g, u, px, py, r, penalty, tb)
     if dist < 1e-9 or budget <= 0.0:
         return best_x, best_y
     base = math.atan2(gy - py, gx - px)
@@ -241,7 +264,7 @@ def plan_move(st, g, u, gx, gy, budget, target_h, tb):
         for frac in (1.0, 0.5):
             t = reach * frac
             nx, ny = px + t * dx, py + t * dy
-            score = norm(gx - nx, gy - ny) + spawner_penalty(st, g, nx, ny, r, penalty, tb)
+            score = norm(gx - nx, gy - ny) + spawner_penalty(st, g, u, nx, ny, r, penalty, tb)
             if score < best - 1e-9:
                 best_x, best_y, best = nx, ny, score
     return best_x, best_y

@@ -119,25 +119,28 @@ def roll_off(rng, g):
 @njit
 def deployment_order(rng, g, keys, n):
     """Every player and the zombie side (index n) roll a D6, highest deploys first, ties re-rolled
-    (§3.2): fills ``keys[0..n]`` with each side's place, 0 = deploys first (``keys`` is scratch of
-    at least 2n + 2 numbers)."""
+    (§3.2, core "Roll-off": every side of a tie rolls again, and the new roll orders the tied sides
+    among themselves only - it is not added to a total). Fills ``keys[0..n]`` with each side's
+    place, 0 = deploys first (``keys`` is scratch of at least 2n + 2 numbers: a side's key is its
+    first roll, each re-roll a digit after it in base 7)."""
     for i in range(n + 1):
         keys[i] = d6(rng, g)
     scale = 1.0
     for _round in range(20):
-        tied = False
-        scale /= 7.0
-        for i in range(n + 1):
+        for i in range(n + 1):  # who is tied, before anyone re-rolls (flags in the scratch after the keys)
+            keys[n + 1 + i] = 0.0
             for j in range(n + 1):
                 if i != j and keys[i] == keys[j]:
-                    tied = True
+                    keys[n + 1 + i] = 1.0
+        tied = False
+        for i in range(n + 1):
+            tied = tied or keys[n + 1 + i] != 0.0
         if not tied:
             break
+        scale /= 7.0
         for i in range(n + 1):
-            for j in range(n + 1):
-                if i != j and keys[i] == keys[j]:
-                    keys[i] += d6(rng, g) * scale
-                    break
+            if keys[n + 1 + i] != 0.0:
+                keys[i] += d6(rng, g) * scale
     for i in range(n + 1):  # keys -> places, through the scratch after them
         place = 0
         for j in range(n + 1):

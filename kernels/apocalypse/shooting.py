@@ -24,15 +24,14 @@ from kernels.apocalypse.columns import (
     MI_ML,
     MI_ROLE,
     P_BLIND_ON,
-    P_FOGGY,
     P_GRENADE_QUIET,
     P_MOO_ALL,
     P_NOISE_HEAVY_BONUS,
     P_NOISE_PER_SHOT,
     P_NOISE_TEMPLATE,
+    P_PRIORITY_SHOOT,
     P_PSYCHIC,
     P_TURNS,
-    P_ZONE_COVER,
     PH_PSYCHIC,
     PH_SHOOTING,
     POL_BLIND,
@@ -72,7 +71,7 @@ from kernels.apocalypse.movement import may_run, move_unit, unit_goal
 from kernels.apocalypse.noise import make_noise, noise_of_weapon, overwatch_noise, psychic_noise, reroll_noise
 from kernels.apocalypse.state import OUT_REROLLED, W_SHOOT
 from kernels.apocalypse.strike import majority_toughness, strike_horde
-from kernels.apocalypse.terrain import terrain_cover
+from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
@@ -137,16 +136,9 @@ TARGET_PRIORITY_RANGE = 12.0  # §7 trait 6 [V]
 
 @njit
 def horde_cover(st, g, h, tb):
-    """A horde's cover save against shooting: the zone is a ruin (4+, §3.1), and so is each piece
-    of area terrain (core §6.7, ``kernels.apocalypse.terrain``); Foggy gives every model Shrouded
-    (+2, at least 5+ in the open; §6); in the open it has none."""
-    x, y = st.hpos[g, h, 0], st.hpos[g, h, 1]
-    in_ruin = zone_distance(x, y, tb.prm) <= 0.0
-    cover = int(tb.prm[P_ZONE_COVER]) if in_ruin else NONE
-    cover = min(cover, terrain_cover(st, g, x, y, tb, NONE))
-    if tb.prm[P_FOGGY] != 0:
-        cover = max(2, cover - 2) if cover < NONE else 5
-    return cover
+    """A horde's cover save against shooting (``terrain.cover_at``: the zone and ruins 4+, Foggy's
+    Shrouded +2 or 5+ in the open, §3.1, §6)."""
+    return cover_at(st, g, st.hpos[g, h, 0], st.hpos[g, h, 1], tb, NONE)
 
 
 # ------------------------------------------------------------------ weapons and shots
@@ -572,11 +564,24 @@ def fire_overwatch(rng, g, st, u, h, tb, phase):
 
 
 @njit
+def must_shoot(st, g, u, h, tb):
+    """Target Priority (§7 trait 6, A34): "if there is a unit within 12\" they must shoot at it" - the
+    Warlord's unit shoots its target within 12" whatever the policy (``target_priority =
+    "target_only"``: the trait only forbids another target)."""
+    return (tb.prm[P_PRIORITY_SHOOT] != 0 and unit_has_trait(st, g, u, TRAIT_PRIORITY, tb)
+            and unit_gap_horde(st, g, u, h) <= TARGET_PRIORITY_RANGE)
+
+
+@njit
 def shooting_decision(st, g, u, h, tb):
     """P5: 0 never shoot, 1 shoot when the expected kills beat the expected noise or a horde
-    threatens the unit, 2 always."""
+    threatens the unit, 2 always; a Target Priority unit with its target within 12" always does."""
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_SHOOT])
-    if mode == 0 or h < 0:
+    if h < 0:
+        return False
+    if must_shoot(st, g, u, h, tb):
+        return True
+    if mode == 0:
         return False
     if mode == 2:
         return True

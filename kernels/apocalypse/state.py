@@ -75,6 +75,7 @@ class State(NamedTuple):
     w_ch: np.ndarray  # int64[H] hordes of that combat
     w_mark_u: np.ndarray  # bool[U] units already gathered into a combat this phase
     w_mark_h: np.ndarray  # bool[H] hordes already gathered
+    w_charged: np.ndarray  # bool[U] units the horde splitting its charge already charges (A25)
     w_cap: np.ndarray  # int64[U] engaged zombie places left around each unit this Initiative step
     w_eng: np.ndarray  # int64[H, U, 3] engaged plain Zombies, Juggernauts and specials of a horde per unit
     w_noise: np.ndarray  # int64[U] noise zombies each unit made this phase (placed at its end, §9.3)
@@ -142,7 +143,8 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
         w_was=np.zeros(k, np.int16), w_attacker=np.zeros(N_STATS, np.int16),
         w_spec=np.zeros((N_WORK, N_SPEC), np.int64), w_out=np.zeros((N_WORK, N_OUT_A), np.int64),
         w_cu=np.zeros(u, np.int64), w_ch=np.zeros(h, np.int64), w_mark_u=np.zeros(u, np.bool_),
-        w_mark_h=np.zeros(h, np.bool_), w_cap=np.zeros(u, np.int64), w_eng=np.zeros((h, u, 3), np.int64),
+        w_mark_h=np.zeros(h, np.bool_), w_charged=np.zeros(u, np.bool_), w_cap=np.zeros(u, np.int64),
+        w_eng=np.zeros((h, u, 3), np.int64),
         w_noise=np.zeros(u, np.int64), w_dealt=np.zeros(2, np.int64), w_order=np.zeros(h, np.int64),
         w_keys=np.zeros(max(h, 2 * p + 2)), w_sixes=np.zeros(p, np.int64), w_mw=np.zeros((u, k), np.int64),
         w_ma=np.zeros((u, k), np.int64), w_mi=np.zeros((u, k), np.int64), w_mt=np.zeros(u, np.int64),

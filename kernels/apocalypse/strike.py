@@ -34,6 +34,7 @@ from kernels.apocalypse.columns import (
     P_FZ_STACK,
     P_JUGG_FNP,
     P_LOS_ON,
+    P_PLAGUE_FNP,
     P_STR_CAP,
     P_T_CAP,
     R_FZ_KILLED,
@@ -370,15 +371,23 @@ def hits_only_on_six(dull_witted, attacker_ws, target_ws):
 
 @njit
 def count_zombie_wounds(st, g, u):
-    """Wounds each model of unit u lost since ``w_was`` was taken: they came from zombies."""
+    """Wounds unit u lost since ``w_was`` was taken (to zombies: the combat's result, core §7.4)."""
     lost = 0
     for m in range(st.wounds.shape[2]):
         d = st.w_was[m] - st.wounds[g, u, m]
         if d > 0:
-            st.minfo[g, u, m, MI_ZW] += d
-            st.minfo[g, u, m, MI_ZW_TURN] += d
             lost += d
     return lost
+
+
+@njit
+def plague_wounds(st, g, u, m, n):
+    """Model m of unit u suffered ``n`` unsaved wounds from zombies: The Plague counts them (§5: an
+    Independent Character adds 1 for every unsaved wound that turn after the first - an Instant
+    Death wound is one unsaved wound, however many Wounds it takes)."""
+    if n > 0:
+        st.minfo[g, u, m, MI_ZW] += n
+        st.minfo[g, u, m, MI_ZW_TURN] += n
 
 
 @njit
@@ -388,7 +397,7 @@ def remember_wounds(st, g, u):
 
 
 @njit
-def wound_model(rng, g, spec, st, u, m, out):
+def wound_model(rng, g, spec, st, u, m, tb, out):
     """One hit on model m of unit u (the core's sequence: wound roll, save, Feel No Pain, damage)."""
     ap = spec[SP_AP]
     if spec[SP_AUTO_WOUND] == 0:
@@ -407,8 +416,11 @@ def wound_model(rng, g, spec, st, u, m, out):
     instant = is_instant_death(spec[SP_STRENGTH], stats[T], spec[SP_INSTANT_DEATH])
     if spec[SP_NO_FNP] == 0 and stats[FNP] < NONE and not instant and roll_pass(rng, g, stats[FNP], 0):
         out[OUT_FNP] += 1
+        if tb.prm[P_PLAGUE_FNP] != 0:  # core §6.8: an unsaved wound, then ignored (The Plague, §5)
+            plague_wounds(st, g, u, m, 1)
         return
     out[OUT_UNSAVED] += 1
+    plague_wounds(st, g, u, m, 1)
     left = st.wounds[g, u, m]
     lost = wounds_lost(instant, (st.mflags[g, u, m] & MR_EW) != 0, left)
     st.wounds[g, u, m] = left - min(lost, left)
@@ -456,7 +468,7 @@ def precise_strikes(rng, g, n_dice, spec, st, u, tb, out):
             c = character_target(st, g, u)
             if c >= 0 and c != m and d6(rng, g) < tb.prm[P_LOS_ON]:
                 m = c
-        wound_model(rng, g, spec, st, u, m, out)
+        wound_model(rng, g, spec, st, u, m, tb, out)
 
 
 @njit

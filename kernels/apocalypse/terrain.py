@@ -18,7 +18,16 @@ movement. ``State.terrain`` holds each game's pieces: (x, y, radius), radius 0 =
 
 from __future__ import annotations
 
-from kernels.apocalypse.columns import EK_TERRAIN, P_TABLE, P_TERRAIN_COVER, P_TERRAIN_LAYOUT, P_TERRAIN_N, P_TERRAIN_R
+from kernels.apocalypse.columns import (
+    EK_TERRAIN,
+    P_FOGGY,
+    P_TABLE,
+    P_TERRAIN_COVER,
+    P_TERRAIN_LAYOUT,
+    P_TERRAIN_N,
+    P_TERRAIN_R,
+    P_ZONE_COVER,
+)
 from kernels.apocalypse.geometry import norm, segment_near, zone_distance
 from kernels.apocalypse.state import TR, TX, TY
 from kernels.apocalypse.trace import log_event
@@ -105,3 +114,15 @@ def terrain_cover(st, g, x, y, tb, none):
     if tb.prm[P_TERRAIN_LAYOUT] != LAYOUT_NONE and in_terrain(st, g, x, y):
         return int(tb.prm[P_TERRAIN_COVER])
     return none
+
+
+@njit
+def cover_at(st, g, x, y, tb, none):
+    """The cover save of models centred at (x, y): the zone is a ruin (4+, §3.1), and so is each
+    piece of area terrain (core §6.7); Foggy gives every model Shrouded (+2, at least 5+ in the
+    open; §6). ``none`` (7): no cover."""
+    cover = int(tb.prm[P_ZONE_COVER]) if zone_distance(x, y, tb.prm) <= 0.0 else none
+    cover = min(cover, terrain_cover(st, g, x, y, tb, none))
+    if tb.prm[P_FOGGY] != 0:
+        cover = max(2, cover - 2) if cover < none else 5
+    return cover

@@ -324,11 +324,17 @@ def models_within(st, g, u, x, y, r, reach):
     """How many of unit u's living models stand within ``reach`` of a disc at (x, y) of radius r:
     all of them if the whole disc is, none if none of it is, in proportion to the depth of the
     overlap otherwise (the disc abstraction, docs/apocalypse.md)."""
-    n = models_alive(st, g, u)
-    d = gap(st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u], x, y, r)
+    return disc_within(models_alive(st, g, u), st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u], x, y, r, reach)
+
+
+@njit
+def disc_within(n, ux, uy, ur, x, y, r, reach):
+    """How many of ``n`` models in a disc at (ux, uy) of radius ur stand within ``reach`` of a disc at
+    (x, y) of radius r (``models_within`` of a unit standing there)."""
+    d = gap(ux, uy, ur, x, y, r)
     if d > reach or n == 0:
         return 0
-    width = 2.0 * st.urad[g, u]
+    width = 2.0 * ur
     if width <= 0.0 or d + width <= reach:
         return n
     return max(1, min(n, int(n * (reach - d) / width + 0.5)))

@@ -18,6 +18,7 @@ from kernels.apocalypse.columns import (
     HS_Z,
     MI_OWNER,
     MI_WARLORD,
+    P_AURA_ATSKNF,
     P_AURA_LD,
     P_AURA_MORALE,
     P_AURA_R,
@@ -100,7 +101,9 @@ def aura_wounds(st, g, u, n):
 
 @njit
 def aura_fear_passes(die_total, ld, modifier, atsknf):
-    """The aura's Fear test: 2D6 against Ld - 1, even if Fearless; ATSKNF still passes (§10)."""
+    """The aura's Fear test: 2D6 against Ld - 1, even if Fearless (§10); ``atsknf``: the unit passes
+    by And They Shall Know No Fear (only under ``aura_fear_atsknf = "passes"``: by default the
+    seed's "even the mightiest warriors tremble" makes it test too)."""
     return atsknf or die_total <= ld - modifier
 
 
@@ -127,7 +130,7 @@ def spawner_aura(rng, g, st, tb):
             continue
         total = sum_d6(rng, g, 2)
         if not aura_fear_passes(total, unit_leadership(st, g, u, tb), int(tb.prm[P_AURA_LD]),
-                                knows_no_fear(st, g, u)):
+                                tb.prm[P_AURA_ATSKNF] != 0 and knows_no_fear(st, g, u)):
             if tb.prm[P_AURA_MORALE] != 0:
                 fall_back(rng, g, st, u, tb, PH_Z_MOVEMENT)
             else:
@@ -331,21 +334,23 @@ def charge(rng, g, st, h, u, tb):
             reach = st.urad[g, u] + st.hrad[g, h]
             st.hpos[g, h, 0] = st.upos[g, u, 0] + dx / d * reach
             st.hpos[g, h, 1] = st.upos[g, u, 1] + dy / d * reach
+            if not _locked(st, g, u):  # core §12 Counter-attack: "charged (and was not already locked)"
+                st.ust[g, u, US_WAS_CHARGED] = 1
             st.lock[g, u, h] = 1
             st.hst[g, h, HS_LOCKED] += 1
             st.hst[g, h, HS_CHARGED] = 1
-            st.ust[g, u, US_WAS_CHARGED] = 1
         log_event(st, g, PH_Z_ASSAULT, EK_CHARGE, h, u, int(success), st.hpos[g, h, 0], st.hpos[g, h, 1])
     place_phase_noise(st, g, tb, PH_Z_ASSAULT)
     return success
 
 
 @njit
-def _second_target(st, g, h, first, tb):
-    """The closest other unit horde h could charge (within 12"), -1 if none."""
+def _second_target(st, g, h, tb):
+    """The closest unit horde h could charge (within 12") that no group of it charges yet (A25:
+    a horde splits to charge *more* units), -1 if none."""
     best, best_d = -1, INF
     for u in range(st.ust.shape[1]):
-        if u == first or not unit_alive(st, g, u):
+        if st.w_charged[u] or not unit_alive(st, g, u):
             continue
         d = unit_gap_horde(st, g, u, h)
         if d <= tb.prm[P_CHARGE_RANGE] and d < best_d:
@@ -355,23 +360,27 @@ def _second_target(st, g, h, first, tb):
 
 @njit
 def split_charges(rng, g, st, h, u, tb):
-    """A25: a horde that could charge several units splits off groups of 20 plain Zombies for the
-    other units, the most models staying on the closest; every group keeps at least 20."""
+    """A25: a horde that could charge several units splits off groups of 20 plain Zombies, one for
+    each other unit (§5: "split up to charge more than one unit"; never a second group at a unit it
+    already charges, the main target u included), the most models staying on the closest; every
+    group keeps at least 20."""
     if tb.prm[P_SPLIT_CHARGE] == 0:
         return
     least = int(tb.prm[P_SPLIT_MIN])
-    skip = u
-    for _ in range(8):
+    for v in range(st.w_charged.shape[0]):
+        st.w_charged[v] = False
+    st.w_charged[u] = True
+    for _ in range(st.w_charged.shape[0]):
         if st.hst[g, h, HS_Z] < least or horde_models(st, g, h) - least < least:
             return
-        v = _second_target(st, g, h, skip, tb)
+        v = _second_target(st, g, h, tb)
         if v < 0:
             return
+        st.w_charged[v] = True
         st.hst[g, h, HS_Z] -= least
         refresh_radius(st, g, h, tb)
         group = new_horde(st, g, st.hpos[g, h, 0], st.hpos[g, h, 1], least, 0, tb)
         charge(rng, g, st, group, v, tb)
-        skip = v
 
 
 @njit

@@ -31,7 +31,7 @@ OPTIONS = [
     {"aura_fear_effect": "fall_back"}, {"first_zombie_bonus": "stack"}, {"noise_per": "shot"},
     {"extraction": "wholly"}, {"graveyard_trigger": "end_move"}, {"max_zombies": 60}, {"spawn_points": 6},
     {"foggy": False, "graveyard": False}, {"players_bonus": "zombie_counts"}, {"spawners_after_players": False},
-    {"psychic_noise": "full_type", "super_squad_timing": "any"}, {"resilience_best": 3, "split_charges": False},
+    {"super_squad_timing": "any"}, {"resilience_best": 3, "split_charges": False},
     {"free_units": "purchased"}, {"movement_noise": "include_charges"}, {"master_of_offence_scope": "all"},
     {"terrain": "city"}, {"terrain": "random", "terrain_pieces": 9, "terrain_piece_radius_in": 4.0},
 ]

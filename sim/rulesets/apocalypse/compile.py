@@ -99,6 +99,8 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_MARGIN] = policy.margin_turns
     row[C.POL_STANDOFF] = policy.standoff_in
     row[C.POL_AURA_PENALTY] = policy.aura_penalty_in
+    row[C.POL_AURA_PER_MODEL] = policy.aura_per_model
+    row[C.POL_WARLORD_PLAN] = policy.warlord_plan
     row[C.POL_RUN] = policy.run
     row[C.POL_SHOOT] = policy.shoot
     row[C.POL_THREAT] = policy.threat_in
@@ -167,6 +169,8 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_GRENADE_QUIET: c.grenade_noise == "none", C.P_BLIND_ON: c.blind_effect,
         C.P_TERRAIN_LAYOUT: ("none", "random", "city").index(c.terrain), C.P_TERRAIN_N: c.terrain_pieces,
         C.P_TERRAIN_R: c.terrain_piece_radius_in, C.P_TERRAIN_COVER: c.terrain_cover,
+        C.P_PRIORITY_SHOOT: c.target_priority == "must_shoot", C.P_AURA_ATSKNF: c.aura_fear_atsknf == "passes",
+        C.P_PLAGUE_FNP: c.plague_fnp == "counted", C.P_SUPPORT_JOIN: c.supporting == "join",
     }
     for k, v in values.items():
         prm[k] = float(v)
@@ -183,6 +187,22 @@ def _zombie_rows(cat) -> tuple[np.ndarray, np.ndarray]:
     stats[C.ZK_BRUTE, L.WS], stats[C.ZK_BRUTE, L.BS], stats[C.ZK_BRUTE, L.I], stats[C.ZK_BRUTE, L.LD] = 2, 0, 3, 5
     flags[C.ZK_BRUTE] = L.MR_FEARLESS  # §4: every zombie rule (Fearless is the one the kernels read)
     return stats, flags
+
+
+REMOVAL_RANK = {"trooper": 0, "character": 1, "independent": 2}
+
+
+def removal_order(unit, policy: Policy) -> list:
+    """The unit's models in slot order, which is the order its casualties are taken (the kernels
+    wound the lowest living slot: core §6.6's closest model, which the owner's formation decides).
+    Policy ``removal`` 1:
+    as a player would - plain troopers first, then the dearer ones (special and heavy weapons),
+    then the sergeant, Independent Characters last; 0: the order bought (the models with weapon
+    swaps first). An HQ unit keeps its order (its first model is the Warlord)."""
+    if unit.is_hq or policy.removal == 0:
+        return list(unit.models)
+    order = sorted(range(len(unit.models)), key=lambda m: (REMOVAL_RANK[unit.models[m].role], unit.models[m].cost, m))
+    return [unit.models[m] for m in order]
 
 
 def compile_tables(config: ApocalypseConfig) -> Tables:
@@ -213,7 +233,7 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
             ut_owner[t], ut_type[t] = p, UNIT_TYPES.index(unit.unit_type)
             ut_sheet[t] = datasheets.index(unit.datasheet)
             ml = cat.unit(unit.datasheet).mastery_level
-            for m, model in enumerate(unit.models):
+            for m, model in enumerate(removal_order(unit, player.policy)):
                 stats = model_stats(model.profile)
                 stats[L.T] = min(stats[L.T], config.t_cap)
                 stats[L.W] = min(stats[L.W], config.w_cap)

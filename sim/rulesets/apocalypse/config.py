@@ -90,9 +90,14 @@ class Policy:
     """How a player plays (P3-P12, docs/apocalypse.md); every field is a number a sweep can vary."""
 
     plan: int = _h(1, "P3: 0 rush to the zone, 1 staged (leave in time, Warlords last), 2 escort first (advance now)")
+    warlord_plan: int = _h(-1, "P3 roles: the plan of the units holding a Warlord (-1 the player's plan; 0 rush, 1 "
+                               "staged, 2 escort first): e.g. the army rushes as a screen, the Warlord runs in late")
     margin_turns: int = _h(1, "P3: whole turns of safety margin when staging")
     standoff_in: float = _h(2.0, "P3: how far outside the zone units wait for the escort to spring the Graveyard")
-    aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain to end within 6\" of a spawner")
+    aura_penalty_in: float = _h(6.0, "P3: inches of progress a move must gain for each model it leaves within 6\" of "
+                                     "a spawner (aura_per_model = 1), or for ending there at all (0)")
+    aura_per_model: int = _h(1, "P3: 1 the aura's cost counts every model that would take its wound (§10); 0 once "
+                                "per spawner, whatever the models (the old cost)")
     run: int = _h(1, "P4: 0 never, 1 only when behind schedule, 2 always")
     shoot: int = _h(1, "P5: 0 never, 1 when expected kills beat expected noise or a horde threatens, 2 always")
     threat_in: float = _h(18.0, "P5, P12: a horde this close could charge next turn")
@@ -110,6 +115,8 @@ class Policy:
     merge: int = _h(1, "A3: two depleted units of one datasheet within 2\" of each other merge into one")
     grenade: int = _h(1, "core §6.1: one model throws a blast grenade instead of shooting: 0 never, 1 when its "
                          "expected kills beat its own weapon's, 2 whenever in range (8\")")
+    removal: int = _h(1, "core §6.6: casualties taken 1 as a player would (plain troopers, then special weapons, the "
+                         "sergeant, Independent Characters last), 0 in the order bought (weapon swaps first)")
     blind: int = _h(1, "core §8, §12: 1 a model with a defensive (Blind) grenade throws it at a horde within threat_in "
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
 
@@ -118,7 +125,8 @@ class Policy:
                   "heavy_only_for_warlords": (0, 1), "reroll": (0, 2), "overwatch": (0, 1), "super_squad": (0, 1),
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
-                  "blind": (0, 1)}
+                  "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1),
+                  "warlord_plan": (-1, 2)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -259,8 +267,8 @@ class ApocalypseConfig:
                               "D6s a zombie horde runs after moving (Zombie!: it may still charge)", lo=0, hi=4)
     charge_range_in: float = _p(12.0, "V", "core §7.1",
                                 "longest charge, in inches, either side declares (roll 2D6 to make it)", lo=0, hi=48)
-    t_cap: int = _p(6, "V", "§2", "Toughness never above this in play", lo=1, hi=10)
-    w_cap: int = _p(4, "V", "§2", "Wounds never above this in play", lo=1, hi=10)
+    t_cap: int = _p(6, "V", "§2", "Toughness never above this in play (above 6 never binds: refused)", lo=1, hi=6)
+    w_cap: int = _p(4, "V", "§2", "Wounds never above this in play (above 4 never binds: refused)", lo=1, hi=4)
     # ambiguities (the default reading first)
     players_bonus: str = _p("all", "A1", "§3.3 §9", "where '(+players)' adds N", ("all", "zombie_counts", "none"))
     free_units: str = _p("merge_same_datasheet", "A3", "§2", "models may regroup: depleted units of one datasheet "
@@ -282,7 +290,8 @@ class ApocalypseConfig:
                               choices=("move_along_line", "rescatter"))
     spawner_radius_in: float = _p(2.5, "C", "§3.3 A12", "spawner footprint radius", lo=0.5, hi=6,
                                   plausible=(1.5, 3.5))
-    wreck_waves: bool = _p(True, "A14", "§9.1", "spawners from wrecked vehicles spawn waves (inert: no vehicles)")
+    wreck_waves: bool = _p(True, "A14", "§9.1", "spawners from wrecked vehicles spawn waves (only true: no vehicle can "
+                           "be fielded, so false would change nothing)")
     edge_position: str = _p("nearest", "A15", "§9.2",
                             "edge waves arrive nearest to the nearest player model, or at a random point of the edge",
                             choices=("nearest", "random"))
@@ -295,7 +304,8 @@ class ApocalypseConfig:
                                "a failed spawner-aura Fear test: WS 1 to the end of the zombie turn, or fall back",
                                choices=("ws1", "fall_back"))
     psychic_noise: str = _p("half_type", "A19", "§9.3",
-                            "a typed psychic power attracts half its weapon type's noise (rounded up), or all of it",
+                            "a typed psychic power attracts half its weapon type's noise (rounded up), or all of it "
+                            "(only half_type: Force, the one power cast, has no type)",
                             choices=("half_type", "full_type"))
     brutes_dull_witted: bool = _p(True, "A21", "§4",
                                   "Brutes are Dull Witted like Zombies (the First Zombie and Juggernauts never are)")
@@ -317,11 +327,26 @@ class ApocalypseConfig:
     master_of_offence_scope: str = _p("melee", "A30", "§7",
                                       "Master of Offence's To Wound re-roll in close combat only, or in every phase",
                                       choices=("melee", "all"))
-    legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of 180 pts or more (alt. 2)",
+    legendary_multiplier: int = _p(3, "C", "§7 A31", "hits x this for a Warlord of legendary_cost pts or more (alt. 2; "
+                                   "another value is refused unless some Warlord costs that much)",
                                    lo=1, hi=5, plausible=(2, 3))
     legendary_cost: int = _p(180, "V", "§7",
                              "Legendary Fighter: a Warlord of this many points or more multiplies his hits",
                              lo=0, hi=1000)
+    target_priority: str = _p("must_shoot", "A34", "§7",
+                              "Target Priority: with a unit within 12\" the Warlord's unit must shoot it (even a "
+                              "policy that never shoots), or 'target_only': it only may not pick another target",
+                              choices=("must_shoot", "target_only"))
+    aura_fear_atsknf: str = _p("tests", "A18", "§10",
+                               "the spawner aura's Fear test 'even if fearless': And They Shall Know No Fear tests "
+                               "too, or 'passes' (its core auto-pass kept)", choices=("tests", "passes"))
+    plague_fnp: str = _p("counted", "A23", "§5",
+                         "The Plague: a wound Feel No Pain ignores was still an unsaved wound (core §6.8: FNP is "
+                         "rolled for an unsaved wound) and counts, or 'ignored' as core §7.4's combat result does",
+                         choices=("counted", "ignored"))
+    supporting: str = _p("strike", "C", "§6 (a)",
+                         "Supporting the Team (a): supporters within 2\" strike in the combat, or 'join': they are "
+                         "locked in it (struck, Fear, Morale, The Plague)", ("strike", "join"))
     super_squad_timing: str = _p("movement", "A32", "§7",
                                  "Warlords join the super squad in the Movement phase only, or at any time",
                                  choices=("movement", "any"))
@@ -393,6 +418,7 @@ class ApocalypseConfig:
                               "so the simulator keeps them out)")
         if self.brutes_shoot:
             raise ConfigError("brutes_shoot = true; allowed: false (A21: a Brute has BS 0)")
+        _refuse_inert(self)
         if not isinstance(self.geometry, Geometry):
             raise ConfigError(f"geometry = {self.geometry!r}; allowed: a table of Geometry fields")
 
@@ -407,6 +433,13 @@ class ApocalypseConfig:
         return self.terrain != "none"
 
     @property
+    def legendary_live(self) -> bool:
+        """Some Warlord costs ``legendary_cost`` points or more, so Legendary Fighter's multiplying
+        branch (A31) and ``legendary_multiplier`` can play (sensitivity skips the multiplier
+        otherwise: ``Parameter.enable``)."""
+        return max(warlord_points(self)) >= self.legendary_cost
+
+    @property
     def n_players(self) -> int:
         return len(self.players)
 
@@ -415,6 +448,27 @@ class ApocalypseConfig:
         """(N added to rolls, N added to zombie counts) by A1."""
         n = self.n_players
         return {"all": (n, n), "zombie_counts": (0, n), "none": (0, 0)}[self.players_bonus]
+
+
+def warlord_points(cfg: ApocalypseConfig) -> list[int]:
+    """Each player's Warlord's printed (catalogue) points: what Legendary Fighter reads (§7)."""
+    from sim.rulesets.apocalypse.armies import build_units
+
+    return [int(build_units(p.army, catalogue())[0].models[0].cost) for p in cfg.players]
+
+
+def _refuse_inert(cfg: ApocalypseConfig) -> None:
+    """Options that could change no game of this simulator are refused in one line (issue 27)."""
+    if cfg.psychic_noise != "half_type":
+        raise ConfigError(f"psychic_noise = {cfg.psychic_noise!r}; allowed: half_type (A19: only the Force power is "
+                          "cast, core §13, and it has no weapon type, so a typed power's noise never plays)")
+    if not cfg.wreck_waves:
+        raise ConfigError("wreck_waves = false; allowed: true (A14: no vehicle can be fielded, §2, so no wreck "
+                          "ever becomes a spawner)")
+    if cfg.legendary_multiplier != 3 and not cfg.legendary_live:
+        raise ConfigError(f"legendary_multiplier = {cfg.legendary_multiplier}; allowed: 3 unless a Warlord costs "
+                          f"legendary_cost = {cfg.legendary_cost} points or more (A31; the dearest here costs "
+                          f"{max(warlord_points(cfg))}), else the multiplier never plays")
 
 
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}
@@ -492,6 +546,12 @@ def factor_words(config: ApocalypseConfig, army_name: str) -> str:
     return "" if factor == 1 else f"army_cost_factors: {army_name} = {factor} (limit {config.points_limit}): "
 
 
+CAP_WHY = {"t_cap": " (§2: a model of T7+ cannot be taken and nothing raises T in play past 6, so a higher cap "
+                    "never binds)",
+           "w_cap": " (§2: a model of 5+ W cannot be taken and nothing raises W in play, so a higher cap never "
+                    "binds)"}
+
+
 def _validate(cfg: ApocalypseConfig, f) -> None:
     if f.name in ("players", "geometry") or f.name in PRICE_TABLES:
         return
@@ -506,7 +566,8 @@ def _validate(cfg: ApocalypseConfig, f) -> None:
     elif isinstance(f.default, int):
         lo, hi = rng
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}")
+            why = CAP_WHY.get(f.name, "") if isinstance(value, int) and value > hi else ""
+            raise ConfigError(f"{f.name} = {value!r}; allowed: an integer {lo}-{hi}{why}")
     elif isinstance(f.default, float):
         lo, hi = rng
         if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value) or not lo <= value <= hi:

@@ -19,7 +19,8 @@ from sim.rulesets.apocalypse.config import PRICE_TABLES, ApocalypseConfig, Confi
 MEANING = {"spawn_points": {0: "one per player (A10)"}, "max_zombies": {0: "no cap (A4, A37)"}}
 # the terrain's own numbers matter only on a table with ruins (a config whose ``has_terrain`` holds)
 ENABLE = {"terrain_pieces": {"has_terrain": (True,)}, "terrain_piece_radius_in": {"has_terrain": (True,)},
-          "terrain_cover": {"has_terrain": (True,)}}
+          "terrain_cover": {"has_terrain": (True,)},
+          "legendary_multiplier": {"legendary_live": (True,)}}  # a Warlord of legendary_cost points (A31)
 
 
 def _default(f):

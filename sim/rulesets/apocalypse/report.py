@@ -8,14 +8,15 @@ section       cells
 ============  ====================================================================================
 policies      the policy presets for every player at 800 points: is shooting worth its noise?
               (staged: the spec's P3-P12 defaults; quiet never shoots; gunline shoots everything;
-              stealth: the best found)
+              stealth: the strongest preset on the example configs, docs/apocalypse.md)
 points        points levels 200-1200, every army refitted (armies.fit_army), the stealth preset
 players       the first one to four players of the example at 800 points, stealth
 grid          points 400 / 800 / 1200 x one, two and four players, stealth (one axis,
               ``points_players``, so each cell reads as one label)
 traits        every Warlord with the same trait, each against no trait (800 points, stealth)
 missions      Foggy and the Graveyard on and off (800 points, rush: under stealth nobody fires,
-              and Foggy, which shrouds the targets of shooting, would change no game)
+              and Foggy, which shrouds the targets of shooting and of a spawner's blast, would
+              change hardly a game)
 sensitivity   every chosen [C] number at its low and high plausible value (800 points, stealth)
 ============  ====================================================================================
 
@@ -104,7 +105,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
         ReportSection(
             "missions", "Foggy and the Graveyard", f"Each mission rule off, then both, against the game with "
             f"both ({RICH} points, rush: it shoots when the kills beat the noise, and Foggy's Shrouded acts only "
-            "on the targets of shooting - under stealth nobody fires and Foggy would change no game).", rich_rush,
+            "on the targets of shooting and a spawner's blast - under stealth nobody fires and Foggy would change "
+            "hardly a game).", rich_rush,
             games_for("missions", scale), {"params": list(MISSIONS)},
             ("paired",), {"reference": "base", "compare_label": "mission rules", "titles": MISSION_TITLES, "who": WHO,
                           "chart_title": "Mission rules against the full scenario"}, SEED),
