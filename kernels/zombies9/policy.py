@@ -40,6 +40,7 @@ from kernels.zombies9.layout import (
     F_CREM,
     F_FROM_L,
     F_FROM_S,
+    F_GOAL_L,
     F_HELI,
     F_PLAN,
     F_ROUTE,
@@ -57,8 +58,10 @@ from kernels.zombies9.layout import (
     GS_CREM,
     GS_HELI,
     GS_N0,
+    GS_N1,
     GS_NT,
     GS_TOP0,
+    GS_TOP1,
     GS_TURN,
     GS_VER_CREM,
     GS_VER_HELI,
@@ -171,10 +174,36 @@ def turns_to_win(st, tb, o, p):
         if t < best:
             best, kind = t, G_CREMATORIUM
     if tb.prm[P_MODE] == MODE_ALONE:
-        t = st.w_gs[GS_CEM_Z] * tpk / 2.0 + 1.0
+        t = _cemetery_turns(st, tb, p, tpk)
         if t < best:
             best, kind = t, G_CEMETERY
     return best, kind
+
+
+@njit
+def _cemetery_turns(st, tb, p, tpk):
+    """B8 / D27 (alone): no win before the graveyard stack is done (its tiles are laid one a
+    player-turn), then p must reach the Cemetery zombies (F_GOAL_L, ``cemetery_field``) and the
+    table must kill them (shared by the hunters: half each)."""
+    n = tb.prm[P_N_PLAYERS]
+    stack_rounds = max(0, st.w_gs[GS_N1] - st.w_gs[GS_TOP1]) / n
+    reach = 0.0
+    if st.w_gs[GS_CEM_Z] > 0:
+        d = st.w_field[F_GOAL_L, st.w_pl[p, PL_SQ]]
+        if d >= BIG:
+            return 1e9
+        reach = d / speed(st, tb, p)
+    return max(stack_rounds, reach) + st.w_gs[GS_CEM_Z] * tpk / 2.0 + 1.0
+
+
+@njit
+def cemetery_field(st, tb):
+    """F_GOAL_L = unweighted steps to the nearest zombie on a Cemetery tile (alone mode)."""
+    field_clear(st, F_GOAL_L)
+    for q in range(9 * st.w_gs[GS_NT]):
+        if zombies_at(st, q) > 0 and is_cemetery_square(st, tb, q):
+            st.w_field[F_GOAL_L, q] = 0
+    field_run(st, F_GOAL_L, 1, 0, False)
 
 
 @njit
@@ -182,6 +211,8 @@ def leader(st, tb, o):
     """The opponent of o closest to a win (ties: the next in turn order): (seat, turns, goal)."""
     n = int(tb.prm[P_N_PLAYERS])
     best, who, kind = 1e18, -1, G_GATHER
+    if tb.prm[P_MODE] == MODE_ALONE:
+        cemetery_field(st, tb)  # Q6: who is closest to the Cemeteries' last zombie
     for k in range(1, n):
         p = (o + k) % n
         t, g = turns_to_win(st, tb, o, p)
