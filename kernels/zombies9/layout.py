@@ -174,8 +174,9 @@ N_PL = PL_HAND + MAX_HAND
  GS_CREM, GS_ENTRANCE, GS_TOP0, GS_N0, GS_TOP1, GS_N1, GS_DECK_N, GS_DISC_N, GS_AFS_OWNER, GS_AFS_END,
  GS_MARBLES_END, GS_OPEN0, GS_OPEN1, GS_CLOSED, GS_HELI_GONE, GS_VERSION, GS_VER_HELI, GS_VER_CREM, GS_WINNER,
  GS_REASON, GS_RESPAWN, GS_CEM_PLACED, GS_CEM_Z, GS_LOSE_TURN, GS_IN_PLAY, GS_COLLECTED, GS_STAMP,
- GS_FIELD_FOR, GS_BUSY) = range(39)
-N_GS = 39
+ GS_FIELD_FOR, GS_BUSY, GS_CREM_HELD) = range(40)
+N_GS = 40
+# GS_CREM_HELD: 1 once a zombie has stood on the Crematorium (seed: won "by killing all of the zombies")
 # GS_FIELD_FOR: which player F_PLAN was computed for and at which GS_VERSION (not cached: always recomputed)
 
 # State.w_field rows (distance fields over the squares)

@@ -45,6 +45,7 @@ from kernels.zombies9.layout import (
     GS_CEM_Z,
     GS_CLOSED,
     GS_CREM,
+    GS_CREM_HELD,
     GS_DECK_N,
     GS_DISC_N,
     GS_ENTRANCE,
@@ -418,7 +419,8 @@ def check_empty_wins(st, tb, p):
     """D26 / D27 alternatives: the active player wins whenever the tile(s) are empty."""
     mode = tb.prm[P_MODE]
     crem = st.w_gs[GS_CREM]
-    if mode == MODE_MIXED and tb.prm[P_CREM_EMPTY] != 0 and crem >= 0 and st.w_tile[crem, TS_Z] == 0:
+    if (mode == MODE_MIXED and tb.prm[P_CREM_EMPTY] != 0 and crem >= 0 and st.w_tile[crem, TS_Z] == 0
+            and st.w_gs[GS_CREM_HELD] != 0):  # seed: "by killing all of the zombies": it had some
         declare_win(st, p, REASON_CREMATORIUM)
     if (mode == MODE_ALONE and tb.prm[P_CEM_EMPTY] != 0 and graveyard_done(st) and st.w_gs[GS_CEM_PLACED] > 0
             and st.w_gs[GS_CEM_Z] == 0):

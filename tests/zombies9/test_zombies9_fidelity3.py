@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from z9_scene import clear, empty_hands, lay, pawn, put, sq
+from z9_scene import clear, empty_hands, lay, pawn, put, sq, tile_id
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import default_config
@@ -46,3 +46,27 @@ def test_q6_leader_alone_is_the_opponent_closest_to_the_cemeteries(game):
     st.w_gs[L.GS_TOP1] = st.w_gs[L.GS_N1] - 9  # nine tiles left: three rounds at least
     who, turns, kind = policy.leader(st, tb, 0)
     assert turns >= 9 / 3
+
+
+def test_d26_empty_trigger_needs_a_crematorium_that_held_zombies(game, z9dice):
+    """Seed: the Crematorium is won "by killing all of the zombies" on it; under D26's
+    alternative (`crematorium_trigger = "empty"`) a Crematorium laid with no zombie (the pool
+    ran out, D11) wins nothing until a zombie has stood on it."""
+    cfg = default_config(2, mode="mixed", crematorium_trigger="empty")
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    st.w_gs[L.GS_POOL_ADULT] = 0  # D11: the pool is empty, the Crematorium is laid bare
+    turn = _k("turn")
+    c = int(tb.ids[L.ID_GRID]) // 2
+    k = turn.lay(st, tb, rng, 0, 0, tile_id(cfg, "Crematorium"), c, c - 1, 0)  # north of the Town Square
+    assert st.w_gs[L.GS_CREM] == k and st.w_tile[k, L.TS_Z] == 0
+    turn.check_empty_wins(st, tb, 0)
+    assert st.w_gs[L.GS_WINNER] == -1  # never populated: nothing to kill, no win
+    st.w_gs[L.GS_POOL_ADULT] = 5
+    put(st, tb, sq(k, 2, 1))  # a zombie wanders in ...
+    turn.check_empty_wins(st, tb, 1)
+    assert st.w_gs[L.GS_WINNER] == -1
+    _k("pieces").move_zombie(st, tb, sq(k, 2, 1), sq(0, 0, 1), L.Z_ADULT)  # ... and out: empty again
+    turn.check_empty_wins(st, tb, 1)
+    assert (st.w_gs[L.GS_WINNER], st.w_gs[L.GS_REASON]) == (1, L.REASON_CREMATORIUM)
+    z9dice.done()
