@@ -304,15 +304,21 @@ def _hunting(st, tb, p):
 
 @njit
 def item_slot(st, tb, p, card):
-    """Slot of the building (or tile, D16) where p may put item ``card`` in play, -1 none."""
-    b, alt = tb.cards[card, CI_BUILDING], tb.cards[card, CI_ALT_BUILDING]
-    if b < 0 or item_in_play(st, p, tb.cards[card, CI_EFFECT]):
+    """The first building slot (or tile, D16) where p may put item ``card`` in play, -1 none;
+    with D15's option a card has two buildings (``item_building``)."""
+    if tb.cards[card, CI_BUILDING] < 0 or item_in_play(st, p, tb.cards[card, CI_EFFECT]):
         return -1
     for k in range(st.w_gs[GS_NT]):
-        t = st.w_tile[k, TS_TYPE]
-        if t == b or t == alt:
+        if item_building(tb, card, st.w_tile[k, TS_TYPE]):
             return k
     return -1
+
+
+@njit
+def item_building(tb, card, t):
+    """Is tile type t a building item ``card`` is played in (A10; D15: the First Aid Kit in the
+    Hospital or the Drug Store)?"""
+    return t == tb.cards[card, CI_BUILDING] or t == tb.cards[card, CI_ALT_BUILDING]
 
 
 @njit
@@ -360,8 +366,11 @@ def _seed_items(st, tb, p, f, value_of):
         c = st.w_pl[p, i]
         if c < 0 or tb.cards[c, CI_BUILDING] < 0:
             continue
-        k = item_slot(st, tb, p, c)
-        if k >= 0:
+        if item_slot(st, tb, p, c) < 0:
+            continue
+        for k in range(st.w_gs[GS_NT]):  # every building of the card (D15: two)
+            if not item_building(tb, c, st.w_tile[k, TS_TYPE]):
+                continue
             for j in range(9):
                 q = 9 * k + j
                 if in_item_place(st, tb, q, k):

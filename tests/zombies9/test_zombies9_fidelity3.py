@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from z9_scene import clear, empty_hands, lay, pawn, put, sq, tile_id
+from z9_scene import clear, empty_hands, give, lay, pawn, put, sq, tile_id
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import default_config
@@ -70,3 +70,31 @@ def test_d26_empty_trigger_needs_a_crematorium_that_held_zombies(game, z9dice):
     turn.check_empty_wins(st, tb, 1)
     assert (st.w_gs[L.GS_WINNER], st.w_gs[L.GS_REASON]) == (1, L.REASON_CREMATORIUM)
     z9dice.done()
+
+
+def test_d15_first_aid_kit_in_the_hospital_and_the_drug_store(game):
+    """D15 option: the First Aid Kit is played in the Hospital or the Drug Store, whichever of
+    them was laid first."""
+    for first in ("Hospital", "Drug Store"):
+        cfg = default_config(2, first_aid_drug_store=True)
+        st, tb, rng = game(cfg)
+        empty_hands(st, tb)
+        order = [("Hospital", 0, -1), ("Drug Store", 1, 0)]
+        if first == "Drug Store":
+            order.reverse()
+        slots = {name: lay(st, tb, cfg, name, dx, dy) for name, dx, dy in order}
+        s = give(st, tb, cfg, 0, "First Aid Kit")
+        hand = _k("hand")
+        pawn(st, 0, sq(slots["Hospital"], 1, 1))
+        assert hand.playable_item(st, tb, 0, s), f"{first} first: not playable in the Hospital"
+        pawn(st, 0, sq(slots["Drug Store"], 0, 1))
+        assert hand.playable_item(st, tb, 0, s), f"{first} first: not playable in the Drug Store"
+        pawn(st, 0, sq(0, 1, 1))
+        assert not hand.playable_item(st, tb, 0, s)
+    cfg = default_config(2)  # D15 default: the Hospital only
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    d = lay(st, tb, cfg, "Drug Store", 1, 0)
+    s = give(st, tb, cfg, 0, "First Aid Kit")
+    pawn(st, 0, sq(d, 0, 1))
+    assert not _k("hand").playable_item(st, tb, 0, s)
