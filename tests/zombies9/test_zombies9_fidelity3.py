@@ -98,3 +98,31 @@ def test_d15_first_aid_kit_in_the_hospital_and_the_drug_store(game):
     s = give(st, tb, cfg, 0, "First Aid Kit")
     pawn(st, 0, sq(d, 0, 1))
     assert not _k("hand").playable_item(st, tb, 0, s)
+
+
+def test_part_c_random_baseline_dog_moves_one_or_two_squares(game, z9dice):
+    """Part C: a dog chosen to move goes 1 or 2 squares; the random baseline (Q7 `zombies =
+    "random"`) draws uniformly among every legal (figure, destination), two-square ones too."""
+    cfg = default_config(2, mode="mixed", pet_cemetery_dogs=True)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        lay(st, tb, cfg, "Crossroads", dx, dy)
+    start = sq(0, 1, 1)
+    put(st, tb, start, L.Z_DOG)
+    one = {st.w_nb[start, d] for d in range(4) if st.w_nb[start, d] >= 0}
+    two = {st.w_nb[t, e] for t in one for e in range(4) if st.w_nb[t, e] >= 0} - one - {start}
+    movement = _k("movement")
+    st.w_moved[:] = 0
+    assert movement._count_moves(st, tb, -1) == len(one) + len(two)
+    movement._count_moves(st, tb, len(one) + len(two) - 1)  # the last move listed
+    ends = [q for q in range(9 * st.w_gs[L.GS_NT]) if st.w_sq[q, L.SQ_DOGS] > 0]
+    assert len(ends) == 1 and ends[0] in two
+    cfg1 = default_config(2, mode="mixed", pet_cemetery_dogs=True, dog_moves=1)
+    st, tb, rng = game(cfg1)
+    clear(st, tb)
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        lay(st, tb, cfg1, "Crossroads", dx, dy)
+    put(st, tb, start, L.Z_DOG)
+    st.w_moved[:] = 0
+    assert movement._count_moves(st, tb, -1) == len(one)  # dog_moves = 1: one square only
