@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from z9_scene import clear, empty_hands, give, lay, pawn, put, sq, tile_id
+from z9_scene import can_lay, clear, empty_hands, give, lay, pawn, put, sq, tile_id
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import default_config
@@ -28,6 +28,7 @@ def _alone_scene(game):
     pawn(st, 0, sq(0, 1, 1))
     pawn(st, 1, sq(far, 2, 1))
     pawn(st, 2, sq(cem, 2, 1))
+    st.w_gs[L.GS_TOP1] = st.w_gs[L.GS_N1]  # the graveyard stack is done
     return st, tb
 
 
@@ -126,3 +127,46 @@ def test_part_c_random_baseline_dog_moves_one_or_two_squares(game, z9dice):
     put(st, tb, start, L.Z_DOG)
     st.w_moved[:] = 0
     assert movement._count_moves(st, tb, -1) == len(one)  # dog_moves = 1: one square only
+
+
+def test_d24_seed_reading_only_z9_tiles_are_bound_to_the_graveyard(game):
+    """Seed 004 (B4.5): "Z!!!9 tiles must be attached to the graveyard"; base tiles are laid "as
+    with the original rules" (A6), so by default (D24 decided for the seed) a base tile may touch
+    a Z9 tile; `graveyard_separate = true` is the spec's stricter reading."""
+    cfg = default_config(2, mode="mixed")
+    st, tb, rng = game(cfg)
+    assert not can_lay(st, tb, cfg, "Cemetery", 0, -1)  # a Z9 tile still joins only the graveyard
+    lay(st, tb, cfg, "Graveyard Entrance", 0, -1, 2)
+    cem = lay(st, tb, cfg, "Cemetery", 0, -2)
+    assert can_lay(st, tb, cfg, "Crossroads", 1, -2)  # a base tile beside the Cemetery (A6 only)
+    assert can_lay(st, tb, cfg, "Crossroads", 0, -3)
+    assert st.w_tile[cem, L.TS_TYPE] == tile_id(cfg, "Cemetery")
+    strict = default_config(2, mode="mixed", graveyard_separate=True)
+    st, tb, rng = game(strict)
+    lay(st, tb, strict, "Graveyard Entrance", 0, -1, 2)
+    lay(st, tb, strict, "Cemetery", 0, -2)
+    assert not can_lay(st, tb, strict, "Crossroads", 0, -3)
+
+
+def test_a6_unplaceable_graveyard_entrance_discarded_or_shuffled_back(game, z9dice):
+    """A6: a tile that fits nowhere is discarded (the default, the Entrance too); with
+    `entrance_reshuffle` the Graveyard Entrance goes back among the base tiles left, as the
+    Helipad does, so the expansion is not lost."""
+    for reshuffle in (False, True):
+        cfg = default_config(2, mode="mixed", entrance_reshuffle=reshuffle)
+        st, tb, rng = game(cfg)
+        for dx, dy, r in ((0, -1, 0), (1, 0, 1), (-1, 0, 3), (0, 1, 2)):
+            lay(st, tb, cfg, "Hospital", dx, dy, r)  # four dead ends: nothing fits
+        entrance = tile_id(cfg, "Graveyard Entrance")
+        top = st.w_gs[L.GS_TOP0]
+        at = top + list(st.w_stack[0, top: st.w_gs[L.GS_N0]]).index(entrance)
+        st.w_stack[0, top], st.w_stack[0, at] = entrance, st.w_stack[0, top]  # the Entrance on top
+        if reshuffle:
+            z9dice.script(0.0)  # where it goes back among the tiles left: on top
+        _k("turn").tile_phase(st, tb, rng, 0, 0)
+        if reshuffle:
+            assert st.w_gs[L.GS_TOP0] == top and st.w_stack[0, top] == entrance
+        else:
+            assert st.w_gs[L.GS_TOP0] == top + 1 and entrance not in st.w_stack[0, top + 1: st.w_gs[L.GS_N0]]
+        assert st.w_gs[L.GS_ENTRANCE] == -1
+    z9dice.done()

@@ -261,7 +261,7 @@ def prm_array(config: Zombies9Config, game: Game) -> np.ndarray:
         L.P_MOLOTOV: c.molotov_bonus, L.P_SHOTGUN: c.shotgun_bonus, L.P_SKATEBOARD: c.skateboard_bonus,
         L.P_BUTTER_LOST: c.butter_bullets_lost, L.P_GRENADE_LIFE: 2 * c.grenade_life,
         L.P_BAD_SENSE_LIFE: 2 * c.bad_sense_life, L.P_DEATH_AT_ONCE: c.death_tokens == "at_once",
-        L.P_QUICK: c.quick_game,
+        L.P_QUICK: c.quick_game, L.P_ENTRANCE_RESHUFFLE: c.entrance_reshuffle,
     }
     assert len(values) == L.N_PRM, "every kernel parameter is set"
     prm = np.zeros(L.N_PRM)

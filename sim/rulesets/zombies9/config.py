@@ -250,6 +250,8 @@ class Zombies9Config:
     helipad_position: str = _p("bottom_half", "D1", "A4/D1", "Helipad in the stack: bottom_half (2nd ed.) or bottom",
                                ("bottom_half", "bottom"))
     helipad_reshuffle: bool = _p(True, "C", "A6", "an unplaceable Helipad goes back into the stack [default]")
+    entrance_reshuffle: bool = _p(False, "option", "A6/B4", "mixed: an unplaceable Graveyard Entrance goes back "
+                                  "into the base stack like the Helipad (default: discarded, A6)")
     first_player: str = _p("random", "C", "A4", "first player: random [default], or seat0 (the seat axis)",
                            ("random", "seat0"))
     populate: str = _p("placer", "D4", "A3/D4", "starting pieces: placed by the placer's policy, or at random",
@@ -268,7 +270,8 @@ class Zombies9Config:
     first_aid_drug_store: bool = _p(False, "D15", "A11/D15", "First Aid Kit also played in the Drug Store")
     item_anywhere_on_tile: bool = _p(False, "D16", "A10/D16", "items played anywhere on their building's tile")
     helipad_placer: str = _p("drawer", "D19", "A6/D19", "who places the Helipad", ("drawer", "most_kills"))
-    graveyard_separate: bool = _p(True, "D24", "B4/D24", "mixed: town and graveyard touch only at the Entrance")
+    graveyard_separate: bool = _p(False, "D24", "B4/D24", "mixed: base tiles may not touch Z9 tiles either (the "
+                                  "spec's default; the seed restricts only Z9 tiles: false)")
     crematorium_trigger: str = _p("kill", "D26", "B8/D26", "Crematorium win: the emptying kill, or any empty moment",
                                   ("kill", "empty"))
     cemetery_trigger: str = _p("kill", "D27", "B8/D27", "alone: the emptying kill, or any empty moment",
