@@ -68,6 +68,7 @@ from kernels.zombies9.layout import (
     GS_VERSION,
     MODE_ALONE,
     MODE_MIXED,
+    P_ALONE_KILLS,
     P_ITEM_TILE,
     P_KILLS_TO_WIN,
     P_LIFE_CAP,
@@ -163,7 +164,7 @@ def turns_to_win(st, tb, o, p):
     pos = st.w_pl[p, PL_SQ]
     tpk = tb.pol[o, POL_TURNS_PER_KILL]
     best, kind = 1e9, G_GATHER
-    if tb.prm[P_MODE] != MODE_ALONE:
+    if tb.prm[P_MODE] != MODE_ALONE or tb.prm[P_ALONE_KILLS] != 0:  # D28's option: 25 kills win alone too
         best, kind = (tb.prm[P_KILLS_TO_WIN] - st.w_pl[p, PL_KILLS]) * tpk, G_KILLS
     if st.w_gs[GS_HELI] >= 0 and st.w_field[F_HELI, pos] < BIG:
         t = st.w_field[F_HELI, pos] / speed(st, tb, p)
@@ -238,7 +239,7 @@ def choose_goal(st, tb, p):
     """Q1 (module docstring): the goal p walks to this turn."""
     ensure_fields(st)
     if tb.prm[P_MODE] == MODE_ALONE:
-        return G_CEMETERY if st.w_gs[GS_CEM_Z] > 0 else G_GATHER
+        return _goal_alone(st, tb, p)
     rule = tb.pol[p, POL_GOAL]
     heli = st.w_gs[GS_HELI] >= 0 and st.w_field[F_HELI, st.w_pl[p, PL_SQ]] < BIG
     if rule == GOAL_HELIPAD:
@@ -257,6 +258,15 @@ def choose_goal(st, tb, p):
             return G_HELIPAD
         return G_KILLS
     return G_KILLS if farm else G_GATHER
+
+
+@njit
+def _goal_alone(st, tb, p):
+    """B8: the Cemeteries; with D28's option (`alone_kills_win`) kills when the collection is
+    nearer its 25 than the Cemeteries are to being cleared (Q1's farm_kills threshold)."""
+    if tb.prm[P_ALONE_KILLS] != 0 and st.w_gs[GS_BOARD] > 0 and st.w_pl[p, PL_KILLS] >= tb.pol[p, POL_FARM_KILLS]:
+        return G_KILLS
+    return G_CEMETERY if st.w_gs[GS_CEM_Z] > 0 else G_GATHER
 
 
 @njit

@@ -170,3 +170,44 @@ def test_a6_unplaceable_graveyard_entrance_discarded_or_shuffled_back(game, z9di
             assert st.w_gs[L.GS_TOP0] == top + 1 and entrance not in st.w_stack[0, top + 1: st.w_gs[L.GS_N0]]
         assert st.w_gs[L.GS_ENTRANCE] == -1
     z9dice.done()
+
+
+def test_b6_kid_rule_alone_is_refused_when_it_cannot_change_anything():
+    """Issue 27 (inert options): alone, D32's default placement never uses a kid with these
+    tiles (none prints more zombies than squares), so `kid_rule` is refused in one line; it is
+    accepted where it plays (mixed; alone with `kid_placement = "aggressive"`)."""
+    import pytest
+
+    from sim.rulesets.zombies9.compile import compile_tables
+    from sim.rulesets.zombies9.config import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^kid_rule = true with mode = 'alone' changes nothing.*allowed:"):
+        compile_tables(default_config(4, mode="alone", kid_rule=True))
+    compile_tables(default_config(4, mode="alone", kid_rule=True, kid_placement="aggressive"))
+    compile_tables(default_config(4, mode="mixed", kid_rule=True))
+
+
+def test_d28_alone_kills_win_is_a_goal_the_policy_pursues(game):
+    """D28's option: with `alone_kills_win` the 25-kill win counts alone, so the Q1 goal turns to
+    kills from `farm_kills` on and the threat estimate (Q6) counts the collection."""
+    for option in (False, True):
+        st, tb = _alone_scene_cfg(game, default_config(3, mode="alone", alone_kills_win=option))
+        st.w_pl[1, L.PL_KILLS] = 24
+        policy = _k("policy")
+        goal = policy.choose_goal(st, tb, 1)
+        assert goal == (L.G_KILLS if option else L.G_CEMETERY)
+        who, turns, kind = policy.leader(st, tb, 0)
+        assert (who, kind) == ((1, L.G_KILLS) if option else (2, L.G_CEMETERY))
+
+
+def _alone_scene_cfg(game, cfg):
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    cem = lay(st, tb, cfg, "Cemetery", 0, -1)
+    put(st, tb, sq(cem, 1, 1))
+    pawn(st, 0, sq(0, 1, 1))
+    pawn(st, 1, sq(0, 2, 1))
+    pawn(st, 2, sq(cem, 2, 1))
+    st.w_gs[L.GS_TOP1] = st.w_gs[L.GS_N1]  # the graveyard stack is done
+    return st, tb
