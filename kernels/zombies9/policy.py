@@ -57,6 +57,7 @@ from kernels.zombies9.layout import (
     GS_CEM_Z,
     GS_CREM,
     GS_HELI,
+    GS_HELI_GONE,
     GS_N0,
     GS_N1,
     GS_NT,
@@ -100,7 +101,9 @@ from kernels.zombies9.layout import (
     POL_GOAL,
     POL_HUNT,
     POL_MARGIN,
+    POL_NEAR_W,
     POL_PLACE_RANDOM,
+    POL_SCOUT,
     POL_SELF_W,
     POL_TURNS_PER_KILL,
     POL_V_CREM,
@@ -117,12 +120,16 @@ from kernels.zombies9.layout import (
     TI_BULLETS,
     TI_LIFE,
     TI_ROLE,
+    TS_ROT,
     TS_TYPE,
+    TS_X,
+    TS_Y,
     TS_Z,
 )
 from kernels.zombies9.pieces import is_cemetery_square
 
 HORIZON = 12  # squares ahead on a path that a zombie is worth blocking (Q7), about two turns
+NEAR = 4  # squares around a pawn without a path goal where a zombie is in its way (Q7, POL_NEAR_W)
 
 
 # ---------------------------------------------------------------- estimates
@@ -427,6 +434,8 @@ def plan_route(st, tb, p, goal, no_buildings):
     if goal == G_GATHER:
         _seed_items(st, tb, p, F_PLAN, -1)
         seeds += 1
+        if tb.pol[p, POL_SCOUT] != 0 and heli < 0 and st.w_gs[GS_HELI_GONE] == 0:
+            _seed_frontier(st, tb, F_PLAN)
     zc = 0 if goal == G_KILLS or goal == G_CEMETERY else fight_cost(st, tb, p)
     field_run(st, F_PLAN, STEP, zc, no_buildings)
     # the route: the plan, and tokens / item buildings seeded at their plan cost less the detour
@@ -440,6 +449,17 @@ def plan_route(st, tb, p, goal, no_buildings):
         _seed_items_detour(st, tb, p, detour)
     field_run(st, F_ROUTE, STEP, zc, no_buildings)
     return seeds > 0
+
+
+@njit
+def _seed_frontier(st, tb, f):
+    """Seed (at 0) the road exits that lead off the map: where the next tiles, the Helipad among
+    them, will join (A6)."""
+    for k in range(st.w_gs[GS_NT]):
+        t, x, y, r = st.w_tile[k, TS_TYPE], st.w_tile[k, TS_X], st.w_tile[k, TS_Y], st.w_tile[k, TS_ROT]
+        for d in range(4):
+            if has_exit(tb, t, r, d) and st.w_grid[y + dy(d), x + dx(d)] < 0:
+                st.w_field[f, 9 * k + mid_square(d)] = 0
 
 
 @njit
@@ -540,18 +560,22 @@ def block_value(st, tb, p, who, goal_l, q):
         if _on_path(st, F_FROM_L, goal_l, q, pos):
             v += HORIZON - st.w_field[F_FROM_L, q]
         return v
+    near = tb.pol[p, POL_NEAR_W] * max(0, NEAR - st.w_field[F_FROM_L, q])  # in its way, whatever it does next
     if st.w_pl[who, PL_LIFE] <= 2 * tb.pol[p, POL_ATTACK_LIFE]:
-        return 12.0 * (q == pos) + 6.0 * (st.w_field[F_FROM_L, q] == 1)
-    return 0.0
+        return 12.0 * (q == pos) + 6.0 * (st.w_field[F_FROM_L, q] == 1) + near
+    return near
 
 
 @njit
-def own_value(st, p, goal_s, q):
-    """How much a zombie on q hinders the active player p (its own square and path)."""
+def own_value(st, tb, p, goal_s, q):
+    """How much a zombie on q hinders the active player p (its own square and path; with no path
+    goal, POL_NEAR_W x its nearness)."""
     pos = st.w_pl[p, PL_SQ]
     v = 12.0 * (q == pos)
     if goal_s >= 0 and _on_path(st, F_FROM_S, goal_s, q, pos):
         v += HORIZON - st.w_field[F_FROM_S, q]
+    elif goal_s < 0:
+        v += tb.pol[p, POL_NEAR_W] * max(0, NEAR - st.w_field[F_FROM_S, q])
     return v
 
 
@@ -569,7 +593,7 @@ def prepare_hindrance(st, tb, p):
 def hindrance(st, tb, p, who, goal_l, goal_s, q):
     """Q7 score of a zombie standing on q, for the active player p."""
     return tb.pol[p, POL_BLOCK_W] * block_value(st, tb, p, who, goal_l, q) - tb.pol[p, POL_SELF_W] * own_value(
-        st, p, goal_s, q)
+        st, tb, p, goal_s, q)
 
 
 @njit

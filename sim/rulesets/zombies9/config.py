@@ -121,6 +121,10 @@ class Policy:
     reply: str = _p("defend", "policy", "D21/Q6", "cards in reply to a card: defend (answer a card on oneself), "
                     "leader (also a card of the threatening leader), never", ("defend", "leader", "never"))
     reply_chance: float = _p(1.0, "policy", "D21/Q6", "chance that a chosen reply is played", range_=(0.0, 1.0))
+    scout: bool = _p(False, "policy", "Q1/Q3", "before the Helipad, also head for the open road edges where it may "
+                     "be laid")
+    near_weight: float = _p(0.0, "policy", "Q7", "zombies moved near the leader and away from oneself when "
+                            "neither has a path goal (weight per step within 4)", range_=(0.0, 10.0))
 
     def __post_init__(self) -> None:
         _validate(self)

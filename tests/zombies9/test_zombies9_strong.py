@@ -1,0 +1,66 @@
+"""The strong-play decisions of issue 26 (Q1, Q3, Q6, Q7) on hand-built scenes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from z9_scene import clear, empty_hands, lay, pawn, put, sq
+
+from kernels.zombies9 import layout as L
+from sim.rulesets.zombies9.config import default_config
+
+
+def _k(name):
+    import importlib
+
+    return importlib.import_module(f"kernels.zombies9.{name}")
+
+
+def _with(cfg, **fields):
+    return replace(cfg, players=tuple(replace(p, policy=replace(p.policy, **fields)) for p in cfg.players))
+
+
+def _road_north(game, cfg):
+    """Town Square and a straight road north of it; no figure, no token, empty hands."""
+    st, tb, rng = game(cfg)
+    k = lay(st, tb, cfg, "Straight road", 0, -1)
+    for d, cell in ((1, (1, 0)), (2, (0, 1)), (3, (-1, 0))):  # the Town Square's other exits closed
+        lay(st, tb, cfg, "Hospital", *cell, (d + 2) % 4 if d != 2 else 0)
+    clear(st, tb)
+    empty_hands(st, tb)
+    return st, tb, k
+
+
+def test_q1_scout_heads_for_the_open_road_edges_before_the_helipad(game):
+    """Issue 26: before the Helipad exists a scout's path goal is the road exits off the map
+    (A6: where the next tiles, the Helipad among them, will join); without it, nothing."""
+    for scout in (False, True):
+        cfg = _with(default_config(2, graveyard_separate=False), scout=scout, hunt=False)
+        st, tb, k = _road_north(game, cfg)
+        exit_sq = sq(k, 0, 1)
+        pawn(st, 0, sq(0, 1, 1))
+        policy = _k("policy")
+        assert policy.plan_route(st, tb, 0, L.G_GATHER, False) == True  # noqa: E712 (a numba bool)
+        assert (st.w_field[L.F_PLAN, exit_sq] == 0) == scout
+        assert (st.w_field[L.F_PLAN, sq(0, 1, 1)] < L.BIG) == scout
+
+
+def test_q7_near_weight_moves_zombies_to_the_leader_and_off_oneself(game):
+    """Issue 26: with no path goal on the map (no Helipad), zombies are scored by how near the
+    leader they stand (and how far from oneself), so the moves are not the first in square order."""
+    cfg = _with(default_config(2), near_weight=1.0, hunt=False)
+    st, tb, k = _road_north(game, cfg)
+    pawn(st, 0, sq(0, 1, 1))
+    pawn(st, 1, sq(k, 0, 1))
+    policy = _k("policy")
+    who, goal_l, goal_s = policy.prepare_hindrance(st, tb, 0)
+    assert who == 1 and goal_l < 0
+    toward = policy.hindrance(st, tb, 0, who, goal_l, goal_s, sq(k, 1, 1))
+    away = policy.hindrance(st, tb, 0, who, goal_l, goal_s, sq(k, 2, 1))
+    assert toward > away
+    put(st, tb, sq(k, 2, 1))  # one zombie between the two pawns: it goes north, to the leader
+    st.w_moved[:] = 0
+    for q in range(9 * st.w_gs[L.GS_NT]):
+        st.w_score[q] = policy.hindrance(st, tb, 0, who, goal_l, goal_s, q)
+    assert _k("movement")._best_move(st, tb, 0)
+    assert st.w_sq[sq(k, 1, 1), L.SQ_ADULT] == 1
