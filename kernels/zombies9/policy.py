@@ -107,6 +107,7 @@ from kernels.zombies9.layout import (
     POL_SELF_W,
     POL_TURNS_PER_KILL,
     POL_V_CREM,
+    POL_V_FRONT,
     POL_V_HELIPAD,
     POL_V_ITEM,
     POL_V_TOKEN,
@@ -506,6 +507,15 @@ def _reach(st, f, t, tb, x, y, r):
 
 
 @njit
+def _new_ends(st, tb, t, x, y, r):
+    """Road exits of tile t at (x, y), turned r, that would lead off the map."""
+    ends = 0
+    for d in range(4):
+        ends += has_exit(tb, t, r, d) and st.w_grid[y + dy(d), x + dx(d)] < 0
+    return ends
+
+
+@njit
 def _open_change(st, tb, t, x, y, r):
     """How the count of open road edges would change if tile t were laid at (x, y), turned r."""
     delta = 0
@@ -530,12 +540,14 @@ def choose_placement(st, tb, rng, g, p, t, n):
     steps_from(st, F_FROM_S, st.w_pl[p, PL_SQ])
     steps_from(st, F_FROM_L, st.w_pl[who, PL_SQ])
     v = tile_value(st, tb, p, t)
+    front = tb.pol[p, POL_V_FRONT] if st.w_gs[GS_HELI] < 0 and st.w_gs[GS_HELI_GONE] == 0 else 0.0
     best, pick = -1e18, 0
     for i in range(n):
         x, y, r = st.w_cand[i, 0], st.w_cand[i, 1], st.w_cand[i, 2]
         d_self = min(_reach(st, F_FROM_S, t, tb, x, y, r), 60)
         d_lead = min(_reach(st, F_FROM_L, t, tb, x, y, r), 60)
-        score = v * (d_lead - d_self) + 1e-3 * uniform(rng, g)
+        w = v + front * _new_ends(st, tb, t, x, y, r)  # issue 26: the frontier where the Helipad may come
+        score = w * (d_lead - d_self) + 1e-3 * uniform(rng, g)
         if open_edges(st) + _open_change(st, tb, t, x, y, r) == 0:
             score -= 1e6  # A6: closing the map costs the rest of the turn; only when nothing else fits
         if score > best:

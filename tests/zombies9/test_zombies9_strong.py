@@ -64,3 +64,18 @@ def test_q7_near_weight_moves_zombies_to_the_leader_and_off_oneself(game):
         st.w_score[q] = policy.hindrance(st, tb, 0, who, goal_l, goal_s, q)
     assert _k("movement")._best_move(st, tb, 0)
     assert st.w_sq[sq(k, 1, 1), L.SQ_ADULT] == 1
+
+
+def test_q6_i_dont_think_theyre_dead_only_where_kills_can_win(game):
+    """Issue 26 (alone): I Don't Think They're Dead takes from the collection, which wins nothing
+    played alone (B8, D28), so the heuristic keeps it there unless `alone_kills_win`."""
+    from z9_scene import give
+
+    for option in (False, True):
+        cfg = _with(default_config(2, mode="alone", alone_kills_win=option), threat_turns=1000.0)
+        st, tb, rng = game(cfg)
+        empty_hands(st, tb)
+        st.w_pl[0, L.PL_KILLS] = 5
+        s = give(st, tb, cfg, 1, "I Don't Think They're Dead")
+        got = _k("cards")._heuristic_attack(st, tb, 1, 0)
+        assert got == (s if option else -1)

@@ -301,7 +301,7 @@ def pol_row(p: Policy) -> np.ndarray:
         L.POL_ATTACK_LIFE: p.attack_life, L.POL_DISCARD: p.discard == "never", L.POL_DISCARD_BELOW: p.discard_below,
         L.POL_STACK: ("default", "base", "graveyard", "random").index(p.stack), L.POL_HUNT: p.hunt,
         L.POL_REPLY: ("never", "defend", "leader").index(p.reply), L.POL_REPLY_CHANCE: p.reply_chance,
-        L.POL_SCOUT: p.scout, L.POL_NEAR_W: p.near_weight,
+        L.POL_SCOUT: p.scout, L.POL_NEAR_W: p.near_weight, L.POL_V_FRONT: p.frontier_value,
     }
     assert len(values) == L.N_POL, "every policy field is set"
     row = np.zeros(L.N_POL)

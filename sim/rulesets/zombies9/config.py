@@ -123,6 +123,9 @@ class Policy:
     reply_chance: float = _p(1.0, "policy", "D21/Q6", "chance that a chosen reply is played", range_=(0.0, 1.0))
     scout: bool = _p(False, "policy", "Q1/Q3", "before the Helipad, also head for the open road edges where it may "
                      "be laid")
+    frontier_value: float = _p(0.0, "policy", "Q2", "before the Helipad, value of each road exit off the map a tile "
+                               "opens (near oneself, far from the leader: where the Helipad may come)",
+                               range_=(-10.0, 10.0))
     near_weight: float = _p(0.0, "policy", "Q7", "zombies moved near the leader and away from oneself when "
                             "neither has a path goal (weight per step within 4)", range_=(0.0, 10.0))
 
