@@ -79,3 +79,28 @@ def test_q6_i_dont_think_theyre_dead_only_where_kills_can_win(game):
         s = give(st, tb, cfg, 1, "I Don't Think They're Dead")
         got = _k("cards")._heuristic_attack(st, tb, 1, 0)
         assert got == (s if option else -1)
+
+
+def test_q2_frontier_value_lays_open_road_ends_near_oneself(game, z9dice):
+    """Issue 26 (Q2): before the Helipad, `frontier_value` makes the road ends a tile opens off
+    the map worth having near oneself (where the Helipad may come), so a crossroads goes on
+    one's own side of the map rather than the leader's."""
+    picks = {}
+    for value in (0.0, 3.0):
+        cfg = _with(default_config(2), frontier_value=value, zombie_value=0.0)
+        st, tb, rng = game(cfg)
+        clear(st, tb)
+        empty_hands(st, tb)
+        west = lay(st, tb, cfg, "Straight road", -1, 0, 1)
+        east = lay(st, tb, cfg, "Straight road", 1, 0, 1)
+        pawn(st, 0, sq(west, 1, 0))
+        pawn(st, 1, sq(east, 1, 2))
+        from z9_scene import tile_id
+
+        t = tile_id(cfg, "Crossroads")
+        n = _k("board").list_placements(st, tb, t)
+        z9dice.script(*([0.5] * n))
+        i = _k("policy").choose_placement(st, tb, rng, 0, 0, t, n)
+        picks[value] = int(st.w_cand[i, 0]) - int(tb.ids[L.ID_GRID]) // 2
+    assert picks[3.0] < 0 <= picks[0.0], picks  # west of the Town Square (Ann's side) only for the frontier
+    z9dice.done()
