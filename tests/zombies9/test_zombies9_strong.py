@@ -104,3 +104,18 @@ def test_q2_frontier_value_lays_open_road_ends_near_oneself(game, z9dice):
         picks[value] = int(st.w_cand[i, 0]) - int(tb.ids[L.ID_GRID]) // 2
     assert picks[3.0] < 0 <= picks[0.0], picks  # west of the Town Square (Ann's side) only for the frontier
     z9dice.done()
+
+
+def test_spec_preset_keeps_q1_q9_as_written_and_the_default_differs_only_by_issue_26():
+    """The spec's Q1-Q9 player stays reachable by name (`spec`); the default (`balanced`) is the
+    strongest found: no hunting before the Helipad, scouting the road ends instead."""
+    from dataclasses import asdict
+
+    from sim.rulesets.zombies9.config import PRESETS, Policy, policy_from
+
+    spec, default = asdict(PRESETS["spec"]), asdict(Policy())
+    assert spec["hunt"] is True and spec["scout"] is False
+    assert spec["near_weight"] == 0.0 and spec["frontier_value"] == 0.0 and spec["threat_turns"] == 2.0
+    assert spec["crematorium_turns"] == 2.0 and spec["margin_turns"] == 2.0 and spec["farm_kills"] == 18
+    assert {k for k in spec if spec[k] != default[k]} == {"hunt", "scout"}
+    assert policy_from("spec", "test") == PRESETS["spec"] and PRESETS["balanced"] == Policy()

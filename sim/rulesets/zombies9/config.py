@@ -117,11 +117,11 @@ class Policy:
     discard_below: int = _p(2, "policy", "Q8", "discard the lowest card ranked below this", range_=(0, 11))
     stack: str = _p("default", "policy", "Q9/D25", "mixed: which tile stack (default: graveyard first until the "
                     "Crematorium or the Helipad is down)", ("default", "base", "graveyard", "random"))
-    hunt: bool = _p(True, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens")
+    hunt: bool = _p(False, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens (the spec's Q1: true)")
     reply: str = _p("defend", "policy", "D21/Q6", "cards in reply to a card: defend (answer a card on oneself), "
                     "leader (also a card of the threatening leader), never", ("defend", "leader", "never"))
     reply_chance: float = _p(1.0, "policy", "D21/Q6", "chance that a chosen reply is played", range_=(0.0, 1.0))
-    scout: bool = _p(False, "policy", "Q1/Q3", "before the Helipad, also head for the open road edges where it may "
+    scout: bool = _p(True, "policy", "Q1/Q3", "before the Helipad, also head for the open road edges where it may "
                      "be laid")
     frontier_value: float = _p(0.0, "policy", "Q2", "before the Helipad, value of each road exit off the map a tile "
                                "opens (near oneself, far from the leader: where the Helipad may come)",
@@ -135,6 +135,7 @@ class Policy:
 
 PRESETS: dict[str, Policy] = {
     "balanced": Policy(),
+    "spec": Policy(hunt=True, scout=False),
     "runner": Policy(goal="helipad", helipad_value=40.0, fight_steps=3.0, detour=1, hunt=False, threat_turns=2.0),
     "hunter": Policy(goal="kills", farm_kills=0, fight_steps=0.5, combat="hearts", multi_zombies=1,
                      helipad_value=5.0, zombie_value=-0.5),
@@ -143,7 +144,9 @@ PRESETS: dict[str, Policy] = {
     "no_cards": Policy(cards="never"),
 }
 PRESET_HELP = {
-    "balanced": "the spec's Q1-Q9 defaults",
+    "balanced": "the default (issue 26's strongest found): the spec's Q1-Q9 but no hunting before the Helipad, "
+                "scouting the road ends off the map instead",
+    "spec": "the spec's Q1-Q9 defaults as written (hunts zombies before the Helipad, no scouting)",
     "runner": "Helipad runner: always heads for the Helipad, avoids fights, gathers tokens only",
     "hunter": "zombie hunter: farms kills for the 25-zombie win, seeks fights",
     "saboteur": "plays every attack card on the leader at once, moves zombies hard against it",
