@@ -108,14 +108,15 @@ def test_q2_frontier_value_lays_open_road_ends_near_oneself(game, z9dice):
 
 def test_spec_preset_keeps_q1_q9_as_written_and_the_default_differs_only_by_issue_26():
     """The spec's Q1-Q9 player stays reachable by name (`spec`); the default (`balanced`) is the
-    strongest found: no hunting before the Helipad, scouting the road ends instead."""
+    strongest found: no hunting before the Helipad, scouting the road ends instead, a zombie square
+    costing 3 steps on the path (Q3)."""
     from dataclasses import asdict
 
     from sim.rulesets.zombies9.config import PRESETS, Policy, policy_from
 
     spec, default = asdict(PRESETS["spec"]), asdict(Policy())
-    assert spec["hunt"] is True and spec["scout"] is False
+    assert spec["hunt"] is True and spec["scout"] is False and spec["fight_steps"] == 2.0
     assert spec["near_weight"] == 0.0 and spec["frontier_value"] == 0.0 and spec["threat_turns"] == 2.0
     assert spec["crematorium_turns"] == 2.0 and spec["margin_turns"] == 2.0 and spec["farm_kills"] == 18
-    assert {k for k in spec if spec[k] != default[k]} == {"hunt", "scout"}
+    assert {k for k in spec if spec[k] != default[k]} == {"hunt", "scout", "fight_steps"}
     assert policy_from("spec", "test") == PRESETS["spec"] and PRESETS["balanced"] == Policy()

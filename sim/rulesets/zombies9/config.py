@@ -92,7 +92,8 @@ class Policy:
     item_value: float = _p(2.0, "policy", "Q2", "value of the building of an item card in hand",
                            range_=(-10.0, 10.0))
     crematorium_value: float = _p(10.0, "policy", "Q2", "value of the Crematorium (mixed)", range_=(-100.0, 100.0))
-    fight_steps: float = _p(2.0, "policy", "Q3", "path cost of a zombie square, in steps at 3 life + 3 bullets",
+    fight_steps: float = _p(3.0, "policy", "Q3", "path cost of a zombie square, in steps at 3 life + 3 bullets "
+                            "(the spec's Q3: 2)",
                             range_=(0.0, 50.0))
     detour: int = _p(2, "policy", "Q3", "squares of detour for a token or an item building", range_=(0, 10))
     combat: str = _p("rule", "policy", "Q4", "failed roll: rule (Q4), bullets (first) or hearts (first)",
@@ -135,7 +136,7 @@ class Policy:
 
 PRESETS: dict[str, Policy] = {
     "balanced": Policy(),
-    "spec": Policy(hunt=True, scout=False),
+    "spec": Policy(hunt=True, scout=False, fight_steps=2.0),
     "runner": Policy(goal="helipad", helipad_value=40.0, fight_steps=3.0, detour=1, hunt=False, threat_turns=2.0),
     "hunter": Policy(goal="kills", farm_kills=0, fight_steps=0.5, combat="hearts", multi_zombies=1,
                      helipad_value=5.0, zombie_value=-0.5),
@@ -145,7 +146,7 @@ PRESETS: dict[str, Policy] = {
 }
 PRESET_HELP = {
     "balanced": "the default (issue 26's strongest found): the spec's Q1-Q9 but no hunting before the Helipad, "
-                "scouting the road ends off the map instead",
+                "scouting the road ends off the map instead, a zombie square costing 3 steps",
     "spec": "the spec's Q1-Q9 defaults as written (hunts zombies before the Helipad, no scouting)",
     "runner": "Helipad runner: always heads for the Helipad, avoids fights, gathers tokens only",
     "hunter": "zombie hunter: farms kills for the 25-zombie win, seeks fights",
