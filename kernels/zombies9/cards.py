@@ -26,7 +26,7 @@ from __future__ import annotations
 from kernels.jit import njit
 from kernels.rng import d6, uniform
 from kernels.zombies9.board import is_inside, zombies_at
-from kernels.zombies9.combat import choose_spend, is_over, kill, lose_kills, lose_life
+from kernels.zombies9.combat import choose_spend, is_over, kill, kills_win_on, lose_kills, lose_life
 from kernels.zombies9.events import log_event
 from kernels.zombies9.hand import (
     find_card,
@@ -498,13 +498,16 @@ KILL_ORDER = (E_PARALYSIS, E_NOT_DEAD, E_BUTTER, E_FEAR, E_SHOE)
 @njit
 def _wise_attack(st, tb, o, t, kind, e):
     """Q6 conditions beyond legality: Bad Sense of Direction keeps o at 2 life or more,
-    Claustrophobia only against the Crematorium or a pawn in a building."""
+    Claustrophobia only against the Crematorium or a pawn in a building, I Don't Think They're
+    Dead only where the collection can win."""
     if e == E_BAD_SENSE:
         return st.w_pl[o, PL_LIFE] >= 4
     if e == E_CLAUSTRO:
         return kind == G_CREMATORIUM or is_inside(st, st.w_pl[t, PL_SQ])
     if e == E_WORSE or e == E_MISCALC:
         return kind == G_CREMATORIUM
+    if e == E_NOT_DEAD:  # it takes from the collection: worth nothing where kills do not win (B8, D28)
+        return kills_win_on(tb)
     return True
 
 

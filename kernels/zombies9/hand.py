@@ -36,9 +36,10 @@ from kernels.zombies9.layout import (
     PR_TOKENS,
     SQ_BULLET,
     SQ_LIFE,
+    TS_TYPE,
 )
 from kernels.zombies9.pieces import to_discard
-from kernels.zombies9.policy import in_item_place, item_column, item_slot
+from kernels.zombies9.policy import in_item_place, item_building, item_column, item_slot
 
 
 @njit
@@ -126,8 +127,11 @@ def playable_item(st, tb, p, slot):
     c = st.w_pl[p, slot]
     if c < 0 or tb.cards[c, CI_BUILDING] < 0:
         return False
-    k = item_slot(st, tb, p, c)
-    return k >= 0 and in_item_place(st, tb, st.w_pl[p, PL_SQ], k)
+    q = st.w_pl[p, PL_SQ]
+    k = q // 9  # the tile the pawn stands on: one of the card's buildings (D15: either of two)
+    if item_slot(st, tb, p, c) < 0 or not item_building(tb, c, st.w_tile[k, TS_TYPE]):
+        return False
+    return in_item_place(st, tb, q, k)
 
 
 @njit

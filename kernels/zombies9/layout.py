@@ -70,8 +70,8 @@ N_IDS = 9
  P_DOGS_MIX, P_DOG_KILL, P_DOG_MOVES, P_DOG_STACK, P_DOG_DAMAGE, P_TWO_DICE, P_MAX_ROUNDS, P_KEYS_MOVES,
  P_SHOTGUN_COMBATS, P_REST_LIFE, P_EVERYBODY_MOVES, P_SCREWED, P_MASTER, P_NOT_SO_BAD, P_NOT_DEAD_LOST,
  P_AXE, P_CHAINSAW, P_MOLOTOV, P_SHOTGUN, P_SKATEBOARD, P_BUTTER_LOST, P_GRENADE_LIFE,
- P_BAD_SENSE_LIFE, P_DEATH_AT_ONCE, P_QUICK) = range(62)
-N_PRM = 62
+ P_BAD_SENSE_LIFE, P_DEATH_AT_ONCE, P_QUICK, P_ENTRANCE_RESHUFFLE) = range(63)
+N_PRM = 63
 MODE_BASE, MODE_MIXED, MODE_ALONE = 0, 1, 2
 
 # ---------------------------------------------------------------- policies (Tables.pol[p])
@@ -79,8 +79,8 @@ MODE_BASE, MODE_MIXED, MODE_ALONE = 0, 1, 2
  POL_V_TOKEN, POL_V_ZOMBIE, POL_V_HELIPAD, POL_V_ITEM, POL_V_CREM, POL_FIGHT_STEPS, POL_DETOUR, POL_COMBAT,
  POL_MULTI, POL_DANGER_LIFE, POL_CARDS, POL_THREAT, POL_REST_LIFE, POL_AFS_LIFE, POL_GRENADE_MIN, POL_ZOMBIES,
  POL_BLOCK_W, POL_SELF_W, POL_ATTACK_LIFE, POL_DISCARD, POL_DISCARD_BELOW, POL_STACK, POL_HUNT, POL_REPLY,
- POL_REPLY_CHANCE) = range(32)
-N_POL = 32
+ POL_REPLY_CHANCE, POL_SCOUT, POL_NEAR_W, POL_V_FRONT) = range(35)
+N_POL = 35
 GOAL_HEURISTIC, GOAL_HELIPAD, GOAL_KILLS, GOAL_GREEDY = 0, 1, 2, 3  # POL_GOAL (Q1)
 COMBAT_RULE, COMBAT_BULLETS, COMBAT_HEARTS = 0, 1, 2  # POL_COMBAT (Q4)
 CARDS_HEURISTIC, CARDS_RANDOM, CARDS_NEVER = 0, 1, 2  # POL_CARDS (Q6)
@@ -174,8 +174,9 @@ N_PL = PL_HAND + MAX_HAND
  GS_CREM, GS_ENTRANCE, GS_TOP0, GS_N0, GS_TOP1, GS_N1, GS_DECK_N, GS_DISC_N, GS_AFS_OWNER, GS_AFS_END,
  GS_MARBLES_END, GS_OPEN0, GS_OPEN1, GS_CLOSED, GS_HELI_GONE, GS_VERSION, GS_VER_HELI, GS_VER_CREM, GS_WINNER,
  GS_REASON, GS_RESPAWN, GS_CEM_PLACED, GS_CEM_Z, GS_LOSE_TURN, GS_IN_PLAY, GS_COLLECTED, GS_STAMP,
- GS_FIELD_FOR, GS_BUSY) = range(39)
-N_GS = 39
+ GS_FIELD_FOR, GS_BUSY, GS_CREM_HELD) = range(40)
+N_GS = 40
+# GS_CREM_HELD: 1 once a zombie has stood on the Crematorium (seed: won "by killing all of the zombies")
 # GS_FIELD_FOR: which player F_PLAN was computed for and at which GS_VERSION (not cached: always recomputed)
 
 # State.w_field rows (distance fields over the squares)
@@ -185,7 +186,7 @@ F_PLAN = 2  # weighted cost to the active player's goal (Q3)
 F_ROUTE = 3  # F_PLAN with token detours (Q3)
 F_FROM_L = 4  # unweighted steps from the leader's pawn
 F_FROM_S = 5  # unweighted steps from the active pawn
-F_GOAL_L = 6  # unweighted steps to the leader's goal
+F_GOAL_L = 6  # alone: unweighted steps to the nearest Cemetery zombie (policy.cemetery_field)
 F_GOAL_S = 7  # unweighted steps to the active player's goal
 F_TMP = 8
 N_F = 9

@@ -284,7 +284,8 @@ def _best_move(st, tb, p):
 
 @njit
 def _random_moves(st, tb, rng, g, p, k):
-    """The random baseline of Q7: k times a uniformly drawn legal one-square move."""
+    """The random baseline of Q7: k times a uniformly drawn legal move (figure, destination:
+    one square, a dog also two, Part C)."""
     moved = 0
     for _ in range(k):
         count = _count_moves(st, tb, -1)
@@ -297,8 +298,11 @@ def _random_moves(st, tb, rng, g, p, k):
 
 @njit
 def _count_moves(st, tb, pick):
-    """Count the legal one-square moves; with pick >= 0 apply move number ``pick``."""
+    """Count the legal moves (each figure kind on a square to each destination it can reach:
+    one square; a dog also two, Part C, each destination once); with pick >= 0 apply move
+    number ``pick``."""
     count = 0
+    dog_steps = int(tb.prm[P_DOG_MOVES])
     for q in range(9 * st.w_gs[GS_NT]):
         if zombies_at(st, q) == 0:
             continue
@@ -307,10 +311,37 @@ def _count_moves(st, tb, pick):
                 continue
             for d in range(4):
                 t = st.w_nb[q, d]
-                if t >= 0 and can_hold(st, tb, t, kind):
+                if t < 0 or not can_hold(st, tb, t, kind):
+                    continue
+                if count == pick:
+                    return _apply(st, tb, q, t, kind, count)
+                count += 1
+                if kind != Z_DOG or dog_steps < 2:
+                    continue
+                for e in range(4):
+                    u = st.w_nb[t, e]
+                    if u < 0 or u == q or not can_hold(st, tb, u, kind) or _reached_before(st, tb, q, u, kind, d):
+                        continue
                     if count == pick:
-                        move_zombie(st, tb, q, t, kind)
-                        st.w_moved[t, kind] += 1
-                        return count
+                        return _apply(st, tb, q, u, kind, count)
                     count += 1
+    return count
+
+
+@njit
+def _reached_before(st, tb, q, u, kind, d):
+    """Is u two steps from q by a first step in a direction before d (listed already)?"""
+    for d2 in range(d):
+        t = st.w_nb[q, d2]
+        if t >= 0 and can_hold(st, tb, t, kind):
+            for e in range(4):
+                if st.w_nb[t, e] == u:
+                    return True
+    return False
+
+
+@njit
+def _apply(st, tb, q, t, kind, count):
+    move_zombie(st, tb, q, t, kind)
+    st.w_moved[t, kind] += 1
     return count

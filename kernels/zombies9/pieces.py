@@ -14,6 +14,8 @@ from kernels.rng import uniform
 from kernels.zombies9.layout import (
     GS_BOARD,
     GS_CEM_Z,
+    GS_CREM,
+    GS_CREM_HELD,
     GS_DISC_N,
     GS_POOL_ADULT,
     GS_POOL_DOG,
@@ -87,6 +89,8 @@ def is_cemetery_square(st, tb, q):
 @njit
 def _count(st, tb, q, delta):
     st.w_tile[q // 9, TS_Z] += delta
+    if delta > 0 and q // 9 == st.w_gs[GS_CREM]:
+        st.w_gs[GS_CREM_HELD] = 1  # D26 "empty": only a Crematorium that held zombies is won
     st.w_gs[GS_BOARD] += delta
     if is_cemetery_square(st, tb, q):
         st.w_gs[GS_CEM_Z] += delta

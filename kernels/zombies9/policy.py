@@ -40,6 +40,7 @@ from kernels.zombies9.layout import (
     F_CREM,
     F_FROM_L,
     F_FROM_S,
+    F_GOAL_L,
     F_HELI,
     F_PLAN,
     F_ROUTE,
@@ -56,15 +57,19 @@ from kernels.zombies9.layout import (
     GS_CEM_Z,
     GS_CREM,
     GS_HELI,
+    GS_HELI_GONE,
     GS_N0,
+    GS_N1,
     GS_NT,
     GS_TOP0,
+    GS_TOP1,
     GS_TURN,
     GS_VER_CREM,
     GS_VER_HELI,
     GS_VERSION,
     MODE_ALONE,
     MODE_MIXED,
+    P_ALONE_KILLS,
     P_ITEM_TILE,
     P_KILLS_TO_WIN,
     P_LIFE_CAP,
@@ -96,10 +101,13 @@ from kernels.zombies9.layout import (
     POL_GOAL,
     POL_HUNT,
     POL_MARGIN,
+    POL_NEAR_W,
     POL_PLACE_RANDOM,
+    POL_SCOUT,
     POL_SELF_W,
     POL_TURNS_PER_KILL,
     POL_V_CREM,
+    POL_V_FRONT,
     POL_V_HELIPAD,
     POL_V_ITEM,
     POL_V_TOKEN,
@@ -113,12 +121,16 @@ from kernels.zombies9.layout import (
     TI_BULLETS,
     TI_LIFE,
     TI_ROLE,
+    TS_ROT,
     TS_TYPE,
+    TS_X,
+    TS_Y,
     TS_Z,
 )
 from kernels.zombies9.pieces import is_cemetery_square
 
 HORIZON = 12  # squares ahead on a path that a zombie is worth blocking (Q7), about two turns
+NEAR = 4  # squares around a pawn without a path goal where a zombie is in its way (Q7, POL_NEAR_W)
 
 
 # ---------------------------------------------------------------- estimates
@@ -160,7 +172,7 @@ def turns_to_win(st, tb, o, p):
     pos = st.w_pl[p, PL_SQ]
     tpk = tb.pol[o, POL_TURNS_PER_KILL]
     best, kind = 1e9, G_GATHER
-    if tb.prm[P_MODE] != MODE_ALONE:
+    if tb.prm[P_MODE] != MODE_ALONE or tb.prm[P_ALONE_KILLS] != 0:  # D28's option: 25 kills win alone too
         best, kind = (tb.prm[P_KILLS_TO_WIN] - st.w_pl[p, PL_KILLS]) * tpk, G_KILLS
     if st.w_gs[GS_HELI] >= 0 and st.w_field[F_HELI, pos] < BIG:
         t = st.w_field[F_HELI, pos] / speed(st, tb, p)
@@ -171,10 +183,36 @@ def turns_to_win(st, tb, o, p):
         if t < best:
             best, kind = t, G_CREMATORIUM
     if tb.prm[P_MODE] == MODE_ALONE:
-        t = st.w_gs[GS_CEM_Z] * tpk / 2.0 + 1.0
+        t = _cemetery_turns(st, tb, p, tpk)
         if t < best:
             best, kind = t, G_CEMETERY
     return best, kind
+
+
+@njit
+def _cemetery_turns(st, tb, p, tpk):
+    """B8 / D27 (alone): no win before the graveyard stack is done (its tiles are laid one a
+    player-turn), then p must reach the Cemetery zombies (F_GOAL_L, ``cemetery_field``) and the
+    table must kill them (shared by the hunters: half each)."""
+    n = tb.prm[P_N_PLAYERS]
+    stack_rounds = max(0, st.w_gs[GS_N1] - st.w_gs[GS_TOP1]) / n
+    reach = 0.0
+    if st.w_gs[GS_CEM_Z] > 0:
+        d = st.w_field[F_GOAL_L, st.w_pl[p, PL_SQ]]
+        if d >= BIG:
+            return 1e9
+        reach = d / speed(st, tb, p)
+    return max(stack_rounds, reach) + st.w_gs[GS_CEM_Z] * tpk / 2.0 + 1.0
+
+
+@njit
+def cemetery_field(st, tb):
+    """F_GOAL_L = unweighted steps to the nearest zombie on a Cemetery tile (alone mode)."""
+    field_clear(st, F_GOAL_L)
+    for q in range(9 * st.w_gs[GS_NT]):
+        if zombies_at(st, q) > 0 and is_cemetery_square(st, tb, q):
+            st.w_field[F_GOAL_L, q] = 0
+    field_run(st, F_GOAL_L, 1, 0, False)
 
 
 @njit
@@ -182,6 +220,8 @@ def leader(st, tb, o):
     """The opponent of o closest to a win (ties: the next in turn order): (seat, turns, goal)."""
     n = int(tb.prm[P_N_PLAYERS])
     best, who, kind = 1e18, -1, G_GATHER
+    if tb.prm[P_MODE] == MODE_ALONE:
+        cemetery_field(st, tb)  # Q6: who is closest to the Cemeteries' last zombie
     for k in range(1, n):
         p = (o + k) % n
         t, g = turns_to_win(st, tb, o, p)
@@ -207,7 +247,7 @@ def choose_goal(st, tb, p):
     """Q1 (module docstring): the goal p walks to this turn."""
     ensure_fields(st)
     if tb.prm[P_MODE] == MODE_ALONE:
-        return G_CEMETERY if st.w_gs[GS_CEM_Z] > 0 else G_GATHER
+        return _goal_alone(st, tb, p)
     rule = tb.pol[p, POL_GOAL]
     heli = st.w_gs[GS_HELI] >= 0 and st.w_field[F_HELI, st.w_pl[p, PL_SQ]] < BIG
     if rule == GOAL_HELIPAD:
@@ -226,6 +266,15 @@ def choose_goal(st, tb, p):
             return G_HELIPAD
         return G_KILLS
     return G_KILLS if farm else G_GATHER
+
+
+@njit
+def _goal_alone(st, tb, p):
+    """B8: the Cemeteries; with D28's option (`alone_kills_win`) kills when the collection is
+    nearer its 25 than the Cemeteries are to being cleared (Q1's farm_kills threshold)."""
+    if tb.prm[P_ALONE_KILLS] != 0 and st.w_gs[GS_BOARD] > 0 and st.w_pl[p, PL_KILLS] >= tb.pol[p, POL_FARM_KILLS]:
+        return G_KILLS
+    return G_CEMETERY if st.w_gs[GS_CEM_Z] > 0 else G_GATHER
 
 
 @njit
@@ -273,15 +322,21 @@ def _hunting(st, tb, p):
 
 @njit
 def item_slot(st, tb, p, card):
-    """Slot of the building (or tile, D16) where p may put item ``card`` in play, -1 none."""
-    b, alt = tb.cards[card, CI_BUILDING], tb.cards[card, CI_ALT_BUILDING]
-    if b < 0 or item_in_play(st, p, tb.cards[card, CI_EFFECT]):
+    """The first building slot (or tile, D16) where p may put item ``card`` in play, -1 none;
+    with D15's option a card has two buildings (``item_building``)."""
+    if tb.cards[card, CI_BUILDING] < 0 or item_in_play(st, p, tb.cards[card, CI_EFFECT]):
         return -1
     for k in range(st.w_gs[GS_NT]):
-        t = st.w_tile[k, TS_TYPE]
-        if t == b or t == alt:
+        if item_building(tb, card, st.w_tile[k, TS_TYPE]):
             return k
     return -1
+
+
+@njit
+def item_building(tb, card, t):
+    """Is tile type t a building item ``card`` is played in (A10; D15: the First Aid Kit in the
+    Hospital or the Drug Store)?"""
+    return t == tb.cards[card, CI_BUILDING] or t == tb.cards[card, CI_ALT_BUILDING]
 
 
 @njit
@@ -329,8 +384,11 @@ def _seed_items(st, tb, p, f, value_of):
         c = st.w_pl[p, i]
         if c < 0 or tb.cards[c, CI_BUILDING] < 0:
             continue
-        k = item_slot(st, tb, p, c)
-        if k >= 0:
+        if item_slot(st, tb, p, c) < 0:
+            continue
+        for k in range(st.w_gs[GS_NT]):  # every building of the card (D15: two)
+            if not item_building(tb, c, st.w_tile[k, TS_TYPE]):
+                continue
             for j in range(9):
                 q = 9 * k + j
                 if in_item_place(st, tb, q, k):
@@ -377,6 +435,8 @@ def plan_route(st, tb, p, goal, no_buildings):
     if goal == G_GATHER:
         _seed_items(st, tb, p, F_PLAN, -1)
         seeds += 1
+        if tb.pol[p, POL_SCOUT] != 0 and heli < 0 and st.w_gs[GS_HELI_GONE] == 0:
+            _seed_frontier(st, tb, F_PLAN)
     zc = 0 if goal == G_KILLS or goal == G_CEMETERY else fight_cost(st, tb, p)
     field_run(st, F_PLAN, STEP, zc, no_buildings)
     # the route: the plan, and tokens / item buildings seeded at their plan cost less the detour
@@ -390,6 +450,17 @@ def plan_route(st, tb, p, goal, no_buildings):
         _seed_items_detour(st, tb, p, detour)
     field_run(st, F_ROUTE, STEP, zc, no_buildings)
     return seeds > 0
+
+
+@njit
+def _seed_frontier(st, tb, f):
+    """Seed (at 0) the road exits that lead off the map: where the next tiles, the Helipad among
+    them, will join (A6)."""
+    for k in range(st.w_gs[GS_NT]):
+        t, x, y, r = st.w_tile[k, TS_TYPE], st.w_tile[k, TS_X], st.w_tile[k, TS_Y], st.w_tile[k, TS_ROT]
+        for d in range(4):
+            if has_exit(tb, t, r, d) and st.w_grid[y + dy(d), x + dx(d)] < 0:
+                st.w_field[f, 9 * k + mid_square(d)] = 0
 
 
 @njit
@@ -436,6 +507,15 @@ def _reach(st, f, t, tb, x, y, r):
 
 
 @njit
+def _new_ends(st, tb, t, x, y, r):
+    """Road exits of tile t at (x, y), turned r, that would lead off the map."""
+    ends = 0
+    for d in range(4):
+        ends += has_exit(tb, t, r, d) and st.w_grid[y + dy(d), x + dx(d)] < 0
+    return ends
+
+
+@njit
 def _open_change(st, tb, t, x, y, r):
     """How the count of open road edges would change if tile t were laid at (x, y), turned r."""
     delta = 0
@@ -460,12 +540,14 @@ def choose_placement(st, tb, rng, g, p, t, n):
     steps_from(st, F_FROM_S, st.w_pl[p, PL_SQ])
     steps_from(st, F_FROM_L, st.w_pl[who, PL_SQ])
     v = tile_value(st, tb, p, t)
+    front = tb.pol[p, POL_V_FRONT] if st.w_gs[GS_HELI] < 0 and st.w_gs[GS_HELI_GONE] == 0 else 0.0
     best, pick = -1e18, 0
     for i in range(n):
         x, y, r = st.w_cand[i, 0], st.w_cand[i, 1], st.w_cand[i, 2]
         d_self = min(_reach(st, F_FROM_S, t, tb, x, y, r), 60)
         d_lead = min(_reach(st, F_FROM_L, t, tb, x, y, r), 60)
-        score = v * (d_lead - d_self) + 1e-3 * uniform(rng, g)
+        w = v + front * _new_ends(st, tb, t, x, y, r)  # issue 26: the frontier where the Helipad may come
+        score = w * (d_lead - d_self) + 1e-3 * uniform(rng, g)
         if open_edges(st) + _open_change(st, tb, t, x, y, r) == 0:
             score -= 1e6  # A6: closing the map costs the rest of the turn; only when nothing else fits
         if score > best:
@@ -490,18 +572,22 @@ def block_value(st, tb, p, who, goal_l, q):
         if _on_path(st, F_FROM_L, goal_l, q, pos):
             v += HORIZON - st.w_field[F_FROM_L, q]
         return v
+    near = tb.pol[p, POL_NEAR_W] * max(0, NEAR - st.w_field[F_FROM_L, q])  # in its way, whatever it does next
     if st.w_pl[who, PL_LIFE] <= 2 * tb.pol[p, POL_ATTACK_LIFE]:
-        return 12.0 * (q == pos) + 6.0 * (st.w_field[F_FROM_L, q] == 1)
-    return 0.0
+        return 12.0 * (q == pos) + 6.0 * (st.w_field[F_FROM_L, q] == 1) + near
+    return near
 
 
 @njit
-def own_value(st, p, goal_s, q):
-    """How much a zombie on q hinders the active player p (its own square and path)."""
+def own_value(st, tb, p, goal_s, q):
+    """How much a zombie on q hinders the active player p (its own square and path; with no path
+    goal, POL_NEAR_W x its nearness)."""
     pos = st.w_pl[p, PL_SQ]
     v = 12.0 * (q == pos)
     if goal_s >= 0 and _on_path(st, F_FROM_S, goal_s, q, pos):
         v += HORIZON - st.w_field[F_FROM_S, q]
+    elif goal_s < 0:
+        v += tb.pol[p, POL_NEAR_W] * max(0, NEAR - st.w_field[F_FROM_S, q])
     return v
 
 
@@ -519,7 +605,7 @@ def prepare_hindrance(st, tb, p):
 def hindrance(st, tb, p, who, goal_l, goal_s, q):
     """Q7 score of a zombie standing on q, for the active player p."""
     return tb.pol[p, POL_BLOCK_W] * block_value(st, tb, p, who, goal_l, q) - tb.pol[p, POL_SELF_W] * own_value(
-        st, p, goal_s, q)
+        st, tb, p, goal_s, q)
 
 
 @njit

@@ -45,6 +45,7 @@ from kernels.zombies9.layout import (
     GS_CEM_Z,
     GS_CLOSED,
     GS_CREM,
+    GS_CREM_HELD,
     GS_DECK_N,
     GS_DISC_N,
     GS_ENTRANCE,
@@ -85,6 +86,7 @@ from kernels.zombies9.layout import (
     P_DEATH_AT_ONCE,
     P_DOG_STACK,
     P_DOGS_MIX,
+    P_ENTRANCE_RESHUFFLE,
     P_FIRST_RANDOM,
     P_HAND,
     P_HELI_BOTTOM,
@@ -346,19 +348,30 @@ def _attach_set_aside(st, tb, rng, g, p, k):
 def _unplaceable(st, tb, rng, g, p, s, t):
     """A6: a tile that fits nowhere is discarded; the Helipad is shuffled back into what is
     left of its stack (the official ruling), or leaves the game if nothing is left (D20)."""
-    top_key, n_key = GS_TOP0 + 2 * s, GS_N0 + 2 * s
-    if tb.tile_info[t, TI_ROLE] == R_HELIPAD:
-        left = st.w_gs[n_key] - st.w_gs[top_key]
-        if left > 0 and tb.prm[P_HELI_RESHUFFLE] != 0:
-            top = st.w_gs[top_key] - 1
-            st.w_gs[top_key] = top
-            j = top + int(uniform(rng, g) * (left + 1))
-            st.w_stack[s, top], st.w_stack[s, j] = st.w_stack[s, j], t
-            log_event(st, g, EK_HELI_RESHUFFLE, p, left, 0, 0, 0)
+    role = tb.tile_info[t, TI_ROLE]
+    if role == R_HELIPAD:
+        if tb.prm[P_HELI_RESHUFFLE] != 0 and _shuffle_back(st, rng, g, p, s, t):
             return
         st.w_gs[GS_HELI_GONE] = 1
         st.res[g, RES_HELI_GONE] = 1
+    if role == R_ENTRANCE and tb.prm[P_ENTRANCE_RESHUFFLE] != 0 and _shuffle_back(st, rng, g, p, s, t):
+        return  # option entrance_reshuffle: the Graveyard Entrance like the Helipad
     log_event(st, g, EK_TILE_DISCARD, p, t, 0, 0, 0)
+
+
+@njit
+def _shuffle_back(st, rng, g, p, s, t):
+    """Tile t goes back to a uniform place among the tiles left in stack s; False if none."""
+    top_key, n_key = GS_TOP0 + 2 * s, GS_N0 + 2 * s
+    left = st.w_gs[n_key] - st.w_gs[top_key]
+    if left <= 0:
+        return False
+    top = st.w_gs[top_key] - 1
+    st.w_gs[top_key] = top
+    j = top + int(uniform(rng, g) * (left + 1))
+    st.w_stack[s, top], st.w_stack[s, j] = st.w_stack[s, j], t
+    log_event(st, g, EK_HELI_RESHUFFLE, p, left, t, 0, 0)
+    return True
 
 
 @njit
@@ -418,7 +431,8 @@ def check_empty_wins(st, tb, p):
     """D26 / D27 alternatives: the active player wins whenever the tile(s) are empty."""
     mode = tb.prm[P_MODE]
     crem = st.w_gs[GS_CREM]
-    if mode == MODE_MIXED and tb.prm[P_CREM_EMPTY] != 0 and crem >= 0 and st.w_tile[crem, TS_Z] == 0:
+    if (mode == MODE_MIXED and tb.prm[P_CREM_EMPTY] != 0 and crem >= 0 and st.w_tile[crem, TS_Z] == 0
+            and st.w_gs[GS_CREM_HELD] != 0):  # seed: "by killing all of the zombies": it had some
         declare_win(st, p, REASON_CREMATORIUM)
     if (mode == MODE_ALONE and tb.prm[P_CEM_EMPTY] != 0 and graveyard_done(st) and st.w_gs[GS_CEM_PLACED] > 0
             and st.w_gs[GS_CEM_Z] == 0):

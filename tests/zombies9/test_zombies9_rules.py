@@ -423,7 +423,7 @@ def test_one_card_per_round(game, z9dice):
 
 
 def test_graveyard_tiles_join_only_the_graveyard(game):
-    cfg = default_config(2, mode="mixed")
+    cfg = default_config(2, mode="mixed", graveyard_separate=True)  # D24, the spec's reading
     st, tb, rng = game(cfg)
     assert not can_lay(st, tb, cfg, "Cemetery", 0, -1)  # a Z9 tile on the town (B4.5, D24)
     assert can_lay(st, tb, cfg, "Graveyard Entrance", 0, -1, 2)  # its town side (N, turned to S) on the town

@@ -121,6 +121,7 @@ def game_of(config: Zombies9Config) -> Game:
     if not config.event_cards:
         copies = [0] * len(cards)
     _check_buildings(cards, tiles, config)
+    _check_kids_alone(config, z9, where_z)
     return Game(tiles, cards, tuple(copies), start, helipad, entrance, set_aside, tuple(base_stack), tuple(z9_stack))
 
 
@@ -163,6 +164,20 @@ def _exit_bits(exits: str) -> int:
 
 def _rotate_bits(bits: int, r: int) -> int:
     return sum(1 << ((d + r) % 4) for d in range(4) if bits >> d & 1)
+
+
+def _check_kids_alone(config: Zombies9Config, z9, where: str) -> None:
+    """Issue 27: `kid_rule` played alone with D32's default placement would change nothing (no
+    Z9 tile prints more zombies than it has squares and 100 adults never run out alone), so it is
+    refused rather than reported as a rule that was measured."""
+    if config.mode != "alone" or not config.kid_rule or config.kid_placement != "needed":
+        return
+    if config.zombie_pool < 100 and config.zombie_pool_limited:
+        return
+    if any(t.zombies > len(_orders(t)[0]) for t in z9):
+        return
+    raise ConfigError(f"kid_rule = true with mode = 'alone' changes nothing: no tile of {where} prints more zombies "
+                      "than it has squares (D32); allowed: kid_placement = 'aggressive', or mode mixed")
 
 
 def _orders(t: Tile) -> tuple[list[int], list[int]]:
@@ -261,7 +276,7 @@ def prm_array(config: Zombies9Config, game: Game) -> np.ndarray:
         L.P_MOLOTOV: c.molotov_bonus, L.P_SHOTGUN: c.shotgun_bonus, L.P_SKATEBOARD: c.skateboard_bonus,
         L.P_BUTTER_LOST: c.butter_bullets_lost, L.P_GRENADE_LIFE: 2 * c.grenade_life,
         L.P_BAD_SENSE_LIFE: 2 * c.bad_sense_life, L.P_DEATH_AT_ONCE: c.death_tokens == "at_once",
-        L.P_QUICK: c.quick_game,
+        L.P_QUICK: c.quick_game, L.P_ENTRANCE_RESHUFFLE: c.entrance_reshuffle,
     }
     assert len(values) == L.N_PRM, "every kernel parameter is set"
     prm = np.zeros(L.N_PRM)
@@ -286,6 +301,7 @@ def pol_row(p: Policy) -> np.ndarray:
         L.POL_ATTACK_LIFE: p.attack_life, L.POL_DISCARD: p.discard == "never", L.POL_DISCARD_BELOW: p.discard_below,
         L.POL_STACK: ("default", "base", "graveyard", "random").index(p.stack), L.POL_HUNT: p.hunt,
         L.POL_REPLY: ("never", "defend", "leader").index(p.reply), L.POL_REPLY_CHANCE: p.reply_chance,
+        L.POL_SCOUT: p.scout, L.POL_NEAR_W: p.near_weight, L.POL_V_FRONT: p.frontier_value,
     }
     assert len(values) == L.N_POL, "every policy field is set"
     row = np.zeros(L.N_POL)

@@ -92,7 +92,8 @@ class Policy:
     item_value: float = _p(2.0, "policy", "Q2", "value of the building of an item card in hand",
                            range_=(-10.0, 10.0))
     crematorium_value: float = _p(10.0, "policy", "Q2", "value of the Crematorium (mixed)", range_=(-100.0, 100.0))
-    fight_steps: float = _p(2.0, "policy", "Q3", "path cost of a zombie square, in steps at 3 life + 3 bullets",
+    fight_steps: float = _p(3.0, "policy", "Q3", "path cost of a zombie square, in steps at 3 life + 3 bullets "
+                            "(the spec's Q3: 2)",
                             range_=(0.0, 50.0))
     detour: int = _p(2, "policy", "Q3", "squares of detour for a token or an item building", range_=(0, 10))
     combat: str = _p("rule", "policy", "Q4", "failed roll: rule (Q4), bullets (first) or hearts (first)",
@@ -117,10 +118,17 @@ class Policy:
     discard_below: int = _p(2, "policy", "Q8", "discard the lowest card ranked below this", range_=(0, 11))
     stack: str = _p("default", "policy", "Q9/D25", "mixed: which tile stack (default: graveyard first until the "
                     "Crematorium or the Helipad is down)", ("default", "base", "graveyard", "random"))
-    hunt: bool = _p(True, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens")
+    hunt: bool = _p(False, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens (the spec's Q1: true)")
     reply: str = _p("defend", "policy", "D21/Q6", "cards in reply to a card: defend (answer a card on oneself), "
                     "leader (also a card of the threatening leader), never", ("defend", "leader", "never"))
     reply_chance: float = _p(1.0, "policy", "D21/Q6", "chance that a chosen reply is played", range_=(0.0, 1.0))
+    scout: bool = _p(True, "policy", "Q1/Q3", "before the Helipad, also head for the open road edges where it may "
+                     "be laid")
+    frontier_value: float = _p(0.0, "policy", "Q2", "before the Helipad, value of each road exit off the map a tile "
+                               "opens (near oneself, far from the leader: where the Helipad may come)",
+                               range_=(-10.0, 10.0))
+    near_weight: float = _p(0.0, "policy", "Q7", "zombies moved near the leader and away from oneself when "
+                            "neither has a path goal (weight per step within 4)", range_=(0.0, 10.0))
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -128,6 +136,7 @@ class Policy:
 
 PRESETS: dict[str, Policy] = {
     "balanced": Policy(),
+    "spec": Policy(hunt=True, scout=False, fight_steps=2.0),
     "runner": Policy(goal="helipad", helipad_value=40.0, fight_steps=3.0, detour=1, hunt=False, threat_turns=2.0),
     "hunter": Policy(goal="kills", farm_kills=0, fight_steps=0.5, combat="hearts", multi_zombies=1,
                      helipad_value=5.0, zombie_value=-0.5),
@@ -136,7 +145,9 @@ PRESETS: dict[str, Policy] = {
     "no_cards": Policy(cards="never"),
 }
 PRESET_HELP = {
-    "balanced": "the spec's Q1-Q9 defaults",
+    "balanced": "the default (issue 26's strongest found): the spec's Q1-Q9 but no hunting before the Helipad, "
+                "scouting the road ends off the map instead, a zombie square costing 3 steps",
+    "spec": "the spec's Q1-Q9 defaults as written (hunts zombies before the Helipad, no scouting)",
     "runner": "Helipad runner: always heads for the Helipad, avoids fights, gathers tokens only",
     "hunter": "zombie hunter: farms kills for the 25-zombie win, seeks fights",
     "saboteur": "plays every attack card on the leader at once, moves zombies hard against it",
@@ -250,6 +261,8 @@ class Zombies9Config:
     helipad_position: str = _p("bottom_half", "D1", "A4/D1", "Helipad in the stack: bottom_half (2nd ed.) or bottom",
                                ("bottom_half", "bottom"))
     helipad_reshuffle: bool = _p(True, "C", "A6", "an unplaceable Helipad goes back into the stack [default]")
+    entrance_reshuffle: bool = _p(False, "option", "A6/B4", "mixed: an unplaceable Graveyard Entrance goes back "
+                                  "into the base stack like the Helipad (default: discarded, A6)")
     first_player: str = _p("random", "C", "A4", "first player: random [default], or seat0 (the seat axis)",
                            ("random", "seat0"))
     populate: str = _p("placer", "D4", "A3/D4", "starting pieces: placed by the placer's policy, or at random",
@@ -268,7 +281,8 @@ class Zombies9Config:
     first_aid_drug_store: bool = _p(False, "D15", "A11/D15", "First Aid Kit also played in the Drug Store")
     item_anywhere_on_tile: bool = _p(False, "D16", "A10/D16", "items played anywhere on their building's tile")
     helipad_placer: str = _p("drawer", "D19", "A6/D19", "who places the Helipad", ("drawer", "most_kills"))
-    graveyard_separate: bool = _p(True, "D24", "B4/D24", "mixed: town and graveyard touch only at the Entrance")
+    graveyard_separate: bool = _p(False, "D24", "B4/D24", "mixed: base tiles may not touch Z9 tiles either (the "
+                                  "spec's default; the seed restricts only Z9 tiles: false)")
     crematorium_trigger: str = _p("kill", "D26", "B8/D26", "Crematorium win: the emptying kill, or any empty moment",
                                   ("kill", "empty"))
     cemetery_trigger: str = _p("kill", "D27", "B8/D27", "alone: the emptying kill, or any empty moment",

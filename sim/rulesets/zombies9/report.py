@@ -29,7 +29,7 @@ from sim.rulesets.zombies9.config import PRESETS, PlayerConfig, Policy, Zombies9
 SEED = 2024
 GAMES = {"victories": 3600, "expansion": 2700, "cards": 2700, "players": 1800, "policies": 900,
          "sensitivity": 900}
-POLICIES = ("balanced", "runner", "hunter", "saboteur", "random")
+POLICIES = ("balanced", "spec", "runner", "hunter", "saboteur", "random")
 
 
 def seats(n: int, **params) -> Zombies9Config:
@@ -77,8 +77,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
         ReportSection(
             "policies", "Zombies!!!: the policies against each other",
             "Two players, each pairing of the presets played in both seats: the Helipad runner, the zombie "
-            "hunter, the saboteur who plays every attack card on the leader, the balanced player and the "
-            "random-legal baseline.",
+            "hunter, the saboteur who plays every attack card on the leader, the balanced player (the default: "
+            "the strongest found, issue 26), the spec's Q1-Q9 player as written and the random-legal baseline.",
             two, games_for("policies", scale),
             {"policy": {"Seat 1": list(POLICIES), "Seat 2": list(POLICIES)}}, ("matchups",),
             {"axes": ("policy.Seat 1", "policy.Seat 2"), "order": list(POLICIES),

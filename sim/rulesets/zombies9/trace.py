@@ -51,7 +51,8 @@ def describe(config: Zombies9Config, ev: np.ndarray, tile_names: list[str], card
                            f"turned {90 * int(d)} degrees",
         L.EK_POPULATE: lambda: f"  {b:.0f} zombies go on it",
         L.EK_TILE_DISCARD: lambda: f"{who} cannot lay the {tile_names[int(a)]}: discarded",
-        L.EK_HELI_RESHUFFLE: lambda: f"{who} cannot lay the Helipad: shuffled back among the {a:.0f} tiles left",
+        L.EK_HELI_RESHUFFLE: lambda: f"{who} cannot lay the {tile_names[int(b)] if b else 'Helipad'}: shuffled back "
+                                     f"among the {a:.0f} tiles left",
         L.EK_MAP_CLOSED: lambda: f"{who}'s tile closes the last open road: the rest of the turn is lost",
         L.EK_FIGHT: lambda: f"{who} fights {FIGURES.get(int(a), 'a zombie')}: "
                     + (f"kills it ({c:g} life, {d:.0f} bullets spent)" if b else f"loses ({c:g} life spent)"),
