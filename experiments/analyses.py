@@ -641,7 +641,14 @@ def sensitivity(s: Played) -> None:
     the default over its plausible range."""
     measure = s.options.get("measure", "anyone")
     table = sensitivity_table(s.result.results, s.experiment, measure=measure)
+    idle = table.param[~table.exercised].tolist() if not table.empty else []
+    table = table[table.exercised].reset_index(drop=True) if not table.empty else table
+    unread = (f" Not exercised by this config (every game identical at the number's low, default and high value, "
+              f"so not ranked): {', '.join(idle)}.") if idle else ""
     if table.empty:
+        if idle:
+            s.tables.append(Table(pd.DataFrame({"parameter": idle, "effect": "not exercised by this config"}),
+                                  unread.strip()))
         return
     s.ratios += table.variance_ratio.dropna().tolist()
     titles, word = s.options.get("titles", {}), s.view.win_word
@@ -669,7 +676,7 @@ def sensitivity(s: Played) -> None:
                                  f"({_signed(top.effect)} points, "
                                  f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
-                                 "interval is in brackets (a bootstrap over games). " + TABLE_NOTE))
+                                 "interval is in brackets (a bootstrap over games). " + TABLE_NOTE + unread))
     forest = table.assign(label=[f"{p} {shown_value(s, p, d)}→{shown_value(s, p, x)}" + (f" ({under(m)})" if m else "")
                                  for p, d, x, m in zip(table.param, table.default, table.extreme, table["mod"])],
                           name=what, flagged=table.p_holm < 0.05, diff=table.effect,

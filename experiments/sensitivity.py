@@ -12,6 +12,12 @@ score interval and an exact McNemar p-value, Holm-adjusted over the numbers; the
 ``|effect|``, and each rank has a 95% interval from a bootstrap over games (the same resampled
 games in every cell, keeping the pairing), so two numbers whose ranks overlap are not told apart.
 
+**Not exercised.** A number whose low and high cells play exactly the base cell's games (every
+result column, dice counts included) is read by nothing in this config (Out West's
+``horse_move_dice`` with no horse in the posse): it is listed as "not exercised by this config",
+after the ranked numbers, with no rank, effect or Holm p, instead of being ranked as measured and
+unimportant.
+
 A parameter that needs something switched on (``Parameter.enable``: Zombie 40,000's T-Virus
 numbers need the T-Virus mod) counts only when that is on in the config, or asked for with
 ``enable``; then its cells, and a default cell of their own, play with it switched on.
@@ -118,7 +124,8 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
     outcome = {label: game_outcomes(results[results.axis_params == label], measure) for label in axis.labels}
     rows, effects = [], []
     for name, default, prefix, low_label, high_label in _cells(exp):
-        base = outcome[f"{prefix}:default" if prefix else "base"]
+        base_label = f"{prefix}:default" if prefix else "base"
+        base = outcome[base_label]
         lo_out, hi_out = outcome[low_label], outcome[high_label]
         n = min(len(base), len(lo_out), len(hi_out))
         base, lo_out, hi_out = base[:n], lo_out[:n], hi_out[:n]
@@ -129,17 +136,35 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
                      "high": value_of[high_label][name], "rate_low": lo_out.mean(), "rate_default": base.mean(),
                      "rate_high": hi_out.mean(), "extreme": value_of[high_label if far_high else low_label][name],
                      "rate_at_extreme": far.mean(), "effect": d.diff, "effect_low": d.low, "effect_high": d.high,
-                     "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio, "games": n})
+                     "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio, "games": n,
+                     "exercised": not all(_same_games(results, base_label, cell) for cell in (low_label, high_label))})
         effects.append((base, lo_out, hi_out))
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table["p_holm"] = holm(table.p_exact)  # the exact McNemar p, as docs/experiments.md names it
     table["base_rate"] = outcome["base"].mean()
-    order = np.argsort(-table.effect.abs().to_numpy(), kind="stable")
+    live = table.exercised.to_numpy()
+    order = np.concatenate([k[np.argsort(-table.effect.abs().to_numpy()[k], kind="stable")]
+                            for k in (np.flatnonzero(live), np.flatnonzero(~live))])
     table = table.iloc[order].reset_index(drop=True)
-    table["rank"], table["rank_low"], table["rank_high"] = ranked([effects[k] for k in order], seed)
+    n_live = int(live.sum())
+    table["p_holm"] = np.nan  # Holm over the numbers that change a game (exact McNemar p)
+    table["rank"] = table["rank_low"] = table["rank_high"] = pd.array([pd.NA] * len(table), dtype="Int64")
+    if n_live:
+        table.loc[: n_live - 1, "p_holm"] = holm(table.p_exact.iloc[:n_live])
+        rank, low, high = ranked([effects[k] for k in order[:n_live]], seed)
+        table.loc[: n_live - 1, "rank"], table.loc[: n_live - 1, "rank_low"], table.loc[: n_live - 1, "rank_high"] = \
+            rank, low, high
     return table
+
+
+def _same_games(results: pd.DataFrame, label: str, other: str) -> bool:
+    """Whether two cells played identical games: every result column (dice counts included) but
+    the cell's own labels equal row for row. A number whose low and high cells both play the base
+    cell's games is **not exercised** by this config (nothing in it reads that number)."""
+    columns = [c for c in results.columns if c != "cell" and not c.startswith("axis_")]
+    a, b = (results.loc[results.axis_params == x, columns].reset_index(drop=True) for x in (label, other))
+    return a.equals(b)
 
 
 def ranked(effects: list, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -197,12 +222,21 @@ def render_sensitivity(table: pd.DataFrame, console, word: str = "win", config=N
                          min_width=max(len(p) + len(m) + 3 * bool(m) for p, m in zip(table.param, table["mod"]))
                          if col == "parameter" else None)  # a name the user types is never cut
     for r in table.itertuples():
-        shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", r.param + (f" ({r.mod})" if r.mod else ""),
-                      *(_value(config, r.param, v) for v in (r.low, r.default, r.high)),
+        values = (_value(config, r.param, v) for v in (r.low, r.default, r.high))
+        name = r.param + (f" ({r.mod})" if r.mod else "")
+        if not r.exercised:
+            shown.add_row("-", name, *values, "", f"{r.rate_default:.1%}", "", "not exercised by this config",
+                          "", "", "")
+            continue
+        shown.add_row(f"{r.rank} ({r.rank_low}-{r.rank_high})", name, *values,
                       f"{r.rate_low:.1%}", f"{r.rate_default:.1%}",
                       f"{r.rate_high:.1%}", f"{r.effect:+.1%}", f"{r.effect_low:+.1%} to {r.effect_high:+.1%}",
                       f"{r.p_holm:.3g}", "-" if pd.isna(r.variance_ratio) else f"{r.variance_ratio:.2f}")
     console.print(shown)
+    idle = table.param[~table.exercised].tolist()
+    if idle:
+        console.print(f"not exercised by this config (every game identical at its low, default and high value, so "
+                      f"not ranked): {', '.join(idle)}", soft_wrap=True, highlight=False, markup=False)
 
 
 def _value(config, name: str, value) -> str:
