@@ -26,7 +26,7 @@ def test_tied_numbers_share_a_rank_and_every_interval_holds_its_rank():
     assert list(low[3:]) == [4, 4, 4] and list(high[:1]) == [1]  # the big effect is told apart
 
 
-def _frame(labels_games: dict) -> "pd.DataFrame":
+def _frame(labels_games: dict) -> pd.DataFrame:
     import pandas as pd
 
     rows = []
