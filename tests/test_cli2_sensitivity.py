@@ -4,6 +4,7 @@ that move the rate equally (most often: not at all) share a rank, as the bootstr
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from experiments.sensitivity import ranked
 
@@ -27,8 +28,6 @@ def test_tied_numbers_share_a_rank_and_every_interval_holds_its_rank():
 
 
 def _frame(labels_games: dict) -> pd.DataFrame:
-    import pandas as pd
-
     rows = []
     for label, (won, dice) in labels_games.items():
         for g, (w, d) in enumerate(zip(won, dice)):
