@@ -235,3 +235,35 @@ def test_s8_the_speed_pack_s_initiative_counts_in_the_sweep_roll(dice):
     assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0)
+
+
+# ------------------------------------------------------------------ core §7.3 two weapons
+
+
+def _melee_of(st, tb, u, m, melee=()):
+    """(weapon row, two-weapons bonus) of model m of unit u, its melee slots set to ``melee``."""
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    index = weapon_index(catalogue())
+    slots = (GL.G_MELEE0, GL.G_MELEE1)
+    for slot in slots:
+        st.gear[0, u, m, slot] = -1
+    for slot, name in zip(slots, melee):
+        st.gear[0, u, m, slot] = index[name]
+    return assault._melee_choice(st, 0, u, m, tb)
+
+
+def test_core_7_3_a_pistol_counts_as_one_of_the_two_close_combat_weapons(dice):
+    """A Tactical Marine (boltgun, bolt pistol, frag grenades) fights with his pistol as his one
+    close combat weapon: no +1 Attack; with a chainsword besides the pistol he has two (core
+    §7.3 "a pistol counts as one"; issue 27 item 1)."""
+    st, tb, rng = one_game(example_config("two_players"))
+
+    def pistols(m):
+        return [w for w in st.gear[0, 1, m, :GL.G_MELEE0] if w >= 0 and tb.weapons[w, L.W_KIND] == L.K_PISTOL]
+
+    marine = next(m for m in range(units.alive(st, 0, 1))  # the Marines are squad 1
+                  if len(pistols(m)) == 1 and (st.gear[0, 1, m, GL.G_MELEE0:GL.G_MELEE1 + 1] < 0).all())
+    assert _melee_of(st, tb, 1, marine) == (tb.ids[1], 0)  # the close combat weapon (state.ID_CCW)
+    assert _melee_of(st, tb, 1, marine, ("Chainsword",))[1] == 1

@@ -295,7 +295,7 @@ def _melee_choice(st, g, u, m, tb):
         if w >= 0 and tb.weapons[w, W_KIND] == K_PISTOL:
             pistol = w
     if w0 < 0 and w1 < 0:
-        return tb.ids[ID_CCW], 1 if pistol >= 0 else 0
+        return tb.ids[ID_CCW], 0  # core §7.3: the pistol is its one close combat weapon, not a second one
     main = w0 if w0 >= 0 else w1
     if w0 >= 0 and w1 >= 0 and _better(tb.weapons[w1], tb.weapons[w0]):
         main = w1
