@@ -221,3 +221,22 @@ def test_s10_4_a_horde_that_finds_no_room_does_not_escalate_when_it_retries(dice
     assert spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     assert st.ustate[0, 2, GL.US_DK_LEVEL] == 1 and st.stats[0, 2, 0, L.T] == tb.prm[GL.P_DK_START_T] + 1
+
+
+@pytest.mark.parametrize("policy", ["random", "block_ev"])
+def test_s10_1_coop_result_6_lands_in_front_of_the_squad_closest_to_the_ev_whatever_result6_policy(dice, policy):
+    """Coop Mode fixes Respawn result 6: the horde Deep Strikes in front of the squad closest to
+    the EV; ``result6_policy`` (A26, the furthest player's choice) does not apply (zombie40k
+    §10.1; issue 27 item 2). No die is rolled for the aim."""
+    from dataclasses import replace
+
+    config = replace(example_config("two_players", result6_policy=policy), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0, 1))
+    hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+    put_unit(st, tb, 0, 12.0, 20.0)
+    put_unit(st, tb, 1, 36.0, hull - 24.0)  # the Marines lead
+    dice.script()
+    aim = kernels.zombie40k.spawning._result6_aim(st, 0, 2, tb, rng)
+    dice.done()
+    assert aim == pytest.approx(kernels.zombie40k.spawning._aim_in_front(st, 0, 2, 1, tb))

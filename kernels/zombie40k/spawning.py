@@ -513,8 +513,9 @@ def _aim_in_front(st, g, h, p, tb):
 
 @njit
 def _result6_aim(st, g, h, tb, rng):
-    """Where the furthest player (an adversary of the leader) aims result 6 (A26)."""
-    policy = int(tb.prm[P_RESULT6])
+    """Where the furthest player (an adversary of the leader) aims result 6 (A26). Coop Mode fixes
+    it: in front of the squad closest to the EV, whatever ``result6_policy`` says (zombie40k §10.1)."""
+    policy = int(tb.prm[P_RESULT6]) if tb.prm[P_COOP] == 0 else 0
     chooser = furthest_squad(st, g, tb)
     leader = _leader_squad(st, g, tb, -1)
     if leader == chooser and policy == 0 and tb.prm[P_COOP] == 0:

@@ -269,7 +269,8 @@ class GameConfig:
     result6_policy: str = _p("in_front_of_leader", "A26", "§7", "where the squad furthest from the EV aims "
                              "Respawn result 6: in_front_of_leader: result6_gap_in in front of the squad closest "
                              "to the EV (the next closest if that is the placer's own); random: anywhere on the "
-                             "table; block_ev: just in front of the EV",
+                             "table; block_ev: just in front of the EV. Not under Coop Mode, where §10.1 "
+                             "fixes it in front of the squad closest to the EV",
                              choices=("in_front_of_leader", "random", "block_ev"))
     result6_gap_in: float = _p(3.0, "C", "§7 A26", "Respawn result 6, in_front_of_leader: inches between the leading "
                                "squad and the horde aimed in front of it (edge to edge), before it scatters")
