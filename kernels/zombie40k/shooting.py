@@ -385,12 +385,14 @@ def _gets_hot(st, g, u, m, ones, tb, rng):
 def _fire_shotgun(st, g, u, m, v, tb, rng, spec, out):
     """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
     and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34). Fired at
-    zombies locked with another squad, each hit goes to a random model of the combat (§5.4)."""
+    zombies locked with another squad, each hit goes to a random model of the combat (§5.4). It
+    fires in Overwatch too, at 2+ (it ignores the firer's BS, so Snap Shots do not lower it);
+    Duct Tape's extra shot counts (A31)."""
     chuck = 1 if chuck_active(st, g, u) else 0
     _shotgun_spec(spec, tb, chuck)
     for k in range(N_OUT):
         out[k] = 0
-    shots = int(tb.prm[P_SHOTGUN_SHOTS])
+    shots = int(tb.prm[P_SHOTGUN_SHOTS]) + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)  # Duct Tape (A31)
     if _locked_with_other_squad(st, g, v, u, tb):
         _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out)
     else:
@@ -464,7 +466,7 @@ def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
             unsaved += fire_group(st, g, u, m, v, tb.weapons[grenade], 1, False, False, tb, rng, spec, out)
             fired += 1
             continue
-        if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
+        if is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):  # ignores BS: Snap Shots too (docs/readings.md)
             unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, spec, out)
             fired += 1
             continue
