@@ -240,3 +240,31 @@ def test_s10_1_coop_result_6_lands_in_front_of_the_squad_closest_to_the_ev_whate
     aim = kernels.zombie40k.spawning._result6_aim(st, 0, 2, tb, rng)
     dice.done()
     assert aim == pytest.approx(kernels.zombie40k.spawning._aim_in_front(st, 0, 2, 1, tb))
+
+
+@pytest.mark.parametrize("death", ["wounds", "sweep"])
+def test_s10_1_coop_no_respawn_radius_is_measured_to_the_nearest_model_however_the_squad_dies(dice, death):
+    """Coop Mode: a squad wiped out within ``coop_no_respawn_radius_in`` (12") of the EV is out for
+    good, the distance measured from the EV hull to the squad's nearest model (zombie40k §5.1's
+    measure) whether the last models fall to wounds or to a Sweeping Advance (§10.1; issue 27
+    item 4: wounds were measured from the squad's centre)."""
+    from dataclasses import replace
+
+    import kernels.zombie40k.casualties
+
+    config = replace(example_config("two_players"), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0, 2))
+    hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+    r = st.radius[0, 0]
+    assert r > 1.5  # the centre is more than 12" away
+    put_unit(st, tb, 0, 24.0, hull - 11.0 - r)  # the nearest Guardsman 11" from the hull
+    before = units.alive(st, 0, 0)
+    if death == "wounds":
+        st.wounds[0, 0] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
+        kernels.zombie40k.casualties.after_attack(st, 0, 0, 2, before, tb, rng)
+    else:
+        kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
+    assert not units.on_table(st, 0, 0)
+    assert st.ustate[0, 0, GL.US_OUT] == 1

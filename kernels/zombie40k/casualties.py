@@ -50,7 +50,6 @@ def after_attack(st, g, v, u, alive_before, tb, rng):
     lost = alive_before - now
     if lost <= 0:
         return
-    refresh_radius(st, g, v, tb)
     if is_squad(v, tb):
         st.pres[g, v, PR_MODELS_LOST] += lost
     if u >= 0 and is_squad(u, tb):
@@ -60,8 +59,10 @@ def after_attack(st, g, v, u, alive_before, tb, rng):
             st.pres[g, u, PR_ZOMBIES_KILLED] += lost
             if tb.prm[P_KF] != 0:
                 st.ustate[g, u, US_KF_POINTS] += int(lost * tb.prm[P_KF_PER_KILL])
-    if now == 0:
+    if now == 0:  # measured as it stood, from its nearest model, as a sweep measures it (zombie40k §5.1, §10.1)
         wipe(st, g, v, u, tb, rng)
+        return
+    refresh_radius(st, g, v, tb)
 
 
 @njit
