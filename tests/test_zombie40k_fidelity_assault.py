@@ -267,3 +267,23 @@ def test_core_7_3_a_pistol_counts_as_one_of_the_two_close_combat_weapons(dice):
                   if len(pistols(m)) == 1 and (st.gear[0, 1, m, GL.G_MELEE0:GL.G_MELEE1 + 1] < 0).all())
     assert _melee_of(st, tb, 1, marine) == (tb.ids[1], 0)  # the close combat weapon (state.ID_CCW)
     assert _melee_of(st, tb, 1, marine, ("Chainsword",))[1] == 1
+
+
+# ------------------------------------------------------------------ zombie40k §8 the Speed Pack
+
+
+def test_s8_the_speed_pack_lasts_only_for_that_player_turn(nojit):
+    """The Super Mushroom's +1 Initiative and +3" count "for that turn", the player's: after the
+    squad's player turn its Initiative in the Zombie Assault phase and the sweep is its own again
+    (zombie40k §8 result 9; issue 27 item 5)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0,))
+    tb.policy[0, GL.POL_MUSHROOM] = 0  # use it at once
+    st.pu[0, 0, GL.PU_MUSHROOM] = 1
+    initiative = assault.sweep_initiative(st, 0, 0, tb)
+    ccw = tb.ids[1]
+    step = assault._base_initiative(st, 0, 0, 1, tb.weapons[ccw], tb)
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    assert st.pu[0, 0, GL.PU_MUSHROOM] == 0  # it was used this turn
+    assert assault.sweep_initiative(st, 0, 0, tb) == initiative
+    assert assault._base_initiative(st, 0, 0, 1, tb.weapons[ccw], tb) == step

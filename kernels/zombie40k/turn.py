@@ -484,6 +484,7 @@ def _zombies_within(st, g, p, distance, tb):
 @njit
 def _end_player_turn(st, g, p, rng):
     turn = st.res[g, R_TURNS]
+    st.pu[g, p, PU_MUSHROOM_ON] = 0  # the Speed Pack lasts for that (player) turn only (zombie40k §8 result 9)
     if st.pu[g, p, PU_CHUCK] == turn:
         st.pu[g, p, PU_CHUCK] = 0  # the Blessing lasts until the end of the squad's next turn
     if st.ustate[g, p, US_PINNED] == 1:
