@@ -287,3 +287,37 @@ def test_s8_the_speed_pack_lasts_only_for_that_player_turn(nojit):
     assert st.pu[0, 0, GL.PU_MUSHROOM] == 0  # it was used this turn
     assert assault.sweep_initiative(st, 0, 0, tb) == initiative
     assert assault._base_initiative(st, 0, 0, 1, tb.weapons[ccw], tb) == step
+
+
+# ------------------------------------------------------------------ A35 Chuck Norris
+
+
+def test_a35_chuck_norris_re_rolls_the_sweeping_advance_roll(dice):
+    """Under the Blessing of Chuck Norris every failed roll is re-rolled (A35): the Guard caught
+    by the horde's Sweeping Advance re-roll their D6 and get away (issue 27 item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2)
+    st.pu[0, 0, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(6, 6, 6, 6,  # Morale failed, and failed again on the re-roll
+                1,  # the Guard: 1 + I3 = 4
+                5,  # the horde: 5 + I1 = 6: caught...
+                6,  # ...the Guard re-roll: 6 + 3 = 9: they get away
+                2, 2)  # fall back 4"
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
+    dice.done()
+    assert units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+def test_a35_a_sweeping_squad_under_chuck_norris_re_rolls_a_short_roll(dice):
+    """A squad under the Blessing sweeping a rival squad re-rolls its D6 when it falls short
+    (A35; core §7.5; issue 27 item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 1)
+    st.pu[0, 1, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(6, 6,  # Morale failed
+                4,  # the Guard: 4 + I3 = 7
+                2,  # the Marines: 2 + I4 = 6, short...
+                5)  # ...re-rolled: 5 + 4 = 9: caught
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
+    dice.done()
+    assert not units.on_table(st, 0, 0)

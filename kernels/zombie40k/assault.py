@@ -724,22 +724,47 @@ def _sweeping_advance(st, g, p, tb, rng):
     catches it. Returns that unit, or -1."""
     if tb.prm[P_SWEEP_HIGHEST] != 0:
         v = _sweeper(st, g, p, tb)
-        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng) else -1
-    mine = -1
+        if v < 0:
+            return -1
+        caught, _, _ = _sweep_roll(st, g, v, p, _flee_roll(st, g, p, tb, rng), False, tb, rng)
+        return v if caught else -1
+    mine, rerolled = -1, False
     for v in range(st.locked.shape[1]):
         if _may_sweep(st, g, p, v, tb, True):
             if mine < 0:
-                mine = d6(rng, g) + sweep_initiative(st, g, p, tb)
-            if _sweep_roll(st, g, v, p, mine, tb, rng):
+                mine = _flee_roll(st, g, p, tb, rng)
+            caught, mine, rerolled = _sweep_roll(st, g, v, p, mine, rerolled, tb, rng)
+            if caught:
                 return v
     return -1
 
 
 @njit
-def _sweep_roll(st, g, v, p, mine, tb, rng):
-    theirs = d6(rng, g) + sweep_initiative(st, g, v, tb) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
+def _flee_roll(st, g, p, tb, rng):
+    return d6(rng, g) + sweep_initiative(st, g, p, tb)
+
+
+@njit
+def _blessed(st, g, u, tb):
+    """A squad under the Blessing of Chuck Norris re-rolls every failed roll once (zombie40k §8, A35)."""
+    return is_squad(u, tb) and chuck_active(st, g, u)
+
+
+@njit
+def _sweep_roll(st, g, v, p, mine, rerolled, tb, rng):
+    """Sweeper v's D6 + Initiative (+D3 Crusader) against the loser's ``mine``. Under the Blessing
+    of Chuck Norris (A35) a sweeping squad re-rolls its D6 if it falls short, and the loser its D6
+    if caught (once in the Sweeping Advance, ``rerolled``). Returns (caught, mine, rerolled)."""
+    bonus = sweep_initiative(st, g, v, tb)
+    theirs = d6(rng, g) + bonus
+    crusade = d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0
+    theirs += crusade
+    if theirs < mine and _blessed(st, g, v, tb):
+        theirs = d6(rng, g) + bonus + crusade
+    if theirs >= mine and not rerolled and _blessed(st, g, p, tb):
+        mine, rerolled = _flee_roll(st, g, p, tb, rng), True
     log_event(st, g, EK_SWEEP, v, p, theirs, mine, 0)
-    return theirs >= mine
+    return theirs >= mine, mine, rerolled
 
 
 @njit

@@ -125,7 +125,7 @@ from kernels.zombie40k.movement import (
     squad_movement,
     squad_run,
 )
-from kernels.zombie40k.powerups import roll_powerup
+from kernels.zombie40k.powerups import chuck_active, roll_powerup
 from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
 from kernels.zombie40k.shop import kf_shop
 from kernels.zombie40k.spawning import (
@@ -239,7 +239,10 @@ def _every_man_for_himself(st, g, p, tb, rng):
 def _emfh_test(st, g, p, tb, rng):
     for q in range(n_players(tb)):
         if q != p and on_table(st, g, q) and unit_gap(st, g, p, q) <= tb.prm[P_EMFH_RADIUS]:
-            return d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
+            failed = d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
+            if failed and chuck_active(st, g, p):
+                failed = d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]  # Chuck Norris re-rolls a failed test (A35)
+            return failed
     return False
 
 
