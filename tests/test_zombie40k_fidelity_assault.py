@@ -9,7 +9,7 @@ rules that had no test, fails when the rule is broken on purpose).
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game
+from conftest import example_config, one_game, team_config
 from fidelity_helpers import (
     GL,
     L,
@@ -321,3 +321,33 @@ def test_a35_a_sweeping_squad_under_chuck_norris_re_rolls_a_short_roll(dice):
     assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert not units.on_table(st, 0, 0)
+
+
+# ------------------------------------------------------------------ core §7.5 no consolidation after falling back
+
+
+def test_core_7_5_a_squad_that_fell_back_from_a_shared_melee_does_not_consolidate(dice):
+    """Two squads locked together and with a horde both break: the first to break leaves the
+    second flagged to consolidate, but the second falls back too and a unit that falls back
+    never consolidates (core §7.5; issue 27 item 7)."""
+    config = team_config("guard", "tau")
+    st, tb, rng = one_game(config)
+    clear_table(st, keep=(0, 1, 2))
+    put_unit(st, tb, 2, 24.0, 30.0)
+    put_unit(st, tb, 0, 24.0, 30.0 - st.radius[0, 0] - st.radius[0, 2])
+    put_unit(st, tb, 1, 24.0 + st.radius[0, 1] + st.radius[0, 2], 30.0)
+    for u, v in ((0, 2), (1, 2), (0, 1)):
+        units.lock(st, 0, u, v)
+    dice.script(3, 3)  # the Guard break: nobody free to sweep; fall back 6"
+    assault._break(st, 0, 0, tb, rng)
+    assert st.ustate[0, 1, GL.US_CONSOLIDATE] == 1  # flagged while the Tau still fought on
+    dice.script(6,  # the Tau break: 6 + I2 = 8
+                1,  # the horde: 1 + I1 = 2: they get away
+                2, 2)  # fall back 4"
+    assault._break(st, 0, 1, tb, rng)
+    x, y = st.pos[0, 1].copy()
+    dice.script(2)  # the horde consolidates 2"; the Tau roll nothing
+    turn._consolidations(st, 0, tb, rng)
+    dice.done()
+    assert tuple(st.pos[0, 1]) == pytest.approx((x, y))
+    assert st.ustate[0, 1, GL.US_FALLING_BACK] == 1

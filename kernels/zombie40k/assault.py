@@ -796,9 +796,10 @@ def _mark_consolidation(st, g, member):
 
 @njit
 def consolidate(st, g, u, gx, gy, tb, rng):
-    """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away)."""
+    """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away). A unit that
+    fell back after it was flagged (two squads that lose one melee) does not (core §7.5)."""
     st.ustate[g, u, US_CONSOLIDATE] = 0
-    if not on_table(st, g, u) or in_combat(st, g, u):
+    if not on_table(st, g, u) or in_combat(st, g, u) or st.ustate[g, u, US_FALLING_BACK] != 0:
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
     ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]
