@@ -268,3 +268,19 @@ def test_s10_1_coop_no_respawn_radius_is_measured_to_the_nearest_model_however_t
         kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
     assert not units.on_table(st, 0, 0)
     assert st.ustate[0, 0, GL.US_OUT] == 1
+
+
+def test_players_whose_names_differ_only_by_spaces_are_refused_in_one_line():
+    """"A" and "A " print as one name in every results table, so they are refused in one line
+    naming both (issue 27 item 8)."""
+    from dataclasses import replace
+
+    from sim.rulesets.zombie40k.config import ConfigError
+
+    config = example_config("two_players")
+    guard, marines = config.players
+    for a, b in (("A", "A "), (" A", "A"), ("Red  Team", "Red Team")):
+        with pytest.raises(ConfigError) as err:
+            replace(config, players=(replace(guard, name=a), replace(marines, name=b)))
+        message = str(err.value)
+        assert "\n" not in message and repr(a) in message and repr(b) in message and "players" in message

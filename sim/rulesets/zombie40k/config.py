@@ -345,10 +345,14 @@ class GameConfig:
             object.__setattr__(self, name, cost_table(getattr(self, name), name))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
-        names = [p.name for p in self.players]
-        twin = next((n for k, n in enumerate(names) if n in names[:k]), None)
-        if twin is not None:  # names identify players in every results table
-            raise ConfigError(f"players: two players are named {twin!r}; allowed: a different name for each player")
+        # names identify players in every results table, where "A" and "A " print alike
+        printed = [" ".join(p.name.split()) for p in self.players]
+        twin = next((k for k, n in enumerate(printed) if n in printed[:k]), None)
+        if twin is not None:
+            first, second = self.players[printed.index(printed[twin])].name, self.players[twin].name
+            named = repr(first) if first == second else f"{first!r} and {second!r} (alike but for spaces)"
+            raise ConfigError(f"players: two players are named {named}; allowed: a different name for each player, "
+                              f"by more than spaces")
         for f in fields(self):
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
