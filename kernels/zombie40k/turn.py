@@ -43,6 +43,7 @@ from kernels.zombie40k.columns import (
     G_MELEE1,
     MS_CONCUSSION_ENDING,
     MS_CONVERTED,
+    P_BOSS_KILL_POWERUP,
     P_COOP,
     P_DEFIB_AS_FALLEN,
     P_EMBARK_ON_RUN,
@@ -141,6 +142,7 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    boss_unit,
     dice_for,
     enter_phase,
     in_combat,
@@ -258,6 +260,13 @@ def emfh_all_test(st, g, tb, rng):
 
 
 @njit
+def gives_powerup(st, g, v, tb):
+    """Does wiping out zombie unit v give a power-up roll? A horde does; the Boss only with
+    ``boss_kill_gives_powerup`` (zombie40k §8, A27)."""
+    return v != boss_unit(st) or tb.prm[P_BOSS_KILL_POWERUP] != 0
+
+
+@njit
 def _choose_target(st, g, p, tb):
     """The unit squad p shoots (policy): a rival when allowed and wanted, else the nearest
     zombies in range, or the horde closest to being wiped out (power-up hunting)."""
@@ -274,8 +283,8 @@ def _choose_target(st, g, p, tb):
             if not pvp:
                 continue
             key = d - 1000.0  # rivals first for a backstabber
-        elif tb.policy[p, POL_TARGET] == 1:
-            key = alive(st, g, v) * 100.0 + d
+        elif tb.policy[p, POL_TARGET] == 1:  # hunting: the Boss gives no power-up (zombie40k §8, A27): last
+            key = alive(st, g, v) * 100.0 + d if gives_powerup(st, g, v, tb) else 1e6 + d
         else:
             key = d
         if key < best_key:
@@ -356,8 +365,9 @@ def _charge_target(st, g, p, tb):
             if tb.policy[p, POL_PVP] < 2 or not may_shoot_unit(st, g, p, v, tb) or ev_distance(
                     st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v], tb.prm) > tb.prm[P_PVP_ZONE]:
                 continue
-        elif mode == 0 or (mode == 1 and alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]):
-            continue
+        elif mode == 0 or (mode == 1 and (alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]
+                                          or not gives_powerup(st, g, v, tb))):
+            continue  # charge = 1 hunts hordes for their power-ups; the Boss gives none (§8, A27)
         d = unit_gap(st, g, p, v)
         if d < best_d:
             best, best_d = v, d

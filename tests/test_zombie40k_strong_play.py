@@ -1,0 +1,51 @@
+"""Strong play of Zombie 40,000's default policies (issue 26): decisions a competent player would
+make, on tables set up by hand (``dice``: the kernels as plain Python, hand-fed dice). Each
+test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import example_config, one_game
+from fidelity_helpers import GL, clear_table, keep_models, put_unit, units
+
+import kernels.zombie40k.turn
+
+turn = kernels.zombie40k.turn
+
+
+def _hunter_scene(boss_gap, horde_gap, horde_models=3):
+    """The Guard (hunter: target = 1, charge = 1) with the Boss and a horde of ``horde_models``
+    in front of them at the given gaps (edge to edge)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    boss = units.boss_unit(st)
+    clear_table(st, keep=(0, 2, boss))
+    keep_models(st, tb, 2, horde_models)
+    put_unit(st, tb, 0, 24.0, 30.0)
+    put_unit(st, tb, boss, 24.0, 30.0 + st.radius[0, 0] + st.radius[0, boss] + boss_gap)
+    put_unit(st, tb, 2, 24.0 - st.radius[0, 0] - st.radius[0, 2] - horde_gap, 30.0)
+    assert tb.policy[0, GL.POL_TARGET] == 1 and tb.policy[0, GL.POL_CHARGE] == 1
+    return st, tb, boss
+
+
+def test_s8_a_hunter_shoots_the_horde_that_gives_a_power_up_not_the_one_model_boss(dice):
+    """Hunting (target = 1) goes for the horde closest to being wiped out among those that give
+    a power-up: the one-model Zombie Boss gives none (zombie40k §8, A27), so the Guard shoot the
+    horde of 3 at 10" rather than the Boss at 5" (issue 26)."""
+    st, tb, boss = _hunter_scene(5.0, 10.0)
+    assert turn._choose_target(st, 0, 0, tb) == 2
+
+
+def test_s8_a_hunter_shoots_the_boss_when_no_horde_is_in_range(dice):
+    st, tb, boss = _hunter_scene(5.0, 60.0)
+    assert turn._choose_target(st, 0, 0, tb) == boss
+
+
+@pytest.mark.parametrize("boss_powerup", [False, True])
+def test_s8_a_hunter_charges_hordes_for_power_ups_not_the_boss(dice, boss_powerup):
+    """charge = 1 charges small hordes for their power-ups: not the Boss, which gives none
+    (zombie40k §8, A27), unless ``boss_kill_gives_powerup`` (issue 26)."""
+    st, tb, boss = _hunter_scene(3.0, 60.0)
+    if boss_powerup:
+        tb = tb._replace(prm=tb.prm.copy())
+        tb.prm[GL.P_BOSS_KILL_POWERUP] = 1
+    assert turn._charge_target(st, 0, 0, tb) == (boss if boss_powerup else -1)
