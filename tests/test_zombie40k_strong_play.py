@@ -49,3 +49,23 @@ def test_s8_a_hunter_charges_hordes_for_power_ups_not_the_boss(dice, boss_poweru
         tb = tb._replace(prm=tb.prm.copy())
         tb.prm[GL.P_BOSS_KILL_POWERUP] = 1
     assert turn._charge_target(st, 0, 0, tb) == (boss if boss_powerup else -1)
+
+
+def test_s8_within_8_inches_the_shotgun_holder_fires_the_shotgun_rather_than_throw_a_grenade(dice):
+    """Within 8" of a horde one model may throw a grenade instead of shooting; the Shotgun power-up's
+    holder weighs the grenade against the Shotgun (2 shots at 2+, each a Wound, zombie40k §8
+    result 8), which beats a frag grenade, so he fires it (issue 26)."""
+    import numpy as np
+
+    import kernels.zombie40k.shooting
+
+    shooting = kernels.zombie40k.shooting
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0, 2))
+    put_unit(st, tb, 2, 24.0, 40.0)
+    put_unit(st, tb, 0, 24.0, 40.0 - st.radius[0, 2] - st.radius[0, 0] - 6.0)
+    spec = np.zeros_like(st.w_spec[0])
+    holder = shooting._grenadier(st, 0, 0, 2, tb, spec, -1)  # the best thrower without the Shotgun
+    assert holder >= 0
+    st.mpow[0, 0, holder] |= GL.MP_SHOTGUN
+    assert shooting._grenadier(st, 0, 0, 2, tb, spec, -1) != holder

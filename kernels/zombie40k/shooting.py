@@ -520,7 +520,8 @@ def _mark_no_charge(st, g, u, m, row):
 
 @njit
 def _grenadier(st, g, u, v, tb, spec, skip):
-    """The model whose thrown grenade beats its own best shot by the most; -1 for none."""
+    """The model whose thrown grenade beats its own best shot (the Shotgun power-up's too) by the
+    most; -1 for none."""
     best, gain = -1, 0.0
     if unit_gap(st, g, u, v) > TEMPLATE_RANGE:
         return -1
@@ -534,9 +535,20 @@ def _grenadier(st, g, u, v, tb, spec, skip):
             own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
             thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
             chosen = m
-        if thrown - own > gain:
-            best, gain = m, thrown - own
+        alternative = max(own, _shotgun_expected(st, g, u, m, v, tb)) if _uses_shotgun(st, g, u, m, v, tb) else own
+        if thrown - alternative > gain:
+            best, gain = m, thrown - alternative
     return best
+
+
+@njit
+def _shotgun_expected(st, g, u, m, v, tb):
+    """Expected Wounds the Shotgun power-up removes from horde v: shots x 2+ to hit x the
+    armour/invulnerable save failed (no Feel No Pain, no cover; zombie40k §8 result 8, A34)."""
+    shots = tb.prm[P_SHOTGUN_SHOTS] + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)
+    p_hit = (7.0 - tb.prm[P_SHOTGUN_HIT_ON]) / 6.0
+    save = min(majority_stat(st, g, v, SV), majority_stat(st, g, v, INV))
+    return shots * p_hit * min(1.0, (save - 1) / 6.0)
 
 
 @njit
