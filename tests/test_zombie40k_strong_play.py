@@ -69,3 +69,30 @@ def test_s8_within_8_inches_the_shotgun_holder_fires_the_shotgun_rather_than_thr
     assert holder >= 0
     st.mpow[0, 0, holder] |= GL.MP_SHOTGUN
     assert shooting._grenadier(st, 0, 0, 2, tb, spec, -1) != holder
+
+
+@pytest.mark.parametrize("medpacks", [0, 1])
+def test_s8_a_defibrillator_kept_for_reviving_is_also_a_medpack(dice, medpacks):
+    """The Defibrillator "counts as a Medpack" (zombie40k §8 result 10): kept for reviving (the
+    default, ``defibrillator = 0``) it still cancels a wound that would remove a model when no
+    Medpack is left; Medpacks are spent first (issue 26)."""
+    import numpy as np
+    from conftest import team_config
+    from fidelity_helpers import kill_spec, locked_pair
+
+    import kernels.zombie40k.assault
+    import kernels.zombie40k.powerups
+
+    st, tb, rng = one_game(team_config("guard", "marines"))
+    kernels.zombie40k.powerups.apply_powerup(st, 0, 0, GL.DEFIB, tb)
+    st.pu[0, 0, GL.PU_MEDPACKS] = medpacks
+    assert st.pu[0, 0, GL.PU_DEFIBS] == 1
+    locked_pair(st, tb, 0, 2)
+    before = units.alive(st, 0, 0)
+    n = st.pos.shape[1]
+    out = np.zeros_like(st.w_out[0])
+    kernels.zombie40k.assault._strike(st, 0, 2, 0, 1, kill_spec(), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                                      tb, rng, out)
+    dice.done()
+    assert units.alive(st, 0, 0) == before
+    assert (st.pu[0, 0, GL.PU_MEDPACKS], st.pu[0, 0, GL.PU_DEFIBS]) == (0, 1 if medpacks else 0)

@@ -111,7 +111,7 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
 from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
-from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.shooting import headshots, is_blinded, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
@@ -472,8 +472,10 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
     for m in range(was.shape[0]):
         was[m] = st.wounds[g, v, m]
     killed = out[OUT_KILLED]
+    lent = lend_defibrillators(st, g, v, tb)
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
+    settle_defibrillators(st, g, v, lent)
     attacked(st, g, v, out, killed)
     for m in range(was.shape[0]):
         if was[m] > 0 and st.wounds[g, v, m] == 0:

@@ -86,7 +86,7 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import edge_distance, ev_distance
 from kernels.zombie40k.morale import blind_tests
-from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.state import ID_SHOTGUN, W_INTO_COMBAT, W_SHOOT, W_SPLIT
 from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
@@ -280,8 +280,10 @@ def _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning):
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     killed = out[OUT_KILLED]
+    lent = lend_defibrillators(st, g, v, tb)
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
+    settle_defibrillators(st, g, v, lent)
     attacked(st, g, v, out, killed)
     if pinning and out[OUT_UNSAVED] > unsaved:
         st.ustate[g, v, US_PIN_HIT] = 1
