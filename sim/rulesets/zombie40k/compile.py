@@ -265,6 +265,7 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_DEFIB_AS_FALLEN: c.defib_revives == "as_fallen",
         GL.P_GRUDGE_RANDOM: c.grudge_from_random_hits,
         GL.P_SWEEP_HIGHEST: c.sweep_rule == "highest_initiative",
+        GL.P_BOSS_GUARD_NEAREST: c.boss_guard_reading == "nearest", GL.P_RESPAWN_LINE: c.respawn_band == "line",
     }
     for key, value in (scalars | (flags or {})).items():
         prm[key] = float(value)

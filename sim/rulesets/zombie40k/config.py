@@ -179,8 +179,13 @@ class GameConfig:
                              "Zombie Respawn Table in the next Zombie Respawning phase")
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8", "the squad that kills the Boss rolls on the Power-Up "
                                        "table as for a wiped horde (false: no roll)")
-    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it stays put unless the squad "
-                                     "it would shamble at is within this many inches of the EV")
+    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it goes only for squads within "
+                                     "this many inches of the EV (see boss_guard_reading); 0 = no guard")
+    boss_guard_reading: str = _p("intruders", "A14", "§6.2", "a guarding Boss (boss_guard_radius_in > 0): intruders: "
+                                 "it goes for the nearest squad within the radius, whatever squads farther out are "
+                                 "nearer to it, and with none there walks back to its post by the EV; nearest: it "
+                                 "moves only when its nearest squad is within the radius and never walks back "
+                                 "(docs/readings.md)", choices=("intruders", "nearest"))
     coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1", "Coop: a squad wiped out within this many inches of "
                                           "the EV is out for good")
     dk_start_t: int = _p(3, "C", "§10.4", "Death Korps: Toughness of horde zombies before their horde respawns")
@@ -302,6 +307,10 @@ class GameConfig:
     terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
     terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
                                   "terrain")
+    respawn_band: str = _p("curve", "I", "§5.1", "where a respawning squad is placed: curve: on the curve of points "
+                           "whose nearest model is exactly the required distance from the EV hull (around its "
+                           "corners, beside it where the table is wide enough); line: on the straight line at that "
+                           "distance in front of the EV (docs/readings.md)", choices=("curve", "line"))
     sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
                          "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
                          "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
