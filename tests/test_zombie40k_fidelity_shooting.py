@@ -7,7 +7,8 @@ A19, A20), on a table set up by hand with hand-fed dice (``dice``) or the real s
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game, team_config
+from conftest import example_config as listed_config
+from conftest import one_game, team_config
 from fidelity_helpers import GL, L, clear_table, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.morale
@@ -17,6 +18,15 @@ import kernels.zombie40k.turn
 morale = kernels.zombie40k.morale
 shooting = kernels.zombie40k.shooting
 turn = kernels.zombie40k.turn
+
+
+def example_config(name: str = "two_players", **params):
+    """The example config with each squad's models in the team file's order (policy ``removal =
+    1``): these scenes name models by their place in the team file (the sergeant first)."""
+    from dataclasses import replace
+
+    config = listed_config(name, **params)
+    return replace(config, players=tuple(replace(p, policy=replace(p.policy, removal=1)) for p in config.players))
 
 
 # ------------------------------------------------------------------ core §9.1 falling back

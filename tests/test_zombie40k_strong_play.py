@@ -96,3 +96,34 @@ def test_s8_a_defibrillator_kept_for_reviving_is_also_a_medpack(dice, medpacks):
     dice.done()
     assert units.alive(st, 0, 0) == before
     assert (st.pu[0, 0, GL.PU_MEDPACKS], st.pu[0, 0, GL.PU_DEFIBS]) == (0, 1 if medpacks else 0)
+
+
+@pytest.mark.parametrize("removal", [0, 1])
+def test_casualties_are_expendable_models_first_sergeants_and_rule_carriers_last(removal):
+    """Slot 0 of a squad is its closest model, the first casualty (docs/space.md). Policy
+    ``removal = 0`` (default) fills the slots as a player removes casualties: plain models first,
+    then special weapons (a weapon swap), the sergeant and the USR's carrier last; ``removal = 1``
+    keeps the team file's order, which put the Guard's sergeant (Feel No Pain) and both special
+    weapons first (issue 26)."""
+    from dataclasses import replace
+
+    from kernels.w40k import columns as L
+    from sim.rulesets.zombie40k.compile import compile_tables
+    from sim.rulesets.zombie40k.teams import build_team
+
+    config = example_config("two_players")
+    guard = config.players[0]
+    config = replace(config, players=(replace(guard, policy=replace(guard.policy, removal=removal)),
+                                      config.players[1]))
+    tb = compile_tables(config)
+    built = build_team(guard.team)
+    n = len(built)
+    leader = [bool(tb.squad_flags[0, m] & L.MR_LEADER) for m in range(n)]
+    fnp = [int(tb.squad_stats[0, m, L.FNP]) < 7 for m in range(n)]
+    if removal == 1:
+        assert leader[0] and fnp[0] and not any(leader[1:])
+    else:
+        assert leader[-1] and fnp[-1] and not any(leader[:-1]) and not any(fnp[:-1])
+        plain = tb.squad_gear[0, 0]
+        assert all((tb.squad_gear[0, m] == plain).all() for m in range(n - 3))  # 8 lasguns first
+        assert not (tb.squad_gear[0, n - 3] == plain).all() and not (tb.squad_gear[0, n - 2] == plain).all()

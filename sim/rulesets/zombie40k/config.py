@@ -80,10 +80,13 @@ class Policy:
     medpack: int = _h(0, "Medpacks (A33): 0 spent on a wound that would kill a model, 1 on any unsaved wound")
     defibrillator: int = _h(0, "Defibrillator (A33): 0 revive a dead model at the start of the turn, "
                                "1 keep it as a Medpack")
+    removal: int = _h(0, "casualty order: 0 expendable models first, then special weapons, sergeants and rule "
+                         "carriers last (as a player removes them); 1 as listed in the team file")
 
     def __post_init__(self) -> None:
         limits = {"run": (0, 2), "target": (0, 1), "pvp": (0, 2), "charge": (0, 2), "charge_max": (0, 50),
-                  "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1)}
+                  "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1),
+                  "removal": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
