@@ -127,3 +127,17 @@ def test_casualties_are_expendable_models_first_sergeants_and_rule_carriers_last
         plain = tb.squad_gear[0, 0]
         assert all((tb.squad_gear[0, m] == plain).all() for m in range(n - 3))  # 8 lasguns first
         assert not (tb.squad_gear[0, n - 3] == plain).all() and not (tb.squad_gear[0, n - 2] == plain).all()
+
+
+def test_removal_keeps_a_model_rule_carrier_in_its_place_and_puts_a_unit_rule_carrier_last():
+    """A model rule protects only its model (the Genestealers' Feel No Pain USR on model 0): that
+    model keeps its place in front; a unit rule is lost with its carrier (the Tau's Preferred
+    Enemy on model 0): that model goes last (issue 26, ``removal = 0``)."""
+    from conftest import team_config
+
+    from kernels.w40k import columns as L
+    from sim.rulesets.zombie40k.compile import compile_tables
+
+    tb = compile_tables(team_config("genestealers", "tau"))
+    assert tb.squad_stats[0, 0, L.FNP] == 5 and (tb.squad_stats[0, 1:5, L.FNP] == 7).all()
+    assert tb.squad_flags[1, 7] & L.MR_PREFERRED_ENEMY and not tb.squad_flags[1, 0] & L.MR_PREFERRED_ENEMY

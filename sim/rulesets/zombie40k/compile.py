@@ -151,7 +151,7 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     for p, player in enumerate(config.players):
         _check_team(p, player, config, cat)
         built = build_team(player.team, cat, allow_usr=config.usr_allowed)
-        for m, k in enumerate(removal_order(player, built, config.usr_allowed)):
+        for m, k in enumerate(removal_order(player, built)):
             model = replace(built[k], weapons=wargear) if config.squad_wargear else built[k]
             marine = L.MR_SPACE_MARINE if cat.unit(player.team.models[k].unit).faction in SPACE_MARINES else 0
             squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index, marine)
@@ -169,11 +169,12 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     )
 
 
-def removal_order(player, built: tuple[BuiltModel, ...], usr_allowed: bool = True) -> list[int]:
+def removal_order(player, built: tuple[BuiltModel, ...]) -> list[int]:
     """The team's models (indices in the team file) in the squad's slots: slot 0 is the closest
     model, the first casualty (docs/space.md). Policy ``removal`` 0: expendable models first, then
-    special weapons (a weapon swap), sergeants and rule carriers (the USR's model, a model with a
-    unit rule the others lack) last, as a player removes them (issue 26); 1: as listed."""
+    special weapons (a weapon swap), the sergeant and the carriers of a unit rule the others lack
+    (whose rule the whole squad loses with them) last, as a player removes them (issue 26); a
+    model rule (a Feel No Pain USR) stays with its model's place. 1: as listed."""
     n = len(built)
     if player.policy.removal == 1:
         return list(range(n))
@@ -182,7 +183,7 @@ def removal_order(player, built: tuple[BuiltModel, ...], usr_allowed: bool = Tru
     team = player.team
 
     def rank(k: int) -> int:
-        if built[k].is_leader or (team.usr and usr_allowed and k == team.usr_model) or flags[k] & ~shared:
+        if built[k].is_leader or flags[k] & ~shared:
             return 2
         return 1 if team.models[k].swap else 0
 
