@@ -616,7 +616,7 @@ def test_s8_catch_up_rolls_twice_when_the_leader_is_far(dice):
 
 
 def test_s9_usr_reaches_the_model(nojit):
-    config = team_config("guard", "marines")
+    config = team_config("guard", "marines", policies=[{"removal": 1}, {"removal": 1}])  # the sergeants first
     st, tb, rng = one_game(config)
     assert st.stats[0, 0, 0, L.FNP] == 5  # Feel No Pain on the Guard sergeant only
     assert (st.stats[0, 0, 1:, L.FNP][st.wounds[0, 0, 1:] > 0] == 7).all()

@@ -162,7 +162,7 @@ def test_s10_6_hardcore_one_respawn_no_powerups_no_usr():
     config = resolve(modded("hardcore"))
     assert (config.max_respawns, config.powerups_enabled, config.usr_allowed) == (1, False, False)
     assert all(p.team.usr == "" for p in config.players)
-    base, hard = compile_tables(modded()), compile_tables(modded("hardcore"))
+    base, hard = compile_tables(_as_listed(modded())), compile_tables(_as_listed(modded("hardcore")))
     assert (hard.prm[GL.P_MAX_RESPAWNS], hard.prm[GL.P_POWERUPS]) == (1, 0)
     assert (base.prm[GL.P_MAX_RESPAWNS], base.prm[GL.P_POWERUPS]) == (-1, 1)
     # the Guard sergeant's Feel No Pain and the Marine sergeant's Counter-Attack are USRs: gone
@@ -381,9 +381,15 @@ def test_s10_8_lore_friendly_accepts_one_faction_and_battle_brothers():
 # ================================================================== 4. scenarios: Dead Men Walking
 
 
+def _as_listed(config):
+    """Each squad's models in the team file's order (policy ``removal = 1``): the scenes name the
+    Guard sergeant as slot 0."""
+    return replace(config, players=tuple(replace(p, policy=replace(p.policy, removal=1)) for p in config.players))
+
+
 def _dmw_combat(config=None):
     """Guard (squad 0) locked with horde 2 in the middle of the table, nobody else about."""
-    config = config or modded("dead_men_walking")
+    config = _as_listed(config or modded("dead_men_walking"))
     st, tb, rng = one_game(config, seed=2)
     _clear(st, keep=(0, 2))
     _put(st, tb, 0, 24.0, 30.0)

@@ -9,7 +9,7 @@ rules that had no test, fails when the rule is broken on purpose).
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game
+from conftest import example_config, one_game, team_config
 from fidelity_helpers import (
     GL,
     L,
@@ -235,3 +235,119 @@ def test_s8_the_speed_pack_s_initiative_counts_in_the_sweep_roll(dice):
     assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0)
+
+
+# ------------------------------------------------------------------ core §7.3 two weapons
+
+
+def _melee_of(st, tb, u, m, melee=()):
+    """(weapon row, two-weapons bonus) of model m of unit u, its melee slots set to ``melee``."""
+    from sim.rulesets.zombie40k.catalogue import catalogue
+    from sim.rulesets.zombie40k.compile import weapon_index
+
+    index = weapon_index(catalogue())
+    slots = (GL.G_MELEE0, GL.G_MELEE1)
+    for slot in slots:
+        st.gear[0, u, m, slot] = -1
+    for slot, name in zip(slots, melee):
+        st.gear[0, u, m, slot] = index[name]
+    return assault._melee_choice(st, 0, u, m, tb)
+
+
+def test_core_7_3_a_pistol_counts_as_one_of_the_two_close_combat_weapons(dice):
+    """A Tactical Marine (boltgun, bolt pistol, frag grenades) fights with his pistol as his one
+    close combat weapon: no +1 Attack; with a chainsword besides the pistol he has two (core
+    §7.3 "a pistol counts as one"; issue 27 item 1)."""
+    st, tb, rng = one_game(example_config("two_players"))
+
+    def pistols(m):
+        return [w for w in st.gear[0, 1, m, :GL.G_MELEE0] if w >= 0 and tb.weapons[w, L.W_KIND] == L.K_PISTOL]
+
+    marine = next(m for m in range(units.alive(st, 0, 1))  # the Marines are squad 1
+                  if len(pistols(m)) == 1 and (st.gear[0, 1, m, GL.G_MELEE0:GL.G_MELEE1 + 1] < 0).all())
+    assert _melee_of(st, tb, 1, marine) == (tb.ids[1], 0)  # the close combat weapon (state.ID_CCW)
+    assert _melee_of(st, tb, 1, marine, ("Chainsword",))[1] == 1
+
+
+# ------------------------------------------------------------------ zombie40k §8 the Speed Pack
+
+
+def test_s8_the_speed_pack_lasts_only_for_that_player_turn(nojit):
+    """The Super Mushroom's +1 Initiative and +3" count "for that turn", the player's: after the
+    squad's player turn its Initiative in the Zombie Assault phase and the sweep is its own again
+    (zombie40k §8 result 9; issue 27 item 5)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    clear_table(st, keep=(0,))
+    tb.policy[0, GL.POL_MUSHROOM] = 0  # use it at once
+    st.pu[0, 0, GL.PU_MUSHROOM] = 1
+    initiative = assault.sweep_initiative(st, 0, 0, tb)
+    ccw = tb.ids[1]
+    step = assault._base_initiative(st, 0, 0, 1, tb.weapons[ccw], tb)
+    turn.player_turn(st, 0, 0, tb, rng, False)
+    assert st.pu[0, 0, GL.PU_MUSHROOM] == 0  # it was used this turn
+    assert assault.sweep_initiative(st, 0, 0, tb) == initiative
+    assert assault._base_initiative(st, 0, 0, 1, tb.weapons[ccw], tb) == step
+
+
+# ------------------------------------------------------------------ A35 Chuck Norris
+
+
+def test_a35_chuck_norris_re_rolls_the_sweeping_advance_roll(dice):
+    """Under the Blessing of Chuck Norris every failed roll is re-rolled (A35): the Guard caught
+    by the horde's Sweeping Advance re-roll their D6 and get away (issue 27 item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 2)
+    st.pu[0, 0, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(6, 6, 6, 6,  # Morale failed, and failed again on the re-roll
+                1,  # the Guard: 1 + I3 = 4
+                5,  # the horde: 5 + I1 = 6: caught...
+                6,  # ...the Guard re-roll: 6 + 3 = 9: they get away
+                2, 2)  # fall back 4"
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
+    dice.done()
+    assert units.on_table(st, 0, 0) and st.ustate[0, 0, GL.US_FALLING_BACK] == 1
+
+
+def test_a35_a_sweeping_squad_under_chuck_norris_re_rolls_a_short_roll(dice):
+    """A squad under the Blessing sweeping a rival squad re-rolls its D6 when it falls short
+    (A35; core §7.5; issue 27 item 6)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    member, inflicted, suffered = _guard_lose_to(st, tb, 1)
+    st.pu[0, 1, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(6, 6,  # Morale failed
+                4,  # the Guard: 4 + I3 = 7
+                2,  # the Marines: 2 + I4 = 6, short...
+                5)  # ...re-rolled: 5 + 4 = 9: caught
+    assault.resolve_combat(st, 0, member, inflicted, suffered, tb, rng)
+    dice.done()
+    assert not units.on_table(st, 0, 0)
+
+
+# ------------------------------------------------------------------ core §7.5 no consolidation after falling back
+
+
+def test_core_7_5_a_squad_that_fell_back_from_a_shared_melee_does_not_consolidate(dice):
+    """Two squads locked together and with a horde both break: the first to break leaves the
+    second flagged to consolidate, but the second falls back too and a unit that falls back
+    never consolidates (core §7.5; issue 27 item 7)."""
+    config = team_config("guard", "tau")
+    st, tb, rng = one_game(config)
+    clear_table(st, keep=(0, 1, 2))
+    put_unit(st, tb, 2, 24.0, 30.0)
+    put_unit(st, tb, 0, 24.0, 30.0 - st.radius[0, 0] - st.radius[0, 2])
+    put_unit(st, tb, 1, 24.0 + st.radius[0, 1] + st.radius[0, 2], 30.0)
+    for u, v in ((0, 2), (1, 2), (0, 1)):
+        units.lock(st, 0, u, v)
+    dice.script(3, 3)  # the Guard break: nobody free to sweep; fall back 6"
+    assault._break(st, 0, 0, tb, rng)
+    assert st.ustate[0, 1, GL.US_CONSOLIDATE] == 1  # flagged while the Tau still fought on
+    dice.script(6,  # the Tau break: 6 + I2 = 8
+                1,  # the horde: 1 + I1 = 2: they get away
+                2, 2)  # fall back 4"
+    assault._break(st, 0, 1, tb, rng)
+    x, y = st.pos[0, 1].copy()
+    dice.script(2)  # the horde consolidates 2"; the Tau roll nothing
+    turn._consolidations(st, 0, tb, rng)
+    dice.done()
+    assert tuple(st.pos[0, 1]) == pytest.approx((x, y))
+    assert st.ustate[0, 1, GL.US_FALLING_BACK] == 1

@@ -221,3 +221,66 @@ def test_s10_4_a_horde_that_finds_no_room_does_not_escalate_when_it_retries(dice
     assert spawning.respawn_horde(st, 0, 2, tb, rng)
     dice.done()
     assert st.ustate[0, 2, GL.US_DK_LEVEL] == 1 and st.stats[0, 2, 0, L.T] == tb.prm[GL.P_DK_START_T] + 1
+
+
+@pytest.mark.parametrize("policy", ["random", "block_ev"])
+def test_s10_1_coop_result_6_lands_in_front_of_the_squad_closest_to_the_ev_whatever_result6_policy(dice, policy):
+    """Coop Mode fixes Respawn result 6: the horde Deep Strikes in front of the squad closest to
+    the EV; ``result6_policy`` (A26, the furthest player's choice) does not apply (zombie40k
+    §10.1; issue 27 item 2). No die is rolled for the aim."""
+    from dataclasses import replace
+
+    config = replace(example_config("two_players", result6_policy=policy), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0, 1))
+    hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+    put_unit(st, tb, 0, 12.0, 20.0)
+    put_unit(st, tb, 1, 36.0, hull - 24.0)  # the Marines lead
+    dice.script()
+    aim = kernels.zombie40k.spawning._result6_aim(st, 0, 2, tb, rng)
+    dice.done()
+    assert aim == pytest.approx(kernels.zombie40k.spawning._aim_in_front(st, 0, 2, 1, tb))
+
+
+@pytest.mark.parametrize("death", ["wounds", "sweep"])
+def test_s10_1_coop_no_respawn_radius_is_measured_to_the_nearest_model_however_the_squad_dies(dice, death):
+    """Coop Mode: a squad wiped out within ``coop_no_respawn_radius_in`` (12") of the EV is out for
+    good, the distance measured from the EV hull to the squad's nearest model (zombie40k §5.1's
+    measure) whether the last models fall to wounds or to a Sweeping Advance (§10.1; issue 27
+    item 4: wounds were measured from the squad's centre)."""
+    from dataclasses import replace
+
+    import kernels.zombie40k.casualties
+
+    config = replace(example_config("two_players"), mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config, seed=5)
+    clear_table(st, keep=(0, 2))
+    hull = tb.prm[GL.P_TABLE_L] - tb.prm[GL.P_EV_D]
+    r = st.radius[0, 0]
+    assert r > 1.5  # the centre is more than 12" away
+    put_unit(st, tb, 0, 24.0, hull - 11.0 - r)  # the nearest Guardsman 11" from the hull
+    before = units.alive(st, 0, 0)
+    if death == "wounds":
+        st.wounds[0, 0] = 0
+        st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
+        kernels.zombie40k.casualties.after_attack(st, 0, 0, 2, before, tb, rng)
+    else:
+        kernels.zombie40k.casualties.wipe(st, 0, 0, 2, tb, rng)
+    assert not units.on_table(st, 0, 0)
+    assert st.ustate[0, 0, GL.US_OUT] == 1
+
+
+def test_players_whose_names_differ_only_by_spaces_are_refused_in_one_line():
+    """"A" and "A " print as one name in every results table, so they are refused in one line
+    naming both (issue 27 item 8)."""
+    from dataclasses import replace
+
+    from sim.rulesets.zombie40k.config import ConfigError
+
+    config = example_config("two_players")
+    guard, marines = config.players
+    for a, b in (("A", "A "), (" A", "A"), ("Red  Team", "Red Team")):
+        with pytest.raises(ConfigError) as err:
+            replace(config, players=(replace(guard, name=a), replace(marines, name=b)))
+        message = str(err.value)
+        assert "\n" not in message and repr(a) in message and repr(b) in message and "players" in message

@@ -302,3 +302,14 @@ def test_a_move_is_the_same_without_the_circles_out_of_its_reach():
         assert min(cap, _free_travel(st, tb, u, x, y, np.cos(a), np.sin(a), reach)) == \
             min(cap, _free_travel(st, tb, u, x, y, np.cos(a), np.sin(a)))
     assert left_out > 0
+
+
+def test_a35_chuck_norris_re_rolls_a_failed_every_man_for_himself_test(dice):
+    """Under the Blessing of Chuck Norris a failed Every Man For Himself test is re-rolled (A35,
+    every failed roll; zombie40k §10.5; issue 27 item 6)."""
+    st, tb, rng = _emfh_scene()
+    st.pu[0, 0, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    dice.script(4,  # failed: 4+ loses the turn...
+                2)  # ...re-rolled: the squad keeps its turn
+    assert not turn._every_man_for_himself(st, 0, 0, tb, rng)
+    dice.done()

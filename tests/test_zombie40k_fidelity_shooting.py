@@ -7,7 +7,8 @@ A19, A20), on a table set up by hand with hand-fed dice (``dice``) or the real s
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game, team_config
+from conftest import example_config as listed_config
+from conftest import one_game, team_config
 from fidelity_helpers import GL, L, clear_table, keep_models, locked_pair, put_unit, units
 
 import kernels.zombie40k.morale
@@ -17,6 +18,15 @@ import kernels.zombie40k.turn
 morale = kernels.zombie40k.morale
 shooting = kernels.zombie40k.shooting
 turn = kernels.zombie40k.turn
+
+
+def example_config(name: str = "two_players", **params):
+    """The example config with each squad's models in the team file's order (policy ``removal =
+    1``): these scenes name models by their place in the team file (the sergeant first)."""
+    from dataclasses import replace
+
+    config = listed_config(name, **params)
+    return replace(config, players=tuple(replace(p, policy=replace(p.policy, removal=1)) for p in config.players))
 
 
 # ------------------------------------------------------------------ core §9.1 falling back
@@ -340,3 +350,35 @@ def test_core_6_1_losing_exactly_25_percent_in_a_shooting_phase_tests_morale(dic
     dice.script(1, 2)  # the Morale check: passed
     turn.zombie_shooting(st, 0, tb, rng)
     dice.done()
+
+
+def _shotgun_sergeant(st, tb, gap_in):
+    """The Guard sergeant alone holds the Shotgun power-up, ``gap_in`` from a horde of 5 in the open."""
+    clear_table(st, keep=(0, 2))
+    keep_models(st, tb, 0, 1)
+    put_unit(st, tb, 2, 24.0, 40.0)
+    put_unit(st, tb, 0, 24.0, 40.0 - st.radius[0, 2] - st.radius[0, 0] - gap_in)
+    st.mpow[0, 0, 0] |= GL.MP_SHOTGUN
+
+
+def test_s8_duct_tape_s_extra_shot_counts_for_the_shotgun_power_up(dice):
+    """Duct Tape's "+1 shot" on the Shotgun holder: the Shotgun fires 3 shots, not 2 (zombie40k
+    §8 results 5 and 8, A31; issue 27 item 3)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _shotgun_sergeant(st, tb, 10.0)
+    st.mpow[0, 0, 0] |= GL.MP_DUCT_SHOT
+    dice.script(2, 2, 2)  # three shots hit on 2+; each hit removes a zombie's Wound
+    shooting.shoot(st, 0, 0, 2, tb, rng, False, False, -1)
+    dice.done()
+    assert units.alive(st, 0, 2) == 2
+
+
+def test_s8_the_shotgun_power_up_fires_overwatch(dice):
+    """In Overwatch the Shotgun holder fires the Shotgun (2 shots at 2+: it ignores the firer's BS,
+    so Snap Shots do not lower it), not his laspistol (zombie40k §8 result 8; issue 27 item 3)."""
+    st, tb, rng = one_game(example_config("two_players"))
+    _shotgun_sergeant(st, tb, 6.0)
+    dice.script(2, 2)  # two shots hit on 2+; each removes a zombie's Wound
+    shooting.shoot(st, 0, 0, 2, tb, rng, True, True, -1)
+    dice.done()
+    assert units.alive(st, 0, 2) == 3

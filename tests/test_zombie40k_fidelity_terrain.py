@@ -214,3 +214,20 @@ def test_core_5_move_through_cover_passes_dangerous_terrain(dice):
     dice.script(2, 3, 4)  # difficult (3D6): no dangerous test
     movement.squad_movement(st, 0, 1, tb, rng)
     dice.done()
+
+
+def test_a35_chuck_norris_re_rolls_a_failed_dangerous_terrain_test(dice):
+    """Under the Blessing of Chuck Norris each dangerous-terrain 1 is re-rolled (A35, every failed
+    roll; core §5; issue 27 item 6): the re-roll passes and no model is hurt."""
+    st, tb, rng = _with_terrain(example_config("two_players", terrain_density=0.1, terrain_dangerous=0.5))
+    clear_table(st, keep=(1,))
+    put_unit(st, tb, 1, 24.0, 20.0)
+    _ruin(st, 24.0, 20.0 + st.radius[0, 1] + 4.0, dangerous=True)
+    st.pu[0, 1, GL.PU_CHUCK] = st.res[0, GL.R_TURNS]
+    marines = units.alive(st, 0, 1)
+    dice.script(2, 3,  # difficult: 3"
+                1, 4,  # a 1, re-rolled: 4
+                6, 6, 6)
+    movement.squad_movement(st, 0, 1, tb, rng)
+    dice.done()
+    assert units.alive(st, 0, 1) == marines

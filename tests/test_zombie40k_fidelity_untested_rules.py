@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import example_config, one_game, team_config
+from conftest import example_config as listed_config
+from conftest import one_game, team_config
 from fidelity_helpers import (
     GL,
     L,
@@ -38,6 +39,15 @@ assault = kernels.zombie40k.assault
 movement = kernels.zombie40k.movement
 shooting = kernels.zombie40k.shooting
 turn = kernels.zombie40k.turn
+
+
+def example_config(name: str = "two_players", **params):
+    """The example config with each squad's models in the team file's order (policy ``removal =
+    1``): these scenes name models by their place in the team file (the sergeant first)."""
+    from dataclasses import replace
+
+    config = listed_config(name, **params)
+    return replace(config, players=tuple(replace(p, policy=replace(p.policy, removal=1)) for p in config.players))
 
 
 def _fight(monkeypatch, st, tb, rng, seed, wipe_on=0):

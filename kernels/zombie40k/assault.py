@@ -111,7 +111,7 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
 from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
-from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.shooting import headshots, is_blinded, shoot, unit_gap
 from kernels.zombie40k.spawning import roll_expr_prm
 from kernels.zombie40k.state import ID_CCW, W_FIGHT, W_HAMMER
@@ -295,7 +295,7 @@ def _melee_choice(st, g, u, m, tb):
         if w >= 0 and tb.weapons[w, W_KIND] == K_PISTOL:
             pistol = w
     if w0 < 0 and w1 < 0:
-        return tb.ids[ID_CCW], 1 if pistol >= 0 else 0
+        return tb.ids[ID_CCW], 0  # core §7.3: the pistol is its one close combat weapon, not a second one
     main = w0 if w0 >= 0 else w1
     if w0 >= 0 and w1 >= 0 and _better(tb.weapons[w1], tb.weapons[w0]):
         main = w1
@@ -472,8 +472,10 @@ def _strike(st, g, u, v, dice, spec, inflicted, suffered, tb, rng, out):
     for m in range(was.shape[0]):
         was[m] = st.wounds[g, v, m]
     killed = out[OUT_KILLED]
+    lent = lend_defibrillators(st, g, v, tb)
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     7, defender_chuck, medpacks, out)
+    settle_defibrillators(st, g, v, lent)
     attacked(st, g, v, out, killed)
     for m in range(was.shape[0]):
         if was[m] > 0 and st.wounds[g, v, m] == 0:
@@ -724,22 +726,47 @@ def _sweeping_advance(st, g, p, tb, rng):
     catches it. Returns that unit, or -1."""
     if tb.prm[P_SWEEP_HIGHEST] != 0:
         v = _sweeper(st, g, p, tb)
-        return v if v >= 0 and _sweep_roll(st, g, v, p, d6(rng, g) + sweep_initiative(st, g, p, tb), tb, rng) else -1
-    mine = -1
+        if v < 0:
+            return -1
+        caught, _, _ = _sweep_roll(st, g, v, p, _flee_roll(st, g, p, tb, rng), False, tb, rng)
+        return v if caught else -1
+    mine, rerolled = -1, False
     for v in range(st.locked.shape[1]):
         if _may_sweep(st, g, p, v, tb, True):
             if mine < 0:
-                mine = d6(rng, g) + sweep_initiative(st, g, p, tb)
-            if _sweep_roll(st, g, v, p, mine, tb, rng):
+                mine = _flee_roll(st, g, p, tb, rng)
+            caught, mine, rerolled = _sweep_roll(st, g, v, p, mine, rerolled, tb, rng)
+            if caught:
                 return v
     return -1
 
 
 @njit
-def _sweep_roll(st, g, v, p, mine, tb, rng):
-    theirs = d6(rng, g) + sweep_initiative(st, g, v, tb) + (d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0)
+def _flee_roll(st, g, p, tb, rng):
+    return d6(rng, g) + sweep_initiative(st, g, p, tb)
+
+
+@njit
+def _blessed(st, g, u, tb):
+    """A squad under the Blessing of Chuck Norris re-rolls every failed roll once (zombie40k §8, A35)."""
+    return is_squad(u, tb) and chuck_active(st, g, u)
+
+
+@njit
+def _sweep_roll(st, g, v, p, mine, rerolled, tb, rng):
+    """Sweeper v's D6 + Initiative (+D3 Crusader) against the loser's ``mine``. Under the Blessing
+    of Chuck Norris (A35) a sweeping squad re-rolls its D6 if it falls short, and the loser its D6
+    if caught (once in the Sweeping Advance, ``rerolled``). Returns (caught, mine, rerolled)."""
+    bonus = sweep_initiative(st, g, v, tb)
+    theirs = d6(rng, g) + bonus
+    crusade = d3(rng, g) if any_has(st, g, v, MR_CRUSADER) else 0
+    theirs += crusade
+    if theirs < mine and _blessed(st, g, v, tb):
+        theirs = d6(rng, g) + bonus + crusade
+    if theirs >= mine and not rerolled and _blessed(st, g, p, tb):
+        mine, rerolled = _flee_roll(st, g, p, tb, rng), True
     log_event(st, g, EK_SWEEP, v, p, theirs, mine, 0)
-    return theirs >= mine
+    return theirs >= mine, mine, rerolled
 
 
 @njit
@@ -771,9 +798,10 @@ def _mark_consolidation(st, g, member):
 
 @njit
 def consolidate(st, g, u, gx, gy, tb, rng):
-    """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away)."""
+    """D6" (zombie40k §5.5, A21) towards the goal, never into base contact (1" away). A unit that
+    fell back after it was flagged (two squads that lose one melee) does not (core §7.5)."""
     st.ustate[g, u, US_CONSOLIDATE] = 0
-    if not on_table(st, g, u) or in_combat(st, g, u):
+    if not on_table(st, g, u) or in_combat(st, g, u) or st.ustate[g, u, US_FALLING_BACK] != 0:
         return
     distance = float(_roll_consolidation(st, g, tb, rng))
     ax, ay = st.pos[g, u, 0], st.pos[g, u, 1]

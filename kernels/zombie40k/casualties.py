@@ -28,7 +28,7 @@ from kernels.zombie40k.columns import (
     US_WIPED_BY,
 )
 from kernels.zombie40k.geometry import ev_distance
-from kernels.zombie40k.powerups import lose_powerups, roll_powerup
+from kernels.zombie40k.powerups import chuck_active, lose_powerups, roll_powerup
 from kernels.zombie40k.state import W_DANGER
 from kernels.zombie40k.terrain import crosses_terrain, has_terrain
 from kernels.zombie40k.units import (
@@ -50,7 +50,6 @@ def after_attack(st, g, v, u, alive_before, tb, rng):
     lost = alive_before - now
     if lost <= 0:
         return
-    refresh_radius(st, g, v, tb)
     if is_squad(v, tb):
         st.pres[g, v, PR_MODELS_LOST] += lost
     if u >= 0 and is_squad(u, tb):
@@ -60,8 +59,10 @@ def after_attack(st, g, v, u, alive_before, tb, rng):
             st.pres[g, u, PR_ZOMBIES_KILLED] += lost
             if tb.prm[P_KF] != 0:
                 st.ustate[g, u, US_KF_POINTS] += int(lost * tb.prm[P_KF_PER_KILL])
-    if now == 0:
+    if now == 0:  # measured as it stood, from its nearest model, as a sweep measures it (zombie40k §5.1, §10.1)
         wipe(st, g, v, u, tb, rng)
+        return
+    refresh_radius(st, g, v, tb)
 
 
 @njit
@@ -109,10 +110,10 @@ def dangerous_terrain(st, g, u, ax, ay, tb, rng):
         return
     if not crosses_terrain(st, g, ax, ay, st.pos[g, u, 0], st.pos[g, u, 1], st.radius[g, u], tb, True):
         return
-    ones = 0
+    ones, blessed = 0, is_squad(u, tb) and chuck_active(st, g, u)
     for m in range(st.wounds.shape[2]):
-        if st.wounds[g, u, m] > 0 and d6(rng, g) == 1:
-            ones += 1
+        if st.wounds[g, u, m] > 0 and d6(rng, g) == 1 and not (blessed and d6(rng, g) != 1):
+            ones += 1  # Chuck Norris re-rolls a failed test once (zombie40k §8, A35)
     if ones == 0:
         return
     spec, out = st.w_spec[W_DANGER], st.w_out[W_DANGER]

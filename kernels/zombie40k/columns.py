@@ -107,8 +107,12 @@ BILE, BANANA, ORK_BOY, DUCT_TAPE, CHAINSAW, MEDPACK, SHOTGUN, MUSHROOM, DEFIB, S
  P_BILE_CORRIDOR, P_PU_REMOVED, P_RENDING_VS_ZOMBIES, P_TERRAIN_N, P_TERRAIN_R, P_TERRAIN_COVER,
  P_TERRAIN_DANGEROUS, P_SWEEP_HIGHEST, P_GRUDGE_RANDOM, P_DEFIB_AS_FALLEN, P_EMFH_STOPS_FALL_BACK,
  P_PUSH_THROUGH, P_DK_FAILED_ARRIVALS, P_PLANNER_STRAIGHT, P_FRIENDLY_GAP, P_FIRST_ZOMBIE,
- ) = range(81)
-N_PRM = 81
+ P_BOSS_GUARD_NEAREST, P_RESPAWN_LINE,
+ ) = range(83)
+N_PRM = 83
+# P_BOSS_GUARD_NEAREST 1 = a guarding Boss moves only when its nearest squad is within the guard radius
+# and never walks back (A14 reading "nearest"); P_RESPAWN_LINE 1 = a respawning squad is placed on the
+# straight line at the required EV distance in front of the EV, not on the curve of equal distance (§5.1)
 # readings of the questionable rules (issue 13 items 16-20; docs/readings.md):
 # P_SWEEP_HIGHEST 1 = the highest-Initiative enemy sweeps, locked or not (core §7.5);
 # P_GRUDGE_RANDOM 1 (default) = random hits into a combat set the grudge of the squad they land on (A19);

@@ -21,7 +21,7 @@ from kernels.zombie40k.columns import (
     US_PINNED,
 )
 from kernels.zombie40k.geometry import move_towards
-from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.state import W_MOB
 from kernels.zombie40k.units import (
     alive,
@@ -78,8 +78,10 @@ def _mob_rule(st, g, u, tb, rng):
     chuck = 1 if squad and chuck_active(st, g, u) else 0
     before = alive(st, g, u)
     killed = out[OUT_KILLED]
+    lent = lend_defibrillators(st, g, u, tb)
     resolve_attacks(rng, g, hits, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u], NONE,
                     chuck, medpacks, out)
+    settle_defibrillators(st, g, u, lent)
     attacked(st, g, u, out, killed)
     log_event(st, g, EK_MOB_RULE, u, -1, hits, out[OUT_UNSAVED], 0)
     after_attack(st, g, u, -1, before, tb, rng)

@@ -33,6 +33,7 @@ from kernels.zombie40k.columns import (
     P_BILE_CORRIDOR,
     P_BOSS_BLOCKS_EV,
     P_BOSS_GUARD,
+    P_BOSS_GUARD_NEAREST,
     P_EDGE_ARRIVAL,
     P_EMBARK_ANY,
     P_MUSH_MOVE,
@@ -401,6 +402,11 @@ def shamble_phase(st, g, tb, rng):
             continue
         dice_for(st, g, rng, z, 0)  # each zombie unit's move its own dice (the roll is the phase's)
         p = shamble_target(st, g, z, tb, rng)
+        if z == boss_unit(st) and tb.prm[P_BOSS_GUARD] > 0.0 and tb.prm[P_BOSS_GUARD_NEAREST] == 0:
+            p = _intruder(st, g, z, tb, rng)
+            if p < 0:
+                _back_to_post(st, g, z, roll, tb, rng)
+                continue
         if p < 0 or not _boss_may_go(st, g, z, p, tb):
             continue
         _shamble_unit(st, g, z, p, roll, tb, rng)
@@ -412,8 +418,36 @@ def shamble_phase(st, g, tb, rng):
 
 
 @njit
+def _intruder(st, g, z, tb, rng):
+    """A14 ``boss_guard_radius_in`` (docs/readings.md): the guarding Boss goes for the nearest squad
+    within the guard radius of the EV (by the Shamble rules, §6.2 step 2), whatever squads
+    farther out are nearer to it; -1 if none."""
+    best, best_d = -1, 1e18
+    for p in range(n_players(tb)):
+        if not _candidate(st, g, p, tb) or ev_distance(st.pos[g, p, 0], st.pos[g, p, 1], st.radius[g, p],
+                                                        tb.prm) > tb.prm[P_BOSS_GUARD]:
+            continue
+        d = _gap(st, g, z, p)
+        if _closer(st, g, d, best_d, p, best, tb, rng):
+            best, best_d = p, d
+    return best
+
+
+@njit
+def _back_to_post(st, g, z, roll, tb, rng):
+    """With no squad within the guard radius the Boss walks back to its post by the EV (where it
+    was deployed, zombie40k §3.4), by the Shamble roll."""
+    x0, x1, y0, _ = ev_rect(tb.prm)
+    ax, ay = st.pos[g, z, 0], st.pos[g, z, 1]
+    move_towards(st.pos, st.radius[g], st.ustate, g, z, 0.5 * (x0 + x1), y0 - 1.0 - st.radius[g, z], roll, -1,
+                 0.0, tb.prm, st.w_near)
+    dangerous_terrain(st, g, z, ax, ay, tb, rng)
+
+
+@njit
 def _boss_may_go(st, g, z, p, tb):
-    """A14 option: a guarding Boss only leaves for squads within its radius of the EV."""
+    """A14 reading "nearest": a guarding Boss only leaves for its nearest squad, and only when that
+    squad is within the guard radius of the EV."""
     guard = tb.prm[P_BOSS_GUARD]
     if z != boss_unit(st) or guard <= 0.0:
         return True

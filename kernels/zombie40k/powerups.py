@@ -44,6 +44,7 @@ from kernels.zombie40k.columns import (
     PU_BILE,
     PU_CHUCK,
     PU_DEFIBS,
+    PU_MEDPACK_ANY,
     PU_MEDPACKS,
     PU_MUSHROOM,
     PU_SHADES,
@@ -235,6 +236,29 @@ def _duct_tape(st, g, p, tb):
             st.mpow[g, p, best] |= MP_DUCT_SHOT
             return
     _give_model(st, g, p, MP_DUCT_ATTACK, _most_attacks(st, g, p, MP_DUCT_ATTACK))
+
+
+@njit
+def lend_defibrillators(st, g, p, tb):
+    """A Defibrillator kept for reviving (defibrillator = 0) also counts as a Medpack (zombie40k §8
+    result 10): while squad p is attacked its Defibrillators join its Medpacks (spent after them,
+    ``settle_defibrillators``), on a wound that would remove a model only. Returns how many."""
+    if p >= n_players(tb) or tb.policy[p, POL_DEFIB] != 0 or st.pu[g, p, PU_MEDPACK_ANY] != 0:
+        return 0
+    lent = st.pu[g, p, PU_DEFIBS]
+    st.pu[g, p, PU_MEDPACKS] += lent
+    return lent
+
+
+@njit
+def settle_defibrillators(st, g, p, lent):
+    """After the attack: the Medpacks were spent first, the rest of what was spent came from the
+    Defibrillators lent."""
+    if lent <= 0:
+        return
+    pool = st.pu[g, p, PU_MEDPACKS]
+    st.pu[g, p, PU_DEFIBS] = min(lent, pool)
+    st.pu[g, p, PU_MEDPACKS] = pool - min(lent, pool)
 
 
 @njit

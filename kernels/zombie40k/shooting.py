@@ -86,7 +86,7 @@ from kernels.zombie40k.columns import (
 )
 from kernels.zombie40k.geometry import edge_distance, ev_distance
 from kernels.zombie40k.morale import blind_tests
-from kernels.zombie40k.powerups import chuck_active
+from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.state import ID_SHOTGUN, W_INTO_COMBAT, W_SHOOT, W_SPLIT
 from kernels.zombie40k.terrain import terrain_cover
 from kernels.zombie40k.units import (
@@ -280,8 +280,10 @@ def _resolve_on(st, g, u, v, dice, spec, tb, rng, out, pinning):
     squad = 1 if v < st.pu.shape[1] else 0  # only a squad holds Medpacks
     medpacks = st.pu[g, v * squad, PU_MEDPACKS: PU_MEDPACKS + 2 * squad]
     killed = out[OUT_KILLED]
+    lent = lend_defibrillators(st, g, v, tb)
     resolve_attacks(rng, g, dice, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                     _cover_of(st, g, v, tb), defender_chuck, medpacks, out)
+    settle_defibrillators(st, g, v, lent)
     attacked(st, g, v, out, killed)
     if pinning and out[OUT_UNSAVED] > unsaved:
         st.ustate[g, v, US_PIN_HIT] = 1
@@ -385,12 +387,14 @@ def _gets_hot(st, g, u, m, ones, tb, rng):
 def _fire_shotgun(st, g, u, m, v, tb, rng, spec, out):
     """The Shotgun power-up at zombies: 2+ to hit, each hit removes a Wound, no Feel No Pain
     and no cover, armour and invulnerable saves allowed (zombie40k §8 result 8, A34). Fired at
-    zombies locked with another squad, each hit goes to a random model of the combat (§5.4)."""
+    zombies locked with another squad, each hit goes to a random model of the combat (§5.4). It
+    fires in Overwatch too, at 2+ (it ignores the firer's BS, so Snap Shots do not lower it);
+    Duct Tape's extra shot counts (A31)."""
     chuck = 1 if chuck_active(st, g, u) else 0
     _shotgun_spec(spec, tb, chuck)
     for k in range(N_OUT):
         out[k] = 0
-    shots = int(tb.prm[P_SHOTGUN_SHOTS])
+    shots = int(tb.prm[P_SHOTGUN_SHOTS]) + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)  # Duct Tape (A31)
     if _locked_with_other_squad(st, g, v, u, tb):
         _shotgun_into_combat(st, g, u, m, v, shots, spec, chuck, tb, rng, out)
     else:
@@ -464,7 +468,7 @@ def shoot(st, g, u, v, tb, rng, snap_all, overwatch, skip):
             unsaved += fire_group(st, g, u, m, v, tb.weapons[grenade], 1, False, False, tb, rng, spec, out)
             fired += 1
             continue
-        if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):
+        if is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):  # ignores BS: Snap Shots too (docs/readings.md)
             unsaved += _fire_shotgun(st, g, u, m, v, tb, rng, spec, out)
             fired += 1
             continue
@@ -518,7 +522,8 @@ def _mark_no_charge(st, g, u, m, row):
 
 @njit
 def _grenadier(st, g, u, v, tb, spec, skip):
-    """The model whose thrown grenade beats its own best shot by the most; -1 for none."""
+    """The model whose thrown grenade beats its own best shot (the Shotgun power-up's too) by the
+    most; -1 for none."""
     best, gain = -1, 0.0
     if unit_gap(st, g, u, v) > TEMPLATE_RANGE:
         return -1
@@ -532,9 +537,20 @@ def _grenadier(st, g, u, v, tb, spec, skip):
             own = best_weapon(st, g, u, m, v, tb, spec, False)[3]
             thrown = _expected(st, g, u, m, v, tb.weapons[w], 1, False, tb, spec)
             chosen = m
-        if thrown - own > gain:
-            best, gain = m, thrown - own
+        alternative = max(own, _shotgun_expected(st, g, u, m, v, tb)) if _uses_shotgun(st, g, u, m, v, tb) else own
+        if thrown - alternative > gain:
+            best, gain = m, thrown - alternative
     return best
+
+
+@njit
+def _shotgun_expected(st, g, u, m, v, tb):
+    """Expected Wounds the Shotgun power-up removes from horde v: shots x 2+ to hit x the
+    armour/invulnerable save failed (no Feel No Pain, no cover; zombie40k §8 result 8, A34)."""
+    shots = tb.prm[P_SHOTGUN_SHOTS] + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)
+    p_hit = (7.0 - tb.prm[P_SHOTGUN_HIT_ON]) / 6.0
+    save = min(majority_stat(st, g, v, SV), majority_stat(st, g, v, INV))
+    return shots * p_hit * min(1.0, (save - 1) / 6.0)
 
 
 @njit

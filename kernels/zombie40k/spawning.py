@@ -47,6 +47,7 @@ from kernels.zombie40k.columns import (
     P_DK_START_FNP,
     P_DK_START_T,
     P_EV_EDGE_ARRIVALS,
+    P_RESPAWN_LINE,
     P_RESPAWN_MARGIN,
     P_RESULT6,
     P_RESULT6_GAP,
@@ -291,34 +292,52 @@ def respawn_squad(st, g, p, tb, rng):
     than the squad furthest from it, at the lateral position farthest from any zombie."""
     build_squad(st, g, p, tb)
     st.radius[g, p] = unit_radius(alive(st, g, p), tb.prm)
-    r, prm = st.radius[g, p], tb.prm
+    prm = tb.prm
     furthest = -1.0
     for q in range(n_players(tb)):
         if q != p and on_table(st, g, q):
             furthest = max(furthest, ev_distance(st.pos[g, q, 0], st.pos[g, q, 1], st.radius[g, q], prm))
-    y0 = ev_rect(prm)[2]
-    y = y0 - (furthest + prm[P_RESPAWN_MARGIN]) - r
-    if furthest < 0.0 or y < r or not _respawn_on_band(st, g, p, y, tb):
+    reach = furthest + prm[P_RESPAWN_MARGIN]  # the band: this far from the EV hull to the nearest model
+    if furthest < 0.0 or not _respawn_on_band(st, g, p, reach, tb):
         deploy_at_start_edge(st, g, p, tb, rng, -1)  # A15: no legal spot on the band
     log_event(st, g, EK_RESPAWN, p, -1, st.pos[g, p, 0], st.pos[g, p, 1], 0)
 
 
 @njit
-def _respawn_on_band(st, g, p, y, tb):
+def _respawn_on_band(st, g, p, reach, tb):
+    """13 points across the table on the band, the one farthest from any zombie (§5.1). The band
+    is the curve of points whose nearest model is ``reach`` from the EV hull (docs/readings.md;
+    ``respawn_band = "line"``: the straight line at that distance in front of the EV)."""
     r, prm = st.radius[g, p], tb.prm
-    best_x, best_gap = -1.0, -1.0
+    best_x, best_y, best_gap = -1.0, -1.0, -1.0
     n = 13
     for k in range(n):
         x = r + (prm[P_TABLE_W] - 2 * r) * k / (n - 1)
-        if not is_legal_spot(st.pos, st.radius[g], st.ustate, g, p, x, y, prm):
+        y = _band_y(x, r, reach, prm)
+        if y < r or not is_legal_spot(st.pos, st.radius[g], st.ustate, g, p, x, y, prm):
             continue
         gap = _nearest_zombie_gap(st, g, x, y, r, tb)
         if gap > best_gap:
-            best_x, best_gap = x, gap
+            best_x, best_y, best_gap = x, y, gap
     if best_gap < 0.0:
         return False
-    _place(st, g, p, best_x, y, tb)
+    _place(st, g, p, best_x, best_y, tb)
     return True
+
+
+@njit
+def _band_y(x, r, reach, prm):
+    """The centre's y at lateral position x on the band: ``reach`` + r from the EV hull, in front
+    of it or around its corner; beside the EV, where every point is far enough, as near the EV
+    edge as the table allows."""
+    x0, x1, y0, _ = ev_rect(prm)
+    line = y0 - reach - r
+    if prm[P_RESPAWN_LINE] != 0 or x0 <= x <= x1:
+        return line
+    side = x0 - x if x < x0 else x - x1
+    if side >= reach + r:
+        return prm[P_TABLE_L] - r
+    return y0 - math.sqrt((reach + r) ** 2 - side * side)
 
 
 @njit
@@ -513,8 +532,9 @@ def _aim_in_front(st, g, h, p, tb):
 
 @njit
 def _result6_aim(st, g, h, tb, rng):
-    """Where the furthest player (an adversary of the leader) aims result 6 (A26)."""
-    policy = int(tb.prm[P_RESULT6])
+    """Where the furthest player (an adversary of the leader) aims result 6 (A26). Coop Mode fixes
+    it: in front of the squad closest to the EV, whatever ``result6_policy`` says (zombie40k §10.1)."""
+    policy = int(tb.prm[P_RESULT6]) if tb.prm[P_COOP] == 0 else 0
     chooser = furthest_squad(st, g, tb)
     leader = _leader_squad(st, g, tb, -1)
     if leader == chooser and policy == 0 and tb.prm[P_COOP] == 0:

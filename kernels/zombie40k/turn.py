@@ -43,6 +43,7 @@ from kernels.zombie40k.columns import (
     G_MELEE1,
     MS_CONCUSSION_ENDING,
     MS_CONVERTED,
+    P_BOSS_KILL_POWERUP,
     P_COOP,
     P_DEFIB_AS_FALLEN,
     P_EMBARK_ON_RUN,
@@ -125,7 +126,7 @@ from kernels.zombie40k.movement import (
     squad_movement,
     squad_run,
 )
-from kernels.zombie40k.powerups import roll_powerup
+from kernels.zombie40k.powerups import chuck_active, roll_powerup
 from kernels.zombie40k.shooting import max_reach, may_shoot_unit, shoot, split_fire, unit_gap
 from kernels.zombie40k.shop import kf_shop
 from kernels.zombie40k.spawning import (
@@ -141,6 +142,7 @@ from kernels.zombie40k.units import (
     alive,
     all_have,
     any_has,
+    boss_unit,
     dice_for,
     enter_phase,
     in_combat,
@@ -239,7 +241,10 @@ def _every_man_for_himself(st, g, p, tb, rng):
 def _emfh_test(st, g, p, tb, rng):
     for q in range(n_players(tb)):
         if q != p and on_table(st, g, q) and unit_gap(st, g, p, q) <= tb.prm[P_EMFH_RADIUS]:
-            return d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
+            failed = d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]
+            if failed and chuck_active(st, g, p):
+                failed = d6(rng, g) >= tb.prm[P_EMFH_FAIL_ON]  # Chuck Norris re-rolls a failed test (A35)
+            return failed
     return False
 
 
@@ -252,6 +257,13 @@ def emfh_all_test(st, g, tb, rng):
     for p in range(n_players(tb)):
         if on_table(st, g, p) and _emfh_test(st, g, p, tb, rng):
             st.ustate[g, p, US_EMFH_LOST] = st.res[g, R_TURNS]
+
+
+@njit
+def gives_powerup(st, g, v, tb):
+    """Does wiping out zombie unit v give a power-up roll? A horde does; the Boss only with
+    ``boss_kill_gives_powerup`` (zombie40k §8, A27)."""
+    return v != boss_unit(st) or tb.prm[P_BOSS_KILL_POWERUP] != 0
 
 
 @njit
@@ -271,8 +283,8 @@ def _choose_target(st, g, p, tb):
             if not pvp:
                 continue
             key = d - 1000.0  # rivals first for a backstabber
-        elif tb.policy[p, POL_TARGET] == 1:
-            key = alive(st, g, v) * 100.0 + d
+        elif tb.policy[p, POL_TARGET] == 1:  # hunting: the Boss gives no power-up (zombie40k §8, A27): last
+            key = alive(st, g, v) * 100.0 + d if gives_powerup(st, g, v, tb) else 1e6 + d
         else:
             key = d
         if key < best_key:
@@ -353,8 +365,9 @@ def _charge_target(st, g, p, tb):
             if tb.policy[p, POL_PVP] < 2 or not may_shoot_unit(st, g, p, v, tb) or ev_distance(
                     st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v], tb.prm) > tb.prm[P_PVP_ZONE]:
                 continue
-        elif mode == 0 or (mode == 1 and alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]):
-            continue
+        elif mode == 0 or (mode == 1 and (alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]
+                                          or not gives_powerup(st, g, v, tb))):
+            continue  # charge = 1 hunts hordes for their power-ups; the Boss gives none (§8, A27)
         d = unit_gap(st, g, p, v)
         if d < best_d:
             best, best_d = v, d
@@ -484,6 +497,7 @@ def _zombies_within(st, g, p, distance, tb):
 @njit
 def _end_player_turn(st, g, p, rng):
     turn = st.res[g, R_TURNS]
+    st.pu[g, p, PU_MUSHROOM_ON] = 0  # the Speed Pack lasts for that (player) turn only (zombie40k §8 result 9)
     if st.pu[g, p, PU_CHUCK] == turn:
         st.pu[g, p, PU_CHUCK] = 0  # the Blessing lasts until the end of the squad's next turn
     if st.ustate[g, p, US_PINNED] == 1:

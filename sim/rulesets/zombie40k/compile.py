@@ -150,9 +150,10 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
     wargear = _weapons_of(config.squad_wargear, cat, "squad_wargear (kf_starting_wargear under killing_floor)")
     for p, player in enumerate(config.players):
         _check_team(p, player, config, cat)
-        for m, model in enumerate(build_team(player.team, cat, allow_usr=config.usr_allowed)):
-            model = replace(model, weapons=wargear) if config.squad_wargear else model
-            marine = L.MR_SPACE_MARINE if cat.unit(player.team.models[m].unit).faction in SPACE_MARINES else 0
+        built = build_team(player.team, cat, allow_usr=config.usr_allowed)
+        for m, k in enumerate(removal_order(player, built)):
+            model = replace(built[k], weapons=wargear) if config.squad_wargear else built[k]
+            marine = L.MR_SPACE_MARINE if cat.unit(player.team.models[k].unit).faction in SPACE_MARINES else 0
             squad_stats[p, m], squad_flags[p, m], squad_gear[p, m] = _model_row(model, cat, index, marine)
             squad_wounds[p, m] = model.profile.w
     extra_stats, extra_flags, extra_gear = _extras(config, cat, index)
@@ -166,6 +167,27 @@ def compile_tables(config: GameConfig, cat: Catalogue | None = None) -> Tables:
         extra_stats=extra_stats, extra_flags=extra_flags, extra_gear=extra_gear, ids=ids,
         pu_value=powerup_values(config), horde_size=np.array([config.horde_size]), shop=shop_table(config, cat, index),
     )
+
+
+def removal_order(player, built: tuple[BuiltModel, ...]) -> list[int]:
+    """The team's models (indices in the team file) in the squad's slots: slot 0 is the closest
+    model, the first casualty (docs/space.md). Policy ``removal`` 0: expendable models first, then
+    special weapons (a weapon swap), the sergeant and the carriers of a unit rule the others lack
+    (whose rule the whole squad loses with them) last, as a player removes them (issue 26); a
+    model rule (a Feel No Pain USR) stays with its model's place. 1: as listed."""
+    n = len(built)
+    if player.policy.removal == 1:
+        return list(range(n))
+    flags = [model_flags(b.profile) & L.MR_UNIT_RULES for b in built]
+    shared = functools.reduce(lambda a, b: a & b, flags, ~0)
+    team = player.team
+
+    def rank(k: int) -> int:
+        if built[k].is_leader or flags[k] & ~shared:
+            return 2
+        return 1 if team.models[k].swap else 0
+
+    return sorted(range(n), key=lambda k: (rank(k), k))
 
 
 def _check_team(p: int, player, config: GameConfig, cat: Catalogue) -> None:
@@ -265,6 +287,7 @@ def parameters(config: GameConfig, flags: dict[int, float] | None = None) -> np.
         GL.P_DEFIB_AS_FALLEN: c.defib_revives == "as_fallen",
         GL.P_GRUDGE_RANDOM: c.grudge_from_random_hits,
         GL.P_SWEEP_HIGHEST: c.sweep_rule == "highest_initiative",
+        GL.P_BOSS_GUARD_NEAREST: c.boss_guard_reading == "nearest", GL.P_RESPAWN_LINE: c.respawn_band == "line",
     }
     for key, value in (scalars | (flags or {})).items():
         prm[key] = float(value)

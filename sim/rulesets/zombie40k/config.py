@@ -80,10 +80,13 @@ class Policy:
     medpack: int = _h(0, "Medpacks (A33): 0 spent on a wound that would kill a model, 1 on any unsaved wound")
     defibrillator: int = _h(0, "Defibrillator (A33): 0 revive a dead model at the start of the turn, "
                                "1 keep it as a Medpack")
+    removal: int = _h(0, "casualty order: 0 expendable models first, then special weapons, sergeants and rule "
+                         "carriers last (as a player removes them); 1 as listed in the team file")
 
     def __post_init__(self) -> None:
         limits = {"run": (0, 2), "target": (0, 1), "pvp": (0, 2), "charge": (0, 2), "charge_max": (0, 50),
-                  "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1)}
+                  "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1),
+                  "removal": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -179,8 +182,13 @@ class GameConfig:
                              "Zombie Respawn Table in the next Zombie Respawning phase")
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8", "the squad that kills the Boss rolls on the Power-Up "
                                        "table as for a wiped horde (false: no roll)")
-    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it stays put unless the squad "
-                                     "it would shamble at is within this many inches of the EV")
+    boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it goes only for squads within "
+                                     "this many inches of the EV (see boss_guard_reading); 0 = no guard")
+    boss_guard_reading: str = _p("intruders", "A14", "§6.2", "a guarding Boss (boss_guard_radius_in > 0): intruders: "
+                                 "it goes for the nearest squad within the radius, whatever squads farther out are "
+                                 "nearer to it, and with none there walks back to its post by the EV; nearest: it "
+                                 "moves only when its nearest squad is within the radius and never walks back "
+                                 "(docs/readings.md)", choices=("intruders", "nearest"))
     coop_no_respawn_radius_in: float = _p(12.0, "C", "§10.1", "Coop: a squad wiped out within this many inches of "
                                           "the EV is out for good")
     dk_start_t: int = _p(3, "C", "§10.4", "Death Korps: Toughness of horde zombies before their horde respawns")
@@ -269,7 +277,8 @@ class GameConfig:
     result6_policy: str = _p("in_front_of_leader", "A26", "§7", "where the squad furthest from the EV aims "
                              "Respawn result 6: in_front_of_leader: result6_gap_in in front of the squad closest "
                              "to the EV (the next closest if that is the placer's own); random: anywhere on the "
-                             "table; block_ev: just in front of the EV",
+                             "table; block_ev: just in front of the EV. Not under Coop Mode, where §10.1 "
+                             "fixes it in front of the squad closest to the EV",
                              choices=("in_front_of_leader", "random", "block_ev"))
     result6_gap_in: float = _p(3.0, "C", "§7 A26", "Respawn result 6, in_front_of_leader: inches between the leading "
                                "squad and the horde aimed in front of it (edge to edge), before it scatters")
@@ -301,6 +310,10 @@ class GameConfig:
     terrain_cover: int = _p(4, "I", "§3.1, core §6.7", "cover save of a unit in area terrain (ruins 4+)")
     terrain_dangerous: float = _p(0.0, "C", "§3.1, core §5", "share of the terrain pieces that are also dangerous "
                                   "terrain")
+    respawn_band: str = _p("curve", "I", "§5.1", "where a respawning squad is placed: curve: on the curve of points "
+                           "whose nearest model is exactly the required distance from the EV hull (around its "
+                           "corners, beside it where the table is wide enough); line: on the straight line at that "
+                           "distance in front of the EV (docs/readings.md)", choices=("curve", "line"))
     sweep_rule: str = _p("each_free_winner", "I", "core §7.5", "each_free_winner: every winning unit not still "
                          "locked with another enemy rolls against the loser's one roll; highest_initiative: the "
                          "highest-Initiative enemy rolls, locked or not (docs/readings.md)",
@@ -344,10 +357,14 @@ class GameConfig:
             object.__setattr__(self, name, cost_table(getattr(self, name), name))
         if not 1 <= len(self.players) <= 8:
             raise ConfigError(f"players: {len(self.players)} given; allowed: 1-8")
-        names = [p.name for p in self.players]
-        twin = next((n for k, n in enumerate(names) if n in names[:k]), None)
-        if twin is not None:  # names identify players in every results table
-            raise ConfigError(f"players: two players are named {twin!r}; allowed: a different name for each player")
+        # names identify players in every results table, where "A" and "A " print alike
+        printed = [" ".join(p.name.split()) for p in self.players]
+        twin = next((k for k, n in enumerate(printed) if n in printed[:k]), None)
+        if twin is not None:
+            first, second = self.players[printed.index(printed[twin])].name, self.players[twin].name
+            named = repr(first) if first == second else f"{first!r} and {second!r} (alike but for spaces)"
+            raise ConfigError(f"players: two players are named {named}; allowed: a different name for each player, "
+                              f"by more than spaces")
         for f in fields(self):
             _validate_field(self, f)
         unknown = sorted(self.mods - set(MODS))
