@@ -1,0 +1,49 @@
+"""Rules of Zombie Apocalypse that a mutant of tests/mutants/apocalypse.py breaks (named in each
+docstring): the pure rule functions as plain Python (``py_func``), at their edge cases.
+"""
+
+from __future__ import annotations
+
+import kernels.apocalypse.assault as assault
+import kernels.apocalypse.hordes as hordes
+import kernels.apocalypse.movement as movement
+import kernels.apocalypse.strike as strike
+
+
+def py(f):
+    return getattr(f, "py_func", f)
+
+
+def test_an_independent_character_adds_only_the_wounds_after_the_first():
+    """§5, A23: D6 + (unsaved wounds - 1) >= 6 (ap_plague_ic_first_wound, ap_plague_on)."""
+    turns = py(assault.plague_turns)
+    assert not turns(4, True, 2, 5, 6) and turns(4, True, 3, 5, 6)
+    assert turns(5, False, 0, 5, 6) and not turns(4, False, 0, 5, 6)
+
+
+def test_sweeping_advance_tie_and_morale_edges():
+    """core §7.5, §9.1, §12 (ap_sweep_tie, ap_morale_double_one, ap_morale_stubborn)."""
+    assert py(assault.sweep_caught)(7, 7) and not py(assault.sweep_caught)(6, 7)
+    passes = py(assault.morale_passes)
+    assert passes(1, 1, 2, 5, False, False) and passes(4, 4, 8, 3, True, False)
+    assert not passes(4, 4, 8, 3, False, False)
+
+
+def test_dull_witted_only_against_a_higher_ws():
+    """§5 (ap_dull_witted_equal)."""
+    six = py(strike.hits_only_on_six)
+    assert six(True, 2, 3) and not six(True, 3, 3) and not six(False, 2, 4)
+
+
+def test_resilience_and_the_first_zombie_save():
+    """§5, A22, A24 (ap_resilience_cap, ap_first_zombie_inv, ap_juggernaut_ratio)."""
+    assert py(hordes.resilience_inv)(2, 6, 2) == 4 and py(hordes.resilience_inv)(9, 6, 2) == 2
+    assert py(hordes.first_zombie_inv)(1, 5, 2, False) == 4 and py(hordes.first_zombie_inv)(1, 5, 2, True) == 3
+    bonus = py(hordes.juggernaut_bonus)
+    assert bonus(10, 0, 1, 10) and not bonus(11, 0, 1, 10) and not bonus(0, 0, 0, 10)
+
+
+def test_falling_back_a_little_past_the_edge_loses_only_some_models():
+    """core §9.3 (ap_off_table_all)."""
+    off = py(movement.models_off_table)
+    assert 0 < off(10, 2.0, 0.0, 1.0) < 10 and off(10, 2.0, 0.0, 4.0) == 10 and off(10, 2.0, 1.0, 1.0) == 0
