@@ -38,3 +38,47 @@ def test_instant_death_at_double_toughness_unless_eternal_warrior():
     assert py(combat.is_instant_death)(8, 4, 0) and not py(combat.is_instant_death)(7, 4, 0)
     lost = py(combat.wounds_lost)
     assert lost(True, False, 3) == 3 and lost(True, True, 3) == 1 and lost(False, False, 3) == 1
+
+
+# ------------------------------------------------------------------ Zombie 40,000's morale (core §6.1, §9.1)
+
+
+def _game():
+    from conftest import example_config, one_game
+
+    return one_game(example_config("two_players"))
+
+
+def test_a_double_one_always_passes_leadership(dice):
+    """core §9.1 (z40k_double_one)."""
+    import kernels.zombie40k.morale as morale
+
+    st, tb, rng = _game()
+    dice.script(1, 1)
+    assert morale.leadership_test(st, 0, 0, -20, tb, rng)
+    dice.done()
+
+
+def test_a_fearless_squad_rolls_no_leadership_test(dice):
+    """core §9.1: Fearless always passes, no dice (z40k_fearless)."""
+    import kernels.zombie40k.morale as morale
+    from kernels.w40k.columns import MR_FEARLESS
+
+    st, tb, rng = _game()
+    st.mflags[0, 0] |= MR_FEARLESS
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale
+    assert morale.leadership_test(st, 0, 0, -20, tb, rng)
+    dice.done()
+
+
+def test_a_quarter_of_the_squad_lost_tests_morale(dice):
+    """core §6.1 step 6: 25% lost in the phase (2 of 8) makes the squad test (z40k_quarter_losses)."""
+    from fidelity_helpers import keep_models
+
+    import kernels.zombie40k.morale as morale
+
+    st, tb, rng = _game()
+    keep_models(st, tb, 0, 6)
+    dice.script(2, 3)  # passes
+    morale.leadership_after_shooting(st, 0, 0, 8, False, tb, rng)
+    dice.done()

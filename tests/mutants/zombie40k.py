@@ -2,14 +2,14 @@
 """Mutants of Zombie 40,000 (shared/rules/zombie40k.md) and of the 7th-edition core it plays
 (shared/rules/core-7th-edition.md; kernels/w40k is shared with Zombie Apocalypse).
 
-``TESTS``: the core rules tests (tests/test_combat_rules.py) and the Zombie 40,000 fidelity tests of
-assault and shooting, with the JIT off.
+``TESTS``: the kill tests, the Zombie 40,000 fidelity tests of the once-untested rules and of assault,
+and the core rules tests (tests/test_combat_rules.py), with the JIT off.
 """
 
 from mutant import Mutant as M
 
-TESTS = ["tests/test_zombie40k_mutant_kills.py", "tests/test_combat_rules.py",
-         "tests/test_zombie40k_fidelity_assault.py", "tests/test_zombie40k_fidelity_shooting.py"]
+TESTS = ["tests/test_zombie40k_mutant_kills.py", "tests/test_zombie40k_fidelity_untested_rules.py",
+         "tests/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py"]
 TIMEOUT = 500.0
 
 CORE = "kernels/w40k/combat.py"

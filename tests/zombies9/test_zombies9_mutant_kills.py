@@ -35,3 +35,17 @@ def test_q4_spends_at_two_lives(z9dice):
     """Q4: spend when life + kits <= 2 (z9_q4_rule)."""
     cs = getattr(_k("combat").choose_spend, "py_func", _k("combat").choose_spend)
     assert cs(2, 4, 2, 0, 2, L.COMBAT_RULE) and not cs(2, 6, 2, 0, 2, L.COMBAT_RULE)
+
+
+def test_a_z9_tile_must_join_the_graveyard_even_where_town_and_graveyard_may_touch(game):
+    """B4.5 / D24: with ``graveyard_separate = false`` (town and graveyard tiles may touch) a Zombies!!! 9
+    tile still needs a placed Z9 tile beside it (z9_graveyard_join)."""
+    from z9_scene import can_lay, lay
+
+    from sim.rulesets.zombies9.config import default_config
+
+    cfg = default_config(2, mode="mixed", graveyard_separate=False)
+    st, tb, rng = game(cfg)
+    assert not any(can_lay(st, tb, cfg, "Cemetery", 0, -1, r) for r in range(4))  # beside the town only
+    lay(st, tb, cfg, "Graveyard Entrance", 0, -1, 2)
+    assert any(can_lay(st, tb, cfg, "Cemetery", 0, -2, r) for r in range(4))
