@@ -4,7 +4,10 @@ hand-fed dice (``z9dice``) and hand-built maps (z9_scene), at the rules' edge ca
 
 from __future__ import annotations
 
+from z9_scene import can_lay, clear, empty_hands, give, lay, pawn, put, sq
+
 from kernels.zombies9 import layout as L
+from sim.rulesets.zombies9.config import default_config
 
 
 def _k(name):
@@ -40,12 +43,55 @@ def test_q4_spends_at_two_lives(z9dice):
 def test_a_z9_tile_must_join_the_graveyard_even_where_town_and_graveyard_may_touch(game):
     """B4.5 / D24: with ``graveyard_separate = false`` (town and graveyard tiles may touch) a Zombies!!! 9
     tile still needs a placed Z9 tile beside it (z9_graveyard_join)."""
-    from z9_scene import can_lay, lay
-
-    from sim.rulesets.zombies9.config import default_config
-
     cfg = default_config(2, mode="mixed", graveyard_separate=False)
     st, tb, rng = game(cfg)
     assert not any(can_lay(st, tb, cfg, "Cemetery", 0, -1, r) for r in range(4))  # beside the town only
     lay(st, tb, cfg, "Graveyard Entrance", 0, -1, 2)
     assert any(can_lay(st, tb, cfg, "Cemetery", 0, -2, r) for r in range(4))
+
+
+def test_one_weapon_per_combat(game):
+    """A10: the best weapon in play, not the sum (z9_weapons_stack)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    _k("hand").put_in_play(st, tb, 0, 0, give(st, tb, cfg, 0, "Fire Axe"))
+    st.w_pl[0, L.PL_CHAINSAW_ON] = 1
+    assert _k("combat").weapon_bonus(st, tb, 0, 4) == 2  # the Chainsaw's +2, not +3
+
+
+def test_players_start_with_three_life_three_bullets_and_three_cards(game):
+    """A4, A5 (z9_start_life, z9_hand_size)."""
+    st, tb, rng = game(default_config(2))
+    for p in range(2):
+        pl = st.w_pl[p]
+        assert (pl[L.PL_LIFE], pl[L.PL_BULLETS]) == (6, 3)  # life in halves
+        assert sum(pl[i] >= 0 for i in range(L.PL_HAND, L.PL_HAND + L.MAX_HAND)) == 3
+
+
+def test_a_pawn_passing_through_takes_the_tokens_and_goes_on_after_a_won_fight(game, z9dice):
+    """D7: tokens are picked up when passing through; D6: a won fight does not end the move
+    (z9_pickup_never, z9_no_continue)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    k = lay(st, tb, cfg, "Straight road", 0, -1, 0)
+    q = sq(k, 1, 1)
+    st.w_sq[q, L.SQ_LIFE] = 1
+    put(st, tb, q)
+    pawn(st, 0, sq(k, 2, 1))
+    z9dice.script(6)
+    status = _k("movement").enter_square(st, tb, rng, 0, 0, q, False, False)
+    z9dice.done()
+    assert st.w_sq[q, L.SQ_LIFE] == 0 and status != _k("movement").STOPPED
+
+
+def test_a_zombie_sharing_a_pawns_square_may_be_moved(game):
+    """D10 default: allowed (z9_shared_square)."""
+    st, tb, rng = game(default_config(2))
+    clear(st, tb)
+    put(st, tb, 4)
+    pawn(st, 0, 4)
+    assert _k("movement")._movable(st, tb, 4, L.Z_ADULT) == 1
