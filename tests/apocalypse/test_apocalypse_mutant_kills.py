@@ -4,10 +4,13 @@ docstring): the pure rule functions as plain Python (``py_func``), at their edge
 
 from __future__ import annotations
 
+from apocalypse_helpers import put_unit, table
+
 import kernels.apocalypse.assault as assault
 import kernels.apocalypse.hordes as hordes
 import kernels.apocalypse.movement as movement
 import kernels.apocalypse.strike as strike
+from kernels.w40k.columns import MR_ATSKNF, MR_FEARLESS
 
 
 def py(f):
@@ -47,3 +50,14 @@ def test_falling_back_a_little_past_the_edge_loses_only_some_models():
     """core §9.3 (ap_off_table_all)."""
     off = py(movement.models_off_table)
     assert 0 < off(10, 2.0, 0.0, 1.0) < 10 and off(10, 2.0, 0.0, 4.0) == 10 and off(10, 2.0, 1.0, 1.0) == 0
+
+
+def test_fear_is_passed_without_dice_by_and_they_shall_know_no_fear(dice):
+    """core §9.4, §12: Fearless and ATSKNF units pass the Fear test, rolling nothing
+    (ap_fear_atsknf)."""
+    for rule in (MR_ATSKNF, MR_FEARLESS):
+        _, tb, st, rng = table()
+        u = put_unit(st, tb, 0, 20, 20)
+        st.mflags[0, u] = (st.mflags[0, u] & ~(MR_ATSKNF | MR_FEARLESS)) | rule
+        assert assault.fear_test(rng, 0, st, u, tb)
+        dice.done()
