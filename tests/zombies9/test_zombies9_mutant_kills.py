@@ -17,10 +17,12 @@ def _k(name):
 
 
 def test_a_roll_equal_to_the_kill_number_kills(z9dice, rng):
-    """A8: 4 or more kills (z9_kill_strict)."""
-    z9dice.script(4)
-    assert _k("combat").combat_core(rng, 0, 4, 0, 2, 6, 0, 0, L.COMBAT_RULE) == (True, 6, 0, 0, 1)
-    z9dice.done()
+    """A8: 4 or more kills, with no bullet and no life lost, under every Q4 rule (z9_kill_strict: under
+    the default rule a shortfall of 0 would be bought for 0 bullets, so it shows under hearts-first)."""
+    for rule in (L.COMBAT_RULE, L.COMBAT_HEARTS, L.COMBAT_BULLETS):
+        z9dice.script(4)
+        assert _k("combat").combat_core(rng, 0, 4, 0, 2, 6, 0, 0, rule) == (True, 6, 0, 0, 1)
+        z9dice.done()
 
 
 def test_bullets_buy_exactly_the_shortfall_and_a_lost_roll_costs_a_whole_life(z9dice, rng):
