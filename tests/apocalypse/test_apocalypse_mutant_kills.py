@@ -9,8 +9,11 @@ from apocalypse_helpers import put_unit, table
 import kernels.apocalypse.assault as assault
 import kernels.apocalypse.hordes as hordes
 import kernels.apocalypse.movement as movement
+import kernels.apocalypse.shooting as shooting
 import kernels.apocalypse.strike as strike
 from kernels.w40k.columns import MR_ATSKNF, MR_FEARLESS
+from sim.rulesets.apocalypse.catalogue import catalogue
+from sim.w40k.tables import weapon_row
 
 
 def py(f):
@@ -61,3 +64,13 @@ def test_fear_is_passed_without_dice_by_and_they_shall_know_no_fear(dice):
         st.mflags[0, u] = (st.mflags[0, u] & ~(MR_ATSKNF | MR_FEARLESS)) | rule
         assert assault.fear_test(rng, 0, st, u, tb)
         dice.done()
+
+
+def test_the_policys_noise_estimate_is_the_mean_of_the_noise_table():
+    """§9.3 (P5 weighs a shot against its noise): pistol 1, Assault 2, Rapid Fire D3 = 2, a template +4
+    (ap_noise_pistol, ap_noise_template)."""
+    _, tb, _, _ = table()
+    est = py(shooting.noise_estimate)
+    rows = {name: weapon_row(catalogue().weapon(name)) for name in ("Bolt pistol", "Storm bolter", "Boltgun",
+                                                                      "Flamer", "Hand flamer")}
+    assert [est(rows[n], tb) for n in rows] == [1.0, 2.0, 2.0, 6.0, 5.0]
