@@ -82,3 +82,31 @@ def test_a_quarter_of_the_squad_lost_tests_morale(dice):
     dice.script(2, 3)  # passes
     morale.leadership_after_shooting(st, 0, 0, 8, False, tb, rng)
     dice.done()
+
+
+# ------------------------------------------------------------------ Zombie 40,000's charges (core §7.1, §12)
+
+
+def test_fleet_rerolls_a_failed_charge_roll(dice):
+    """core §12 Fleet: both charge dice re-rolled when the roll falls short (z40k_charge_fleet)."""
+    import kernels.zombie40k.assault as assault
+    from kernels.w40k.columns import MR_FLEET
+
+    st, tb, rng = _game()
+    st.mflags[0, 0] |= MR_FLEET
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale
+    bonus = assault._charge_bonus(st, 0, 0, tb)
+    dice.script(1, 1, 6, 6)
+    assert assault.charge_roll(st, 0, 0, 6.0, tb, rng) == 12 + bonus
+    dice.done()
+
+
+def test_a_squad_that_ran_may_not_charge(dice):
+    """core §7.1 (z40k_charge_after_run)."""
+    import kernels.zombie40k.assault as assault
+    from kernels.zombie40k import columns as GL
+
+    st, tb, rng = _game()
+    assert assault.can_charge(st, 0, 0)
+    st.ustate[0, 0, GL.US_RAN] = 1
+    assert not assault.can_charge(st, 0, 0)
