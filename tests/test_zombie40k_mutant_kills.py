@@ -110,3 +110,37 @@ def test_a_squad_that_ran_may_not_charge(dice):
     assert assault.can_charge(st, 0, 0)
     st.ustate[0, 0, GL.US_RAN] = 1
     assert not assault.can_charge(st, 0, 0)
+
+
+# ------------------------------------------------------------------ weapons in close combat (core §12)
+
+
+def _weapon(kind, flags=0):
+    import numpy as np
+
+    from kernels.w40k.columns import N_WFIELDS, W_FLAGS, W_KIND
+
+    row = np.zeros(N_WFIELDS, np.int64)
+    row[W_KIND], row[W_FLAGS] = kind, flags
+    return row
+
+
+def test_a_two_handed_weapon_gets_no_second_weapon_attack():
+    """core §12 Two-handed (z40k_two_handed_pair)."""
+    import kernels.zombie40k.assault as assault
+    from kernels.w40k.columns import K_MELEE, K_PISTOL, WR_TWO_HANDED
+
+    bonus = py(assault._two_weapon_bonus)
+    assert bonus(_weapon(K_MELEE), _weapon(K_PISTOL), True) == 1
+    assert bonus(_weapon(K_MELEE, WR_TWO_HANDED), _weapon(K_PISTOL), True) == 0
+    assert bonus(_weapon(K_MELEE), _weapon(K_MELEE), False) == 0
+
+
+def test_an_unwieldy_weapon_strikes_at_initiative_one(dice):
+    """core §12 Unwieldy (z40k_unwieldy)."""
+    import kernels.zombie40k.assault as assault
+    from kernels.w40k.columns import K_MELEE, WR_UNWIELDY
+
+    st, tb, rng = _game()
+    assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE), tb) > 1
+    assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE, WR_UNWIELDY), tb) == 1
