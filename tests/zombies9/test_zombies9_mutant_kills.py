@@ -97,3 +97,20 @@ def test_a_zombie_sharing_a_pawns_square_may_be_moved(game):
     put(st, tb, 4)
     pawn(st, 0, 4)
     assert _k("movement")._movable(st, tb, 4, L.Z_ADULT) == 1
+
+
+def test_the_zombie_roll_moves_that_many_figures(game, z9dice):
+    """A9: a D6 of 1 moves one figure one square, however many moves would help (z9_zombie_moves_all)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    k = lay(st, tb, cfg, "Crossroads", 0, -1)
+    for q in (sq(k, 0, 1), sq(k, 1, 0), sq(k, 1, 2), sq(0, 2, 1), sq(0, 1, 0)):
+        put(st, tb, q)
+    pawn(st, 0, sq(0, 1, 1))
+    pawn(st, 1, sq(k, 1, 1))
+    st.w_gs[L.GS_TURN] = st.w_gs[L.GS_MARBLES_END] + 1
+    z9dice.script(1)
+    assert _k("movement").zombie_phase(st, tb, rng, 0, 0) == 1
+    z9dice.done()
+    assert int(st.w_moved.sum()) == 1
