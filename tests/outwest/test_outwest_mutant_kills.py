@@ -324,6 +324,19 @@ def test_melee_values_and_modifiers(ow_nojit):
     assert [int(tb.cls[c, L.CL_MELEE_MOD]) for c in range(4)] == [-1, 0, 1, 2]
 
 
+def test_a_push_back_comes_after_a_devouring_hit(ow_dice):
+    """§7.4: the push-back is applied after all other hits, so a man pushed (1) then devoured (6) is
+    devoured where he stood (ow_push_first)."""
+    a = Arena(config(town="open"))
+    h = a.put(GUNMAN, 18.0, 18.0, 0.0)
+    z = a.put(a.zombie(0), 19.0, 18.0, math.pi)
+    ow_dice.script(6, 6, 1, 1, 1, 1, 1, 6)  # zombie 4 dice: two sixes; Gunman 2: none; hits 1 (push), 6 (devour)
+    M.zombie_attacks(a.st, 0, a.tb, a.rng, z, h)
+    ow_dice.done()
+    assert a.fi(h, L.FI_FATE) == L.FATE_DEVOURED
+    assert tuple(a.st.mk[0, h, :2]) == (18.0, 18.0)
+
+
 def test_the_hit_tables(ow_nojit):
     """§7.4 basic and plague, §7.5 Effective and Limited (ow_basic_table_bite, ow_plague_table,
     ow_effective_table, ow_limited_table)."""
