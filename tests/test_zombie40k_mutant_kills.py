@@ -144,3 +144,16 @@ def test_an_unwieldy_weapon_strikes_at_initiative_one(dice):
     st, tb, rng = _game()
     assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE), tb) > 1
     assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE, WR_UNWIELDY), tb) == 1
+
+
+def test_charging_through_cover_without_assault_grenades_strikes_at_initiative_one(dice):
+    """core §7.1 step 6 (z40k_cover_charge_i1)."""
+    import kernels.zombie40k.assault as assault
+    from kernels.w40k.columns import K_MELEE
+    from kernels.zombie40k import columns as GL
+
+    st, tb, rng = _game()
+    st.ustate[0, 0, GL.US_CHARGED], st.ustate[0, 0, GL.US_CHARGED_COVER] = 1, 1
+    st.gear[0, 0, 0, GL.G_GRENADE] = -1
+    assert assault._slowed_by_cover(st, 0, 0, 0, tb)
+    assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE), tb) == 1
