@@ -157,3 +157,18 @@ def test_charging_through_cover_without_assault_grenades_strikes_at_initiative_o
     st.gear[0, 0, 0, GL.G_GRENADE] = -1
     assert assault._slowed_by_cover(st, 0, 0, 0, tb)
     assert assault._base_initiative(st, 0, 0, 0, _weapon(K_MELEE), tb) == 1
+
+
+def test_stubborn_ignores_the_negative_modifier(dice):
+    """core §12 Stubborn (z40k_stubborn)."""
+    import kernels.zombie40k.morale as morale
+    from kernels.w40k.columns import MR_STUBBORN
+
+    st, tb, rng = _game()
+    st.mflags[0, 0] |= MR_STUBBORN
+    st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale
+    ld = int(morale.leadership(st, 0, 0))
+    a = min(6, ld - 1)
+    dice.script(a, ld - a)  # exactly the unit's Leadership
+    assert morale.leadership_test(st, 0, 0, -3, tb, rng)
+    dice.done()
