@@ -114,3 +114,19 @@ def test_the_zombie_roll_moves_that_many_figures(game, z9dice):
     assert _k("movement").zombie_phase(st, tb, rng, 0, 0) == 1
     z9dice.done()
     assert int(st.w_moved.sum()) == 1
+
+
+def test_only_the_helipad_centre_wins(game, z9dice):
+    """A12, D18: the centre square of the Helipad, not any of its squares (z9_helipad_any_square)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    movement = _k("movement")
+    k = lay(st, tb, cfg, "Helipad", 0, -1)
+    st.w_gs[L.GS_HELI] = k
+    pawn(st, 0, sq(0, 0, 1))
+    assert movement.enter_square(st, tb, rng, 0, 0, sq(k, 2, 1), True, False) != movement.WON
+    assert st.w_gs[L.GS_WINNER] == -1
+    assert movement.enter_square(st, tb, rng, 0, 0, sq(k, 1, 1), True, False) == movement.WON
+    z9dice.done()
