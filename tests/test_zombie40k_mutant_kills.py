@@ -1,6 +1,7 @@
-"""Core rules of the 7th edition (kernels/w40k, played by Zombie 40,000 and Zombie Apocalypse) that a
-mutant of tests/mutants/zombie40k.py breaks (named in each docstring): the pure rule functions, as
-plain Python (``py_func``), at their edge cases.
+"""Rules of the 7th-edition core (kernels/w40k, played by Zombie 40,000 and Zombie Apocalypse) and of
+Zombie 40,000's morale, charges and close combat that a mutant of tests/mutants/zombie40k.py breaks
+(named in each docstring): pure rule functions as plain Python (``py_func``), and scenes of one game
+(tests/conftest.py ``one_game``) with hand-fed dice (``dice``), at the rules' edge cases.
 """
 
 from __future__ import annotations
