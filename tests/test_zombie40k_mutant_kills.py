@@ -6,6 +6,11 @@ Zombie 40,000's morale, charges and close combat that a mutant of tests/mutants/
 
 from __future__ import annotations
 
+# the root conftest at collection, as the fidelity tests import it (tests/zombies9/conftest.py takes the
+# module name ``conftest`` once that directory is collected, so a later import would find that one)
+from conftest import example_config, one_game
+from fidelity_helpers import keep_models
+
 import kernels.w40k.combat as combat
 from kernels.w40k.columns import NONE, RR_FAILED, RR_ONES
 
@@ -45,8 +50,6 @@ def test_instant_death_at_double_toughness_unless_eternal_warrior():
 
 
 def _game():
-    from conftest import example_config, one_game
-
     return one_game(example_config("two_players"))
 
 
@@ -74,8 +77,6 @@ def test_a_fearless_squad_rolls_no_leadership_test(dice):
 
 def test_a_quarter_of_the_squad_lost_tests_morale(dice):
     """core §6.1 step 6: 25% lost in the phase (2 of 8) makes the squad test (z40k_quarter_losses)."""
-    from fidelity_helpers import keep_models
-
     import kernels.zombie40k.morale as morale
 
     st, tb, rng = _game()
