@@ -107,8 +107,10 @@ def test_declared_ranges_are_read_from_each_kind_of_declaration():
     f = next(f for f in fields(z40k) if f.name == "hunt_radius_in")
     assert O.field_spec(z40k, f) == O.FieldSpec("hunt_radius_in", "number", 0.0, 200.0)
     outwest = registry.load_config(ROOT / "examples/outwest/hold.toml").players[0].policy
-    f = next(f for f in fields(outwest) if f.name == "spend_when")
-    assert O.field_spec(outwest, f) == O.FieldSpec("spend_when", "code", 0, 2, (0, 1, 2))
+    f = next(f for f in fields(outwest) if f.name == "fight_in_contact")  # LIMITS: 0-2, a code
+    assert O.field_spec(outwest, f) == O.FieldSpec("fight_in_contact", "code", 0, 2, (0, 1, 2))
+    f = next(f for f in fields(outwest) if f.name == "spend_when")  # LIMITS: 0-3 since issue 26, an integer
+    assert O.field_spec(outwest, f) == O.FieldSpec("spend_when", "integer", 0, 3)
 
 
 # ---------------------------------------------------------------------------------- the toy
@@ -287,7 +289,9 @@ def test_out_west_hold_sweeps_every_field_of_the_posse():
     frame = O.run_optimality(config, 200, seed=3, progress=lambda done, total, label: seen.append((done, total)))
     assert frame.attrs["shared_win"] is True and set(frame.side) == {"all players"}
     spend = frame[frame.field == "spend_when"]
-    assert list(spend.neighbour) == [1, 2] and all(type(v) is int for v in spend.neighbour)
+    default = config.players[0].policy.spend_when  # an integer 0-3: its neighbours are one step either side
+    assert list(spend.neighbour) == [v for v in (default - 1, default + 1) if 0 <= v <= 3]
+    assert all(type(v) is int for v in spend.neighbour)
     assert set(frame.field) == {f.name for f in fields(config.players[0].policy)}
     assert frame.default_rate.nunique() == 1 and frame.games.eq(200).all()
     idle = set(frame[~frame.exercised].field)
@@ -309,9 +313,12 @@ def test_a_zombies_sweep_moves_one_seat_and_prints_json():
     assert out.exit_code == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["played"]["ruleset"] == "zombies9" and data["threshold"] == 0.015 and data["shared_win"] is False
+    config = registry.load_config(ROOT / "examples/zombies9/four_players_base.toml")
+    hunt = next(p.policy.hunt for p in config.players if p.name == "Ann")
     rows = data["neighbours"]
     assert [(r["side"], r["field"], r["default"], r["neighbour"]) for r in rows] == [
-        ("Ann", "cards", "heuristic", "random"), ("Ann", "cards", "heuristic", "never"), ("Ann", "hunt", True, False)]
+        ("Ann", "cards", "heuristic", "random"), ("Ann", "cards", "heuristic", "never"),
+        ("Ann", "hunt", hunt, not hunt)]
     for r in rows:
         assert r["exercised"] and r["games"] == 200 and r["players"] == "Ann"
         assert r["ci_low"] <= r["diff"] <= r["ci_high"]

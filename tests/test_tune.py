@@ -25,7 +25,7 @@ import tune_toy_ruleset as toy
 from experiments import tune, tune_search
 from experiments.tune_files import policy_table, write_tuned_toml
 from experiments.tune_search import Side, resolve_side
-from experiments.tune_space import Dimension, TuneError, parse_fields, policy_space
+from experiments.tune_space import SPAN, Dimension, TuneError, parse_fields, policy_space
 from sim import ruleset as registry
 from sim.ruleset import load_config
 
@@ -122,7 +122,9 @@ def test_ranges_from_metadata_limits_and_probing(safecracker):
                                                .players[0].policy)}
     assert outwest["fight_in_contact"].kind == "integer" and (outwest["fight_in_contact"].low,
                                                               outwest["fight_in_contact"].high) == (0, 2)
-    assert outwest["keep_away_in"].allowed == (0.0, 100.0) and outwest["keep_away_in"].high == 36.0  # SPAN x 9
+    start = registry.get("outwest").example_config().players[0].policy
+    largest = max(p.keep_away_in for p in (start, *registry.get("outwest").policy_presets().values()))
+    assert outwest["keep_away_in"].allowed == (0.0, 100.0) and outwest["keep_away_in"].high == SPAN * largest
     z40k = {d.name: d for d in policy_space(registry.get("zombie40k"), registry.get("zombie40k")
                                             .policy_presets()["advance"])}
     assert z40k["hunt_radius_in"].allowed == (0.0, 200.0) and z40k["charge_max"].allowed == (0, 50)

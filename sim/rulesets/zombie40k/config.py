@@ -183,7 +183,7 @@ class GameConfig:
     boss_kill_gives_powerup: bool = _p(False, "A27", "§8", "the squad that kills the Boss rolls on the Power-Up "
                                        "table as for a wiped horde (false: no roll)")
     boss_guard_radius_in: float = _p(0.0, "A14", "§6.2", "the Boss guards the EV: it goes only for squads within "
-                                     "this many inches of the EV (see boss_guard_reading); 0 = no guard")
+                                     "this many inches of the EV (see boss_guard_reading)")
     boss_guard_reading: str = _p("intruders", "A14", "§6.2", "a guarding Boss (boss_guard_radius_in > 0): intruders: "
                                  "it goes for the nearest squad within the radius, whatever squads farther out are "
                                  "nearer to it, and with none there walks back to its post by the EV; nearest: it "
