@@ -5,7 +5,7 @@ test failed on the code before its fix."""
 from __future__ import annotations
 
 import pytest
-from conftest import example_config, one_game
+from conftest import example_config, one_game, team_config
 from fidelity_helpers import GL, clear_table, keep_models, put_unit, units
 
 import kernels.zombie40k.turn
@@ -77,7 +77,6 @@ def test_s8_a_defibrillator_kept_for_reviving_is_also_a_medpack(dice, medpacks):
     default, ``defibrillator = 0``) it still cancels a wound that would remove a model when no
     Medpack is left; Medpacks are spent first (issue 26)."""
     import numpy as np
-    from conftest import team_config
     from fidelity_helpers import kill_spec, locked_pair
 
     import kernels.zombie40k.assault
@@ -133,7 +132,6 @@ def test_removal_keeps_a_model_rule_carrier_in_its_place_and_puts_a_unit_rule_ca
     """A model rule protects only its model (the Genestealers' Feel No Pain USR on model 0): that
     model keeps its place in front; a unit rule is lost with its carrier (the Tau's Preferred
     Enemy on model 0): that model goes last (issue 26, ``removal = 0``)."""
-    from conftest import team_config
 
     from kernels.w40k import columns as L
     from sim.rulesets.zombie40k.compile import compile_tables
