@@ -34,8 +34,6 @@ BOOK_PAGE = {"core": "core", "core-7th-edition": "core", "catalogue": "core", "z
              "apocalypse": "apocalypse", "zombie-apocalypse": "apocalypse", "outwest": "outwest"}
 BOOK_KEY = {"core-7th-edition": "core"}  # how core.md names the book of an id (`core §6.5`)
 READING_LETTERS = {"zombie40k": "A", "apocalypse": "AP", "outwest": "WP", "zombies9": "ABDQ", "core": ""}
-# Out West's parameter tags call its readings A1, A8... where its spec numbers them W1, W8 (issue #29 item 22)
-TAG_ALIAS = {"outwest": ("A", "W")}
 
 SECTION = re.compile(r"(?:\b(?P<book>core-7th-edition|zombie-apocalypse|core|Core|catalogue|zombie40k|apocalypse"
                      r"|outwest)(?:\.md`*)?[\s(]+)?§(?P<number>\d+(?:\.\d+)*)")  # `catalogue.md`` §2` too
@@ -97,10 +95,7 @@ def parameter_citations() -> list[tuple[str, str, str]]:
             continue
         for p in rs.parameters():
             where = f"{rs.id} parameter {p.name}"
-            tag = p.tag
-            if rs.id in TAG_ALIAS and tag[:1] == TAG_ALIAS[rs.id][0] and tag[1:].isdigit():
-                tag = TAG_ALIAS[rs.id][1] + tag[1:]
-            found = readings(tag, page) + sections(p.spec, page) + readings(p.spec, page)
+            found = readings(p.tag, page) + sections(p.spec, page) + readings(p.spec, page)
             found += [(page, "C", 0)] if rs.id == "zombies9" and "C" in re.split(r"[/ ]", p.spec) else []
             cited += [(book, key, where) for book, key, _ in found]
     return cited
