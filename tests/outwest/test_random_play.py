@@ -5,7 +5,7 @@ often than the default posse on the same games."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +42,17 @@ def legal_kinds(a: Arena, h: int) -> set[int]:
 def test_the_random_preset_is_named_random_and_only_switches_the_decisions():
     assert get("outwest").policy_presets()["random"] is RANDOM
     assert RANDOM.decisions == 1 and replace(RANDOM, decisions=Policy().decisions) == Policy()
+
+
+def test_optimality_and_tune_see_the_decisions_as_a_0_1_choice():
+    from experiments.optimality import field_spec
+    from experiments.tune_space import policy_space
+
+    pol = get("outwest").example_config().players[0].policy
+    f = next(f for f in fields(pol) if f.name == "decisions")
+    assert field_spec(pol, f).choices == (0, 1)
+    dims = {d.name: d for d in policy_space(get("outwest"), pol)}
+    assert (dims["decisions"].low, dims["decisions"].high) == (0, 1)
 
 
 def test_out_of_contact_every_legal_kind_is_drawn_uniformly(ow_nojit):
