@@ -97,6 +97,20 @@ def test_chores_and_wounds_decide_what_is_legal(ow_nojit):
     assert legal_kinds(a, GUNMAN) == {R.R_RELOAD, R.R_FIX, R.R_DUCK}
 
 
+def test_a_comrade_who_must_be_carried_is_carried_on_a_random_heading(ow_nojit):
+    """§9: an unconscious comrade in base contact makes Carry legal; both move together (§4), so
+    they stay in contact, and the carrier has moved."""
+    a = scene()
+    legend = a.put(0, 18.0, 19.0, 0.0, state=L.S_OUT)
+    assert R.R_CARRY in legal_kinds(a, GUNMAN)
+    before = a.pos(GUNMAN)
+    R.perform(a.st, 0, a.tb, a.rng, GUNMAN, R.R_CARRY)
+    (gx, gy), (lx, ly) = a.pos(GUNMAN), a.pos(legend)
+    assert (gx, gy) != before and np.hypot(lx - gx, ly - gy) == pytest.approx(1.0)
+    a.st.fi[0, legend, L.FI_STATE] = L.S_STANDING
+    assert R.R_CARRY not in legal_kinds(a, GUNMAN)
+
+
 def mounted_random_config():
     """Every advanced rule, a gunslinger at the start, the Gunmen on horses: every kind of
     action and every held card can come up."""
