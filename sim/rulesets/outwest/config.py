@@ -94,6 +94,7 @@ class Policy:
     contact_odds: int = 0  # 1: in contact, Fight or Fire by the better odds of destroying it
     face_zombies: int = 0  # 1: nothing better to do, turn to face a zombie outside the front arc
     chores: int = 0  # 1: nothing better to do, Reload an empty or Fix a jammed gun whatever is near
+    decisions: int = 0  # 0 the heuristic (every field above), 1 random-legal: each action drawn among the legal ones
 
     LIMITS = {"reload_safe_in": (0.0, 100.0), "fight_in_contact": (0, 2), "contact_fire": (0, 1),
               "fire_fraction": (0.0, 1.0), "aim_at_down": (0, 1), "keep_away_in": (0.0, 100.0),
@@ -102,7 +103,7 @@ class Policy:
               "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 3),
               "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1),
               "move_first": (0, 1), "flee_clear": (0, 1), "target_value": (0, 1), "contact_standing": (0, 1),
-              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1)}
+              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1), "decisions": (0, 1)}
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self.LIMITS.items():
@@ -120,7 +121,7 @@ class Policy:
                 self.group_naming, self.blaze_min, self.blaze_radius_in, self.blaze_min_class, self.rescue,
                 self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle,
                 self.move_first, self.flee_clear, self.target_value, self.contact_standing, self.contact_odds,
-                self.face_zombies, self.chores)
+                self.face_zombies, self.chores, self.decisions)
 
 
 POLICY_HELP = {
@@ -158,6 +159,9 @@ POLICY_HELP = {
     "face_zombies": "1: with nothing better to do, turn (Reposition in place) to face the nearest standing zombie "
                     "that is outside his front arc",
     "chores": "1: with nothing better to do, Reload an empty gun or Fix a jammed one even with a zombie near",
+    "decisions": "0: the heuristic above (P1-P6 and the fields that refine it); 1: random-legal baseline - each "
+                 "action drawn uniformly among the legal kinds (§4), then its heading, distance, target or gun "
+                 "uniformly; held action cards spent or kept at random (§3.2); every other field is ignored",
 }
 
 POLICY_PRESETS = {
@@ -176,6 +180,8 @@ POLICY_PRESETS = {
     "veteran": Policy(retreat_in=10.0, fire_fraction=0.0, keep_away_in=12.0, goal_radius_in=12.0, fight_in_contact=1,
                       flee_clear=1, target_value=1, contact_standing=1, contact_odds=1, spend_when=3, face_zombies=1,
                       chores=1),
+    # the random-legal baseline (issue 26): what the heuristics are worth is the gap to it
+    "random": Policy(decisions=1),
 }
 DEFAULT_POLICY = "veteran"  # stand_and_shoot is the spec's P1
 
