@@ -61,8 +61,8 @@ def test_random_play_depends_only_on_seed_and_game(four_random):
 
 
 def test_the_strongest_default_extracts_more_than_random_play_on_paired_games(tmp_path):
-    """Four players at 800 points (where `stealth`, the report's preset, extracts about a third of
-    the games) against the same table played at random, game for game: the games only `stealth`
+    """Four players at 800 points (where `stealth`, the report's preset, extracts about a tenth of
+    the games, docs/apocalypse.md) against the same table played at random, game for game: the games only `stealth`
     wins outnumber those only random play wins, by an exact one-sided sign test at ALPHA (1e-4)."""
     text = (EXAMPLES / "configs" / "four_players.toml").read_text().replace("../armies/", f"{EXAMPLES}/armies/")
     path = tmp_path / "four_800.toml"
