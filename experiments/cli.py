@@ -464,15 +464,21 @@ def report(
                             "standard game at the report's scale; minutes more).")] = False,
     margin: Annotated[str, typer.Option(help="Fairness margin of the verdict: points of rate (0.03 = ±3 points, "
                                              "as `shamble rebalance`) or a share of the mean rate (20%).")] = "0.03",
+    band: Annotated[str, typer.Option(help="Target band of a cooperative game's rate at the spec's default: "
+                                           "lo,hi (0.3,0.7 = 30-70%): inside, too hard, too easy or undecided.")]
+    = "0.3,0.7",
+    jump: Annotated[str, typer.Option(help="Largest step of a smooth difficulty curve between neighbouring grid "
+                                           "points, in rate (0.2 = 20 points).")] = "0.2",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
     from experiments.analyses import parse_margin
+    from experiments.coop import parse_band, parse_jump
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
         chosen = parse_margin(margin)
         folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance,
-                            margin=chosen)
+                            margin=chosen, band=parse_band(band), jump=parse_jump(jump))
     typer.echo(f"{folder / 'index.html'}")
 
 

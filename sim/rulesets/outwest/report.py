@@ -195,9 +195,15 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Hold the town (§12) against four groups of five, the posse grown from the default's classes "
             "(Legend, Shootist, Gunman, Gunman, Citizen, then Gunman, Citizen, Shootist...). A posse wins if "
             "one man is alive, conscious and not a zombie at the end of turn 10.",
-            base, games(3600), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
+            base, games(3600), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value", "winnable", "curve", "carry"),
             {"axis": "posse_size", "value_label": "posse size", "x_label": "men in the posse",
-             "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse"}, SEED,
+             "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse",
+             "winnable": {"cell": str(len(base.players)), "at": f"the spec's default: Hold the town (§12), the "
+                          f"default posse of {len(base.players)} against four groups of five"},
+             "curve": {"axis": "posse_size", "over": "posse size (Hold the town)", "unit": " men"},
+             "carry": {"by": "class", "cell": str(len(base.players)), "share": "survived", "what": "class",
+                       "share_words": "its men alive at the end", "kills": "zombies_destroyed",
+                       "at": f"the default posse of {len(base.players)}"}}, SEED,
             notes=("The rate is the posse's: the town held (somebody still standing at the end).",)),
         ReportSection(
             "class_mix", "Out West: which class mix is best for the points",
