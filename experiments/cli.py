@@ -482,6 +482,23 @@ def report(
     typer.echo(f"{folder / 'index.html'}")
 
 
+@app.command("config-ref")
+def config_ref(
+    ruleset: Annotated[str | None, typer.Option(help="One ruleset's reference (default: every ruleset's).")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Write docs/config-reference.md of the checkout instead "
+                                                        "of printing.")] = False,
+) -> None:
+    """What every config file accepts (a game config, a player table, an army or team file, policies,
+    parameters): field, type, allowed values, default and meaning, generated from the code."""
+    from experiments import config_ref as ref
+
+    with user_errors():
+        if write:
+            typer.echo(ref.write())
+            return
+        typer.echo(ref.render(ruleset) if ruleset else ref.render_all())
+
+
 def _mods_of(rs):
     def mods(as_json: AsJson = False) -> None:
         list_mods(rs, as_json)
