@@ -56,6 +56,13 @@ def _toml(path: Path) -> dict:
     return tomllib.loads(path.read_text())
 
 
+def _heading(ruleset_id: str) -> tuple[Field, ...]:
+    """The fields every game config has: ruleset, name, description."""
+    return (Field("ruleset", "string", f'"{ruleset_id}"', f'"{ruleset_id}"', "which rules the file is for"),
+            Field("name", "string", "any", "-", "the config's title"),
+            Field("description", "string", "any", "-", "free text"))
+
+
 def default_policy(ruleset_id: str, data: dict, base_dir: Path | None = None) -> str:
     """The preset a config that names no policy plays (read by loading it)."""
     rs = get(ruleset_id)
@@ -77,9 +84,7 @@ def _zombie40k() -> list[FileKind]:
     policy = default_policy("zombie40k", game, base)
     return [
         FileKind("Game config file", "`shamble play examples/configs/two_players.toml`: the players and the rules.", (
-            Field("ruleset", "string", '"zombie40k"', '"zombie40k"', "which rules the file is for"),
-            Field("name", "string", "any", "-", "the config's title"),
-            Field("description", "string", "any", "-", "free text"),
+            *_heading("zombie40k"),
             Field("players", "list of [[players]] tables", "1-8 players (see below)", "required",
                   "the players, in seat order"),
             Field("mods", "list of strings", _words(rs.mods()), "[]", "optional rules (`shamble mods`)"),
@@ -123,9 +128,7 @@ def _zombies9() -> list[FileKind]:
     return [
         FileKind("Game config file", "`shamble play examples/zombies9/four_players_base.toml`: the players and the "
                  "rules.", (
-            Field("ruleset", "string", '"zombies9"', '"zombies9"', "which rules the file is for"),
-            Field("name", "string", "any", "-", "the config's title"),
-            Field("description", "string", "any", "-", "free text"),
+            *_heading("zombies9"),
             Field("players", "integer or list of [[players]] tables", "2-6", "4",
                   f"a count (named {_words(C.DEFAULT_NAMES)}) or the players in seat order"),
             Field("mods", "list of strings", _words(C.MODS), "[]", "optional rules of the books (`shamble mods "
@@ -155,9 +158,7 @@ def _apocalypse() -> list[FileKind]:
     policy = default_policy("apocalypse", game, base)
     return [
         FileKind("Game config file", "`shamble play examples/apocalypse/configs/four_players.toml`.", (
-            Field("ruleset", "string", '"apocalypse"', '"apocalypse"', "which rules the file is for"),
-            Field("name", "string", "any", "-", "the config's title"),
-            Field("description", "string", "any", "-", "free text"),
+            *_heading("apocalypse"),
             Field("players", "list of [[players]] tables", "1-4 (1-8 with corner_sharing)", "required",
                   "the players, one corner each (§3)"),
             Field("params", "table", "any parameter below", "{}", "rule numbers (`shamble params --ruleset "
@@ -202,9 +203,7 @@ def _outwest() -> list[FileKind]:
     return [
         FileKind("Game config file", "`shamble play examples/outwest/hold.toml`: the posse, the zombies and the "
                  "scenario. Any parameter may also be written at the top level.", (
-            Field("ruleset", "string", '"outwest"', '"outwest"', "which rules the file is for"),
-            Field("name", "string", "any", "-", "the config's title"),
-            Field("description", "string", "any", "-", "free text"),
+            *_heading("outwest"),
             Field("scenario", "string", _words(C.SCENARIOS), "hold", "the scenario (§12; also a parameter)"),
             Field("groups", "list of integers", f"1-{C.MAX_GROUPS} group sizes, each 3-6", "[5, 5, 5, 5]",
                   "zombie groups, one per table edge in turn"),
