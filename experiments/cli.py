@@ -499,6 +499,23 @@ def config_ref(
         typer.echo(ref.render(ruleset) if ruleset else ref.render_all())
 
 
+@app.command()
+def notebooks(
+    out: Annotated[Path, typer.Option(help="Folder of the executed copies (the tracked notebooks are never "
+                                           "rewritten).")] = Path("notebooks/out"),
+    games: Annotated[int | None, typer.Option(help="Games per cell (the notebooks' own default: 2000).")] = None,
+    only: Annotated[list[str] | None, typer.Option(help="Only the notebooks whose name starts with this "
+                                                        "(repeat for several).")] = None,
+) -> None:
+    """Run the notebooks end to end (nbclient) into copies under --out; exit 1 if a cell fails."""
+    from experiments.notebooks import run_notebooks
+
+    with user_errors():
+        done = run_notebooks(out, games, only, typer.echo)
+    if any(error for _, error in done):
+        raise typer.Exit(1)
+
+
 def _mods_of(rs):
     def mods(as_json: AsJson = False) -> None:
         list_mods(rs, as_json)
