@@ -288,6 +288,10 @@ def markdown(rows: list[Field]) -> str:
         for r in rows) + "\n"
 
 
+def _span(bounds) -> str:
+    return f", solvable over {plain(bounds[0])}-{plain(bounds[1])}" if bounds else ""
+
+
 def write(path: Path = DOC) -> Path:
     """Write the whole reference (docs/config-reference.md by default)."""
     path.write_text(render_all())
@@ -306,6 +310,13 @@ def render(ruleset_id: str) -> str:
     out += ["### Policy table fields\n", f"A policy given as a table starts from `preset` (default `{preset}`) and "
             f"changes the fields it names; the presets: {_words(rs.policy_presets())}. Defaults below are "
             f"`{preset}`'s.\n", markdown(policy_fields(rs.id, preset))]
+    axes = rs.axes()
+    out += ["### Experiment axes (`[axes]` of an experiment file)\n", "Beside every parameter, `mods` and `params`, an "
+            f"experiment file's `[axes]` takes these {rs.title} axes (`shamble sweep`); an axis replaces what it "
+            "names in every cell of the sweep.\n",
+            markdown([Field(a.name, "per player" if a.per_player else "one value a cell",
+                            "" if not a.numeric else f"numeric{_span(a.default_range)}", "-", a.help)
+                      for a in axes.values()])]
     params = rs.parameters()
     out += ["### Parameters (`[params]`)\n", f"{len(params)} parameters, as `shamble params --ruleset {rs.id}` "
             "lists them (the spec's section and tag in brackets).\n", markdown([parameter_field(p) for p in params])]

@@ -161,7 +161,9 @@ def axis_kinds() -> dict[str, AxisKind]:
     """Labels take the value as written or as parsed."""
     return {
         "posse_size": AxisKind("posse_size", _parse_size, _apply_size, str,
-                               "posse of n: the default posse's classes first (L S G G C), then G C S G C",
+                               "posse of n, replacing the config's posse (posse = or [[players]]) in every cell: "
+                               "the default posse's classes first (L S G G C), then G C S G C, each with its class "
+                               "kit and the first character's policy; escape_needed capped at n",
                                order=1.0, numeric=True, default_range=(1, 12)),
         "class_mix": AxisKind("class_mix", _parse_mix, _apply_mix, lambda v: str(v).upper(),
                               "the posse as class letters (L Legend, S Shootist, G Gunman, C Citizen)", order=1.0),
