@@ -103,11 +103,25 @@ def winnable(s: Played) -> None:
     rate = wins / n if n else 0.0
     sentence = (f"Winnable at {at}: {verdict}. {capital(possessive(_who(s)))} {s.view.rate} is {_pc(rate)} "
                 f"({_pc(low)}-{_pc(high)}) over {n:,} games, against a target band of {band_words(band)} (--band): "
-                f"{WHY[verdict]}.")
+                f"{WHY[verdict]}.{_where_inside(s, band)}")
     s.findings.append(Finding("winnable", None, sentence, kind="winnable", word=verdict))
     s.tables.append(Table(pd.DataFrame({"at": [at], "games": [n], s.view.rate: [_pc(rate)],
                                         "95% CI": [f"{_pc(low)} - {_pc(high)}"], "band": [band_words(band)],
                                         "verdict": [verdict]}), sentence))
+
+
+def _where_inside(s: Played, band: tuple[float, float]) -> str:
+    """' Of this section's cells, 1200 points lies inside the band (34%).': the cells whose whole
+    interval lies in the band, or that none does."""
+    games = side_games(s)
+    cells = games.groupby(games[s.axis].astype(str), sort=False).won.agg(["sum", "size"])
+    low, high = wilson_interval(cells["sum"], cells["size"])
+    unit = s.options.get("unit", "")
+    inside = [f"{label}{unit} ({_pc(k / m)})" for (label, (k, m)), lo, hi in zip(cells.iterrows(), low, high)
+              if band_verdict(lo, hi, band) == "inside the band"]
+    if not inside:
+        return f" No cell of this section ({', '.join(cells.index)}{unit}) lies inside the band."
+    return f" Of this section's cells, inside the band: {', '.join(inside)}."
 
 
 def _who(s: Played) -> str:

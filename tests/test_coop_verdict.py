@@ -50,6 +50,17 @@ def test_the_scenario_is_judged_against_the_band_by_its_interval(rate, n, verdic
     assert f"Winnable at 400 points: {verdict}." in finding.sentence and "30-70%" in finding.sentence
 
 
+def test_the_verdict_names_the_cells_inside_the_band():
+    s = _played({"winnable": {"cell": "400", "at": "400 points"}, "unit": " points"},
+                _side({200: 0.02, 400: 0.10, 1200: 0.45}, 1000))
+    ANALYSES["winnable"](s)
+    assert s.findings[0].label == "too hard"
+    assert s.findings[0].sentence.endswith("Of this section's cells, inside the band: 1200 points (45.0%).")
+    s = _played({"winnable": {"cell": "400"}, "unit": " points"}, _side({200: 0.02, 400: 0.10}, 1000))
+    ANALYSES["winnable"](s)
+    assert "No cell of this section (200, 400 points) lies inside the band." in s.findings[0].sentence
+
+
 def test_the_band_is_the_designers():
     finding = _winnable(0.10, 1000, band=(0.05, 0.15))
     assert finding.label == "inside the band" and "5-15%" in finding.sentence
