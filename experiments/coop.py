@@ -236,21 +236,53 @@ def _list(names) -> str:
 # ---------------------------------------------------------------------------- the difficulty curve
 
 
-def steps(s: Played, axis: str) -> pd.DataFrame:
-    """Each step between neighbouring values of ``axis`` (sorted): the side's rate before and after
-    and the paired change on their common games, with simultaneous 95% intervals (Bonferroni)."""
+def _unit(unit: str, value) -> str:
+    """' players', but ' player' for 1."""
+    return unit.removesuffix("s") if value == 1 else unit
+
+
+def lines_of(s: Played, o: dict) -> list[tuple[str, list[tuple[float, np.ndarray]]]]:
+    """The curves to judge, each (where, [(value, won per game)...] in order): one over a numeric
+    axis; over a grid axis (``grid``: its two coordinates' units, the values pairs such as Apocalypse's
+    (points, players)), one line along each coordinate at every value of the other."""
     games = side_games(s)
-    games = games.assign(value=pd.to_numeric(games[f"axis_{axis}"]))
-    values = sorted(games.value.unique())
-    by_value = {v: games[games.value == v].sort_values("game").won.to_numpy() for v in values}
-    confidence = 1 - ALPHA / max(1, len(values) - 1)
-    rows = []
-    for a, b in zip(values, values[1:]):
-        n = min(len(by_value[a]), len(by_value[b]))
-        d = paired_difference(by_value[b][:n], by_value[a][:n], confidence)
-        rows.append({"from": a, "to": b, "rate_from": by_value[a][:n].mean(), "rate_to": by_value[b][:n].mean(),
-                     "diff": d.diff, "low": d.low, "high": d.high, "games": n})
-    return pd.DataFrame(rows, columns=["from", "to", "rate_from", "rate_to", "diff", "low", "high", "games"])
+    column = f"axis_{o['axis']}"
+    won = {str(label): rows.sort_values("game").won.to_numpy() for label, rows in games.groupby(column)}
+    if "grid" not in o:
+        return [("", sorted((float(v), won[v]) for v in won))]
+    axis = next(a for a in s.experiment.axes if a.name == o["axis"])
+    cells = {tuple(v): won[label] for v, label in zip(axis.values, axis.labels) if label in won}
+    units, lines = o["grid"], []
+    for k in (0, 1):
+        for fixed in sorted({c[1 - k] for c in cells}):
+            line = sorted((c[k], arr) for c, arr in cells.items() if c[1 - k] == fixed)
+            if len(line) > 1:
+                lines.append((f" ({_v(fixed)}{_unit(units[1 - k], fixed)})", [(v, a) for v, a in line], units[k]))
+    return lines
+
+
+def steps(s: Played, o: dict) -> pd.DataFrame:
+    """Each step between neighbouring values of each line (`lines_of`): the side's rate before and
+    after and the paired change on their common games, with simultaneous 95% intervals
+    (Bonferroni over every step), and its word (`judge_steps`, along its own line)."""
+    lines = lines_of(s, o)
+    unit = o.get("unit", "")
+    count = sum(len(line[1]) - 1 for line in lines)
+    confidence = 1 - ALPHA / max(1, count)
+    tables = []
+    for where, points, *own in lines:
+        rows = []
+        for (a, wa), (b, wb) in zip(points, points[1:]):
+            n = min(len(wa), len(wb))
+            d = paired_difference(wb[:n], wa[:n], confidence)
+            rows.append({"name": f"{_v(a)} to {_v(b)}{own[0] if own else unit}{where}", "from": a, "to": b,
+                         "rate_from": wa[:n].mean(), "rate_to": wb[:n].mean(), "diff": d.diff, "low": d.low,
+                         "high": d.high, "games": n})
+        tables.append(judge_steps(pd.DataFrame(rows), s.jump or s.options.get("jump", JUMP)))
+    out = pd.concat(tables, ignore_index=True)
+    out.attrs["directions"] = [t.attrs["direction"] for t in tables]  # each line's own
+    out.attrs["direction"] = float(np.sign(sum(out.attrs["directions"])))
+    return out
 
 
 def judge_steps(table: pd.DataFrame, jump: float) -> pd.DataFrame:
@@ -265,37 +297,34 @@ def judge_steps(table: pd.DataFrame, jump: float) -> pd.DataFrame:
     jumped = (table.low > jump) | (table.high < -jump)
     within = (table.low >= -jump) & (table.high <= jump)
     word = np.where(reversal, "reversal", np.where(jumped, "jump", np.where(within, "within", "not shown within")))
-    out = table.assign(step=word)
+    out = table.assign(step=word, direction=float(direction))
     out.attrs["direction"] = float(direction)
     return out
 
 
-def curve_verdict(table: pd.DataFrame, jump: float, over: str, unit: str, word: str) -> Finding:
+def curve_verdict(table: pd.DataFrame, jump: float, over: str, path: str, word: str) -> Finding:
     """Smooth, not smooth (naming the step that breaks it) or not shown smooth."""
     limit = f"±{jump * 100:g} points between neighbouring values (--jump)"
     how = f"simultaneous 95% intervals, Bonferroni over {len(table)} steps"
-    rises = "rises" if table.attrs["direction"] > 0 else "falls" if table.attrs["direction"] < 0 else "stays"
-    path = f"from {rate_text(table.rate_from.iloc[0])} at {_v(table['from'].iloc[0])} to " \
-           f"{rate_text(table.rate_to.iloc[-1])} at {_v(table['to'].iloc[-1])}{unit}"
     broken = table[table.step.isin(["reversal", "jump"])]
     if len(broken):
         r = broken.loc[broken["diff"].abs().idxmax()] if not (broken.step == "reversal").any() \
             else broken[broken.step == "reversal"].iloc[0]
-        why = (f"the {word} rate goes the other way, {_step(r)}, where the curve {rises}" if r.step == "reversal"
+        why = (f"the {word} rate goes the other way, {_step(r)}, where the curve "
+               f"{'rises' if r.direction > 0 else 'falls'}" if r.step == "reversal"
                else f"{_step(r)}, a step shown beyond {limit}")
-        return Finding("curve", False, f"Difficulty over {over}: not smooth at {_v(r['from'])} to {_v(r['to'])}"
-                       f"{unit}: {why}. The {word} rate {rises} {path} ({how}).", kind="curve", word="not smooth")
+        return Finding("curve", False, f"Difficulty over {over}: not smooth at {r['name']}: {why}. The {word} rate "
+                       f"{path} ({how}).", kind="curve", word="not smooth")
     unsure = table[table.step == "not shown within"]
     if len(unsure):
         r = unsure.loc[unsure["diff"].abs().idxmax()]
-        return Finding("curve", None, f"Difficulty over {over}: not shown smooth: the step {_v(r['from'])} to "
-                       f"{_v(r['to'])}{unit}, {_step(r)}, reaches past {limit}; more games would tell. The {word} rate "
-                       f"{rises} {path} ({how}).", kind="curve", word="not shown smooth")
+        return Finding("curve", None, f"Difficulty over {over}: not shown smooth: the step {r['name']}, {_step(r)}, "
+                       f"reaches past {limit}; more games would tell. The {word} rate {path} ({how}).", kind="curve",
+                       word="not shown smooth")
     big = table.loc[table["diff"].abs().idxmax()] if len(table) else None
-    largest = f"; the largest step, {_v(big['from'])} to {_v(big['to'])}, {_step(big)}" if big is not None else ""
-    return Finding("curve", True, f"Difficulty over {over}: smooth: the {word} rate {rises} {path}, every step "
-                   f"shown within {limit} and none shown against the {'rise' if rises == 'rises' else 'trend'} "
-                   f"({how}{largest}).", kind="curve", word="smooth")
+    largest = f"; the largest step, {big['name']}, {_step(big)}" if big is not None else ""
+    return Finding("curve", True, f"Difficulty over {over}: smooth: the {word} rate {path}, every step shown within "
+                   f"{limit} and none shown against its curve ({how}{largest}).", kind="curve", word="smooth")
 
 
 def _v(value) -> str:
@@ -307,16 +336,27 @@ def _step(r) -> str:
     return f"{_signed(r['diff'])} points ({_signed(r.low)} to {_signed(r.high)})"
 
 
+def _path(table: pd.DataFrame, unit: str, lines: int) -> str:
+    """'rises from 1.9% at 400 to 34% at 1200 points'; on a grid, 'rises along 6 lines of the grid'."""
+    d = table.attrs["direction"]
+    rises = "rises" if d > 0 else "falls" if d < 0 else "stays level"
+    if lines > 1:
+        same = sum(1 for x in table.attrs["directions"] if x == d)
+        return f"{rises} along {same} of the grid's {lines} lines"
+    return (f"{rises} from {rate_text(table.rate_from.iloc[0])} at {_v(table['from'].iloc[0])} to "
+            f"{rate_text(table.rate_to.iloc[-1])} at {_v(table['to'].iloc[-1])}{_unit(unit, table['to'].iloc[-1])}")
+
+
 def curve(s: Played) -> None:
-    """Is the side's rate smooth over a value axis?"""
+    """Is the side's rate smooth over a value axis (or along every line of a grid)?"""
     o = s.options["curve"]
     jump = s.jump or s.options.get("jump", JUMP)
-    unit = o.get("unit", "")
-    table = judge_steps(steps(s, o["axis"]), jump)
-    finding = curve_verdict(table, jump, o.get("over", o["axis"]), unit, s.view.win_word)
+    table = steps(s, o)
+    lines = 1 if "grid" not in o else len(lines_of(s, o))
+    finding = curve_verdict(table, jump, o.get("over", o["axis"]), _path(table, o.get("unit", ""), lines),
+                            s.view.win_word)
     s.findings.append(finding)
-    frame = pd.DataFrame({"step": [f"{_v(a)} → {_v(b)}" for a, b in zip(table["from"], table["to"])],
-                          "games": table.games, "rate before": table.rate_from.map(_pc),
+    frame = pd.DataFrame({"step": table["name"], "games": table.games, "rate before": table.rate_from.map(_pc),
                           "rate after": table.rate_to.map(_pc), "change (points)": table["diff"].map(_signed),
                           "simultaneous 95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.low,
                                                                                              table.high)],

@@ -122,6 +122,22 @@ def test_a_smooth_curve_and_one_too_thin_to_tell():
     assert strict.label == "not smooth" and "±5 points" in strict.sentence
 
 
+def test_a_grid_is_judged_along_each_line_and_names_the_broken_step():
+    """Points x players: 10/20% at 1 player, 15/60% at 2 (a +45-point jump from 400 to 800 points
+    with 2 players); the players lines rise by 5 and 40."""
+    rates = {(400, 1): 0.10, (800, 1): 0.20, (400, 2): 0.15, (800, 2): 0.60}
+    labels = {c: f"{c[0]} pts, {c[1]} players" for c in rates}
+    results = _side({labels[c]: r for c, r in rates.items()}, 2000, axis="points_players")
+    s = _played({"curve": {"axis": "points_players", "grid": (" points", " players"), "over": "the grid"}},
+                results, axis="points_players")
+    s.experiment.axes[0].values, s.experiment.axes[0].labels = tuple(rates), tuple(labels.values())
+    ANALYSES["curve"](s)
+    finding, frame = s.findings[0], s.tables[0].frame
+    assert len(frame) == 4 and "Bonferroni over 4 steps" in finding.sentence
+    assert finding.label == "not smooth" and "not smooth at 400 to 800 points (2 players): +45.0 points" \
+        in finding.sentence and "rises along 4 of the grid's 4 lines" in finding.sentence
+
+
 def _armies(shares: dict, n: int = 1500, seed: int = 5) -> pd.DataFrame:
     """Four armies in every game, every game won; each army's Warlord aboard with its share."""
     rng = np.random.default_rng(seed)
@@ -183,8 +199,8 @@ def test_the_cooperative_sections_name_cells_they_play():
                     assert str(s.spec.options[name]["cell"]) in labels
                     judged += 1
             if "curve" in s.spec.analyses:
-                axis = s.experiment.axes[0]
+                axis, grid = s.experiment.axes[0], "grid" in s.spec.options["curve"]
                 assert s.spec.options["curve"]["axis"] == axis.name
-                assert all(isinstance(v, int | float) for v in axis.values)
+                assert all(isinstance(x, int | float) for v in axis.values for x in (v if grid else (v,)))
                 judged += 1
-    assert judged == 7  # Apocalypse: winnable, the points and players curves, carry; Out West: all three
+    assert judged == 8  # Apocalypse: winnable, the points, players and grid curves, carry; Out West: all three

@@ -102,7 +102,9 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
         ReportSection(
             "grid", "Points level and player count", "Where the scenario becomes winnable, stealth.", sneaky,
             games_for("grid", scale), {"points_players": [f"{pts}x{n}" for pts in GRID_POINTS for n in GRID_PLAYERS]},
-            ("outcomes",), {"value_label": "points, players"}, SEED),
+            ("outcomes", "curve"), {"value_label": "points, players", "curve": {
+                "axis": "points_players", "grid": (" points", " players"),
+                "over": "the grid of points and players (stealth)"}}, SEED),
         ReportSection(
             "traits", "The value of each Warlord trait", f"Every Warlord takes the same trait ({RICH} points, "
             "stealth); each cell against the same games without a trait (auto: P8's choice).", rich_sneaky,
