@@ -26,6 +26,10 @@ a rate near 0 everywhere would say nothing about players, traits or rules: those
 the zombies spawned by source (``spawned_*``) and the turn the game ended. The players win or lose
 together, so the rates are the players' (option ``who``), one row per cell.
 
+The cooperative verdict (experiments.coop) reads these games too: the points section's 400 points
+(the spec's default) against the target band, the smoothness of the points, players and grid
+curves, and the traits section's P8 cell for the army that carries the team.
+
 Sizes: about 46,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """

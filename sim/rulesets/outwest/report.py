@@ -10,7 +10,9 @@ Axes (an experiment file's ``[axes]`` keys, beside every parameter, ``mods`` and
     advanced = ["basic", "plague", "gunslingers", "both"]     # the advanced rules
     posse_policy = ["stand_and_shoot", "fighting_retreat", "rescue_everyone", "veteran"]  # every character's policy
 
-Report sections (analysed by the experiments layer): survival against posse size (``by_value``)
+Report sections (analysed by the experiments layer): survival against posse size (``by_value``;
+the cooperative verdict, experiments.coop: the default posse of five against the target band, the
+smoothness of the curve, the class that carries the posse)
 and class mix at equal points (``outcomes``), shotguns against rifles (``paired``), the Zombie
 Plague and Zombie Gunslingers on and off (``paired``), and every [C] number (``sensitivity``).
 """
