@@ -29,9 +29,12 @@ def _allowed(probe) -> set[str]:
     return {w.strip() for w in words.split(",")}
 
 
-@pytest.mark.parametrize("ruleset", sorted(config_ref.FILES))
+RULESETS = ("apocalypse", "outwest", "zombie40k", "zombies9")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_each_file_documents_exactly_the_fields_its_loader_accepts(ruleset):
-    kinds = config_ref.FILES[ruleset]()
+    kinds = config_ref.files_of(ruleset)
     assert len(kinds) >= 2
     for kind in kinds:
         documented = {f.name for f in kind.fields}
@@ -46,7 +49,7 @@ def test_the_reference_says_what_a_player_table_and_posse_size_do():
     assert "`posse_size`" in posse and "replace it" in posse and "escape_needed" in posse
     zombies9 = config_ref.render("zombies9")
     assert "### [[players]] (the player table)" in zombies9 and "| `policy` |" in zombies9
-    for ruleset in config_ref.FILES:
+    for ruleset in RULESETS:
         text = config_ref.render(ruleset)
         assert "### Policy table fields" in text and "### Parameters (`[params]`)" in text
 
