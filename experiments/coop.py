@@ -271,6 +271,8 @@ def steps(s: Played, o: dict) -> pd.DataFrame:
     confidence = 1 - ALPHA / max(1, count)
     tables = []
     for where, points, *own in lines:
+        if len(points) < 2:
+            continue
         rows = []
         for (a, wa), (b, wb) in zip(points, points[1:]):
             n = min(len(wa), len(wb))
@@ -279,6 +281,8 @@ def steps(s: Played, o: dict) -> pd.DataFrame:
                          "rate_from": wa[:n].mean(), "rate_to": wb[:n].mean(), "diff": d.diff, "low": d.low,
                          "high": d.high, "games": n})
         tables.append(judge_steps(pd.DataFrame(rows), s.jump or s.options.get("jump", JUMP)))
+    if not tables:
+        return pd.DataFrame()
     out = pd.concat(tables, ignore_index=True)
     out.attrs["directions"] = [t.attrs["direction"] for t in tables]  # each line's own
     out.attrs["direction"] = float(np.sign(sum(out.attrs["directions"])))
@@ -352,6 +356,8 @@ def curve(s: Played) -> None:
     o = s.options["curve"]
     jump = s.jump or s.options.get("jump", JUMP)
     table = steps(s, o)
+    if table.empty:  # one value: no curve to judge
+        return
     lines = 1 if "grid" not in o else len(lines_of(s, o))
     finding = curve_verdict(table, jump, o.get("over", o["axis"]), _path(table, o.get("unit", ""), lines),
                             s.view.win_word)

@@ -112,6 +112,12 @@ def test_a_step_against_the_curve_breaks_it():
     assert frame["within ±20"].iloc[1] == "reversal"
 
 
+def test_one_value_is_no_curve():
+    s = _played({"curve": {"axis": "points"}}, _side({400: 0.3}, 100))
+    ANALYSES["curve"](s)
+    assert s.findings == [] and s.tables == []
+
+
 def test_a_smooth_curve_and_one_too_thin_to_tell():
     rates = {1: 0.10, 2: 0.20, 3: 0.30, 4: 0.40}
     finding, _ = _curve(rates, 2000)
