@@ -238,9 +238,7 @@ def play(
             raise ValueError(f"--games {games}; allowed: 1 or more")
         cfg = _config(config, mod)
         if patch is not None:
-            from experiments.rebalance import apply_patch
-
-            cfg = apply_patch(cfg, patch)
+            cfg = _patched(cfg, patch)
         if out is not None and out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
         if out is not None:
@@ -254,6 +252,17 @@ def play(
         typer.echo(summary_json(summary))
     else:
         render_summary(summary, Console(), mean_interval(games_of(df).turns) if len(df) else None)
+
+
+def _patched(cfg, path: Path):
+    """The config playing a proposal's costs; a proposal that FAILED its validation is played, with a warning."""
+    from experiments.rebalance import apply_patch, load_patch
+
+    proposal = load_patch(path)
+    if proposal.validated is False:
+        typer.echo(f"warning: {path} FAILED its validation on fresh games (the teams it prices were not within the "
+                   "margin); playing it anyway", err=True)
+    return apply_patch(cfg, proposal)
 
 
 @app.command()
@@ -286,7 +295,8 @@ INTERRUPTED = 130  # the shell's code for Ctrl-C
 @app.command()
 def sweep(
     experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML), e.g. examples/experiments/*.toml.")],
-    out: Annotated[Path, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json.")],
+    out: Annotated[Path | None, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json. "
+                                                  "Default: sweeps/<experiment name>.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
     dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
     games: Annotated[Int, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
@@ -297,6 +307,7 @@ def sweep(
     from experiments.sweep import render_sweep, sweep_file
 
     console = Console()
+    out = out if out is not None else Path("sweeps") / experiment.stem
     with user_errors(), _interruptible(out):
         result = sweep_file(experiment, out, games, target_halfwidth, fresh, dask, console)
     render_sweep(result, console)
@@ -341,7 +352,8 @@ def solve(
 @app.command()
 def sensitivity(
     config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
-    out: Annotated[Path, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv).")],
+    out: Annotated[Path | None, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv). "
+                                                  "Default: sensitivity/<config name>.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per value.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
@@ -352,6 +364,7 @@ def sensitivity(
     from experiments.sensitivity import render_sensitivity, run_sensitivity
 
     console = Console()
+    out = out if out is not None else Path("sensitivity") / config.stem
     with user_errors(), _interruptible(out):
         cfg = _config(config, mod)
         table = run_sensitivity(cfg, out, games, seed, fresh, dask, console)

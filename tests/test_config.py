@@ -112,7 +112,7 @@ def test_every_tunable_field_has_a_tag_and_a_section():
     assert {f.name for f in tunables} == {f.name for f in fields(GameConfig)} - {"players"}
     for f in tunables:
         tag = f.metadata.get("tag", "")
-        assert re.fullmatch(r"[VIC]|A\d+|policy|mods|ablation|data", tag), (f.name, tag)
+        assert re.fullmatch(r"[VIC]|[A-Z]\d+|policy|mods|ablation|data", tag), (f.name, tag)
         assert f.metadata.get("spec"), f.name
 
 

@@ -1,4 +1,4 @@
-"""Movement: squads (zombie40k §5.2: regroup, move, embark; §6.10 Run) and the zombie Shamble
+"""Movement: squads (zombie40k §5.2: regroup, move, embark; core §6.10 Run) and the zombie Shamble
 (§6.2), with the zombies' targeting rules.
 
 Embarking (A6, docs/space.md): a squad embarks when every model can end its move within 2" of

@@ -48,7 +48,7 @@ def test_every_unconfirmed_number_is_a_chosen_parameter():
     for name in UNCONFIRMED:
         assert params[name].tag == "C", name
     for p in params.values():
-        assert p.tag in {"V", "I", "C", "mods", "scenario"} or p.tag.startswith("A"), p
+        assert p.tag in {"V", "I", "C", "mods", "scenario"} or re.fullmatch(r"W\d+", p.tag), p  # readings W1-W30
         assert p.spec and p.help
         if p.range is not None and p.is_numeric:
             assert p.range[0] <= p.default <= p.range[1], p.name
