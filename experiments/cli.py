@@ -477,16 +477,56 @@ def report(
                             "standard game at the report's scale; minutes more).")] = False,
     margin: Annotated[str, typer.Option(help="Fairness margin of the verdict: points of rate (0.03 = ±3 points, "
                                              "as `shamble rebalance`) or a share of the mean rate (20%).")] = "0.03",
+    band: Annotated[str, typer.Option(help="Target band of a cooperative game's rate at the spec's default: "
+                                           "lo,hi (0.3,0.7 = 30-70%): inside, too hard, too easy or undecided.")]
+    = "0.3,0.7",
+    jump: Annotated[str, typer.Option(help="Largest step of a smooth difficulty curve between neighbouring grid "
+                                           "points, in rate (0.2 = 20 points).")] = "0.2",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
     from experiments.analyses import parse_margin
+    from experiments.coop import parse_band, parse_jump
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
         chosen = parse_margin(margin)
         folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance,
-                            margin=chosen)
+                            margin=chosen, band=parse_band(band), jump=parse_jump(jump))
     typer.echo(f"{folder / 'index.html'}")
+
+
+@app.command("config-ref")
+def config_ref(
+    ruleset: Annotated[str | None, typer.Option(help="One ruleset's reference (default: every ruleset's).")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Write docs/config-reference.md of the checkout instead "
+                                                        "of printing.")] = False,
+) -> None:
+    """What every config file accepts (a game config, a player table, an army or team file, policies,
+    parameters): field, type, allowed values, default and meaning, generated from the code."""
+    from experiments import config_ref as ref
+
+    with user_errors():
+        if write:
+            typer.echo(ref.write())
+            return
+        typer.echo(ref.render(ruleset) if ruleset else ref.render_all())
+
+
+@app.command()
+def notebooks(
+    out: Annotated[Path, typer.Option(help="Folder of the executed copies (the tracked notebooks are never "
+                                           "rewritten).")] = Path("notebooks/out"),
+    games: Annotated[int | None, typer.Option(help="Games per cell (the notebooks' own default: 2000).")] = None,
+    only: Annotated[list[str] | None, typer.Option(help="Only the notebooks whose name starts with this "
+                                                        "(repeat for several).")] = None,
+) -> None:
+    """Run the notebooks end to end (nbclient) into copies under --out; exit 1 if a cell fails."""
+    from experiments.notebooks import run_notebooks
+
+    with user_errors():
+        done = run_notebooks(out, games, only, typer.echo)
+    if any(error for _, error in done):
+        raise typer.Exit(1)
 
 
 def _mods_of(rs):

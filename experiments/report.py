@@ -140,11 +140,13 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
 
 def run_report(name: str = "latest", out: Path = Path("reports"), scale: float = 1.0, fresh: bool = False,
                dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None,
-               rebalance: bool = False, margin: float | str | None = None) -> Path:
+               rebalance: bool = False, margin: float | str | None = None,
+               band: tuple[float, float] | None = None, jump: float | None = None) -> Path:
     """Play the suite (resumable), analyse it and write the page; returns the report folder.
     With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`.
     ``margin`` (`analyses.parse_margin`) judges every fairness verdict, and the rebalance; None:
-    each section's own, else ±3 points."""
+    each section's own, else ±3 points. ``band`` and ``jump`` judge a cooperative game's verdict
+    (`experiments.coop`; None: 30-70% and 20 points)."""
     if not scale > 0:
         raise ValueError(f"--scale {scale}; allowed: a number above 0")
     margin = parse_margin(margin) if margin is not None else None
@@ -165,7 +167,7 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     for part in parts:
         for s in part.sections:
             k += 1
-            s.margin = margin
+            s.margin, s.band, s.jump = margin, band, jump
             where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
             if not console.is_terminal:
                 console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)

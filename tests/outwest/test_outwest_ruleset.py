@@ -154,7 +154,8 @@ def test_report_sections_are_well_formed():
     sections = RULESET.report_sections(0.1)
     from experiments.analyses import ANALYSES
 
-    assert {a for s in sections for a in s.analyses} == {"by_value", "outcomes", "paired", "sensitivity"}
+    assert {a for s in sections for a in s.analyses} == {"by_value", "outcomes", "paired", "sensitivity", "winnable",
+                                                          "curve", "carry"}  # the cooperative verdict (issue 29)
     assert all(a in ANALYSES for s in sections for a in s.analyses)
     from experiments.experiment import Experiment, parse_axis
 

@@ -103,6 +103,12 @@ class Apocalypse:
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
 
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.apocalypse.config_files import config_files
+
+        return config_files()
+
     def axes(self):
         return dict(AXES)
 

@@ -116,6 +116,12 @@ class OutwestRuleset:
         return trace.trace(config, events, result, out_dir)
 
     # experiments, report, bench, commands
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.outwest.config_files import config_files
+
+        return config_files()
+
     def axes(self) -> dict[str, AxisKind]:
         return report.axis_kinds()
 

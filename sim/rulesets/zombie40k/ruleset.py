@@ -100,6 +100,12 @@ class Zombie40k:
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
 
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.zombie40k.config_files import config_files
+
+        return config_files()
+
     def axes(self):
         return dict(AXES)
 

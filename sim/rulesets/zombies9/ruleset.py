@@ -132,6 +132,12 @@ class Zombies9Ruleset:
         return trace(config, events, result, out_dir)
 
     # experiments, report, bench, commands
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.zombies9.config_files import config_files
+
+        return config_files()
+
     def axes(self) -> dict[str, AxisKind]:
         return {}  # the shared axes (players, policy, params, every parameter) are all it needs
 
