@@ -391,6 +391,8 @@ def rebalance(
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's played cells first.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     mod: ModOption = None,
+    policies: Annotated[Path | None, typer.Option(help="A tuned.toml of `shamble tune`: every player on the policy of "
+                                                       "its player of the same name, else of his team.")] = None,
 ) -> None:
     """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
     validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
@@ -401,8 +403,10 @@ def rebalance(
     console = Console()
     with user_errors(), _interruptible(folder):
         cfg = _config(config, mod)
-        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is)
-        rebalance_game(cfg, settings.mode, settings.as_is)  # nothing to price, a bad mode: one line, before work
+        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is,
+                            None if policies is None else str(policies))
+        # nothing to price, a bad mode, a bad --policies file: one line, before work
+        rebalance_game(cfg, settings.mode, settings.as_is, settings.policies)
         writable(f"--out {folder}", folder)
         done = run_rebalance(cfg, settings, folder, fresh, console=Console(stderr=True), show_progress=not as_json,
                              source=str(config))
