@@ -81,6 +81,9 @@ def bench(
                                               help="Also compile and time whole games of every ruleset.")] = True,
     scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
                                                 "10^6 is about 5 of the 15 minutes on 2 cores).")] = SCALE_MAX,
+    tune: Annotated[bool, typer.Option("--tune", help="Also time shamble tune: Out West Hold the town at 300,000 "
+                                                      "games of search, and Zombie 40,000's four players --all-sides "
+                                                      "--rounds 2 (about 20 more minutes on 2 cores).")] = False,
 ) -> None:
     """Kernel speed on this machine: cold compile per ruleset, dice ceiling, attacks/s, whole games/s of every
     ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 15 minutes on 2 cores;
@@ -88,7 +91,7 @@ def bench(
     with user_errors(), Console(stderr=True).status("bench") as status:
         results = run_bench(games=games, quick=quick, threads=threads,
                             benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max,
-                            say=lambda what: status.update(f"bench: {what}"))
+                            say=lambda what: status.update(f"bench: {what}"), tune=tune)
     if as_json:
         typer.echo(bench_json(results))
     else:

@@ -308,7 +308,7 @@ def fairness(strong: Strong, margin, word: str) -> tuple[pd.DataFrame, list[Find
             verdicts[label] = _verdict_of(eq, what, margin, word)
         before, after = verdicts["default play"], verdicts["tuned play"]
         rows.append({"judged": what, "default play": before.label, "tuned play": after.label,
-                     "survives": "yes" if before.label == after.label else "no"})
+                     "same verdict": "yes" if before.label == after.label else "no"})
         findings.append(Finding(f"{what} under tuned play", after.fair,
                                 f"Under tuned play (one round of best responses): {after.sentence} "
                                 f"(Default play: {before.label}.)"))
