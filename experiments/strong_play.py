@@ -194,11 +194,13 @@ def play_strong(ruleset: Ruleset, scale: float, out: Path | None, fresh: bool = 
                       "any policy preset, so there is no side to tune")
     settings = {"fields": list(chosen) if chosen else None, "seed": SEED, "resume": not fresh, "progress": progress,
                 "games": size.games, "validate_games": size.fresh, "console": console}
-    if kind == "cooperative":
-        rows = [_cooperative(ruleset, config, sides[0], size, out, settings)]
-        standings = None
-    else:
-        rows, standings = _competitive(ruleset, config, size, out, settings)
+    try:
+        if kind == "cooperative":
+            rows, standings = [_cooperative(ruleset, config, sides[0], size, out, settings)], None
+        else:
+            rows, standings = _competitive(ruleset, config, size, out, settings)
+    except ValueError as err:  # a tune refused (a policy file layout, a policy the ruleset cannot read back)
+        return Strong(ruleset, config, kind, size, chosen, [], note=f"the tune stopped: {err}")
     return Strong(ruleset, config, kind, size, chosen, rows, standings, seconds=time.perf_counter() - started)
 
 
