@@ -271,14 +271,15 @@ def rates_sentence(strong: Strong, word: str) -> str:
     """What the table says, honestly: which tunes beat the default, how big the skill gaps are."""
     passed = [r.side for r in strong.rows if r.verdict == "PASSED"]
     n = len(strong.rows)
-    budget = (f"{strong.sizes.budget:,} games of search per tune ({strong.sizes.games} per candidate) over "
-              f"{', '.join(strong.fields) if strong.fields else 'every policy field'}")
+    budget = (f"{strong.sizes.budget:,} games of search per tune ({strong.sizes.games} per candidate; fields "
+              f"{', '.join(strong.fields) if strong.fields else 'all'})")
     if not passed:
-        head = (f"At this budget ({budget}) tuning did not beat the default policy of any side on fresh games: the "
-                "default stands as the strongest play found, and a larger --scale buys a longer search.")
+        head = (f"With {budget}, tuning did not beat the default policy of any side on fresh games: at this budget "
+                "the default stands as the strongest play found, and a larger --scale buys a longer search.")
     else:
-        head = (f"Tuning ({budget}) beat the default on fresh games for {', '.join(passed)}"
-                f"{'' if len(passed) == n else f'; not for the other {n - len(passed)}'}.")
+        others = n - len(passed)
+        head = (f"With {budget}, tuning beat the default on fresh games for {', '.join(passed)}"
+                f"{'' if not others else f'; not for the other {others} side' + 's' * (others > 1)}.")
     gaps = []
     for r in strong.rows:
         if r.random is not None:
@@ -311,9 +312,11 @@ def fairness(strong: Strong, margin, word: str) -> tuple[pd.DataFrame, list[Find
         before, after = verdicts["default play"], verdicts["tuned play"]
         rows.append({"judged": what, "default play": before.label, "tuned play": after.label,
                      "same verdict": "yes" if before.label == after.label else "no"})
+        alone = " Each faction holds one seat here: the same games as the seats." \
+            if what == "factions" and len(set(labels)) == len(labels) else ""
         findings.append(Finding(f"{what} under tuned play", after.fair,
                                 f"Under tuned play (one round of best responses): {after.sentence} "
-                                f"(Default play: {before.label}.)"))
+                                f"(Default play: {before.label}.){alone}"))
     return pd.DataFrame(rows), findings
 
 
@@ -367,11 +370,11 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
     strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
     margin = MARGIN if margin is None else margin
     word = ruleset.win_word
-    who = "each player tuned in turn against the others (one round of best responses)" \
-        if strong.kind == "competitive" else "the side every seat plays for, one policy for all"
-    spec = ReportSection(KEY, TITLE, f"Does a verdict survive stronger play? The example config's {who}: its "
-                         f"{word} rate under random-legal play, as given (default) and under a policy `shamble tune` "
-                         "found on other games, each tune checked on fresh games (PASSED / NOT BETTER).",
+    who = "every player tunes in turn against the others (one round of best responses)" \
+        if strong.kind == "competitive" else "the side every seat plays for tunes one policy for all its seats"
+    spec = ReportSection(KEY, TITLE, f"Does a verdict survive stronger play? On the example config {who}; each "
+                         f"side's {word} rate under random-legal play, as given (default) and on the policy `shamble "
+                         "tune` found on other games, each tune checked on fresh games (PASSED / NOT BETTER).",
                          strong.config, strong.sizes.fresh, {}, ())
     experiment = Experiment(KEY, strong.config, strong.sizes.fresh, SEED + 1, ())
     halfwidth = [float(np.diff(wilson_interval(int(r.tuned.sum()), r.tuned.size), axis=0)[0]) / 2
@@ -397,5 +400,4 @@ def plan_line(ruleset: Ruleset, scale: float) -> str:
     """The section's line of the report's printed plan."""
     budget = round(BUDGET.get(ruleset.id, DEFAULT_BUDGET) * scale)
     fresh = max(MIN_FRESH, round(FRESH.get(ruleset.id, DEFAULT_FRESH) * scale))
-    return (f"  {ruleset.id + ' ' + KEY:<24} {budget:>7} games of search per tune (a tune per side), {fresh} fresh "
-            "games per rate")
+    return f"  {ruleset.id + ' ' + KEY:<24} {budget:>5} games of search per tune, {fresh} fresh games per rate"

@@ -62,7 +62,7 @@ def test_a_random_preset_gives_the_random_rate_and_the_paired_skill_gap(safecrac
 def test_only_the_ruleset_fields_are_searched(safecracker, monkeypatch):
     monkeypatch.setitem(sp.FIELDS, toy.ID, ("aim", "no_such_field"))  # a field the policy lacks is dropped
     section = sp.strong_play_section(safecracker, 0.2, None)
-    assert " per candidate) over aim)" in section.tables[0].sentence
+    assert " per candidate; fields aim)" in section.tables[0].sentence
     changed = section.tables[0].frame.iloc[0]["fields changed"]
     assert "stance" not in changed and "grip" not in changed
 
