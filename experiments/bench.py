@@ -22,7 +22,8 @@ and returns new entries of the dict. Another benchmark (whole games) plugs in as
 - ``tune`` (opt-in: ``shamble bench --tune``, issue 28's speed goals): ``shamble tune
   examples/outwest/hold.toml --side posse --budget 300000`` timed, with the tuned posse's hold
   rate on the validation's fresh games; and Zombie 40,000's four players ``--all-sides --rounds 2``
-  at the default budget per tune, timed (about 20 minutes on 2 quiet cores; ``--quick``: tiny);
+  at the default budget per tune, timed (about 700,000 games: an estimated 10-20 minutes on 2
+  quiet cores, not yet measured; ``--quick``: tiny);
 - ``targets``: the speed goals beside the measured figures.
 
 Each timing is the best of three runs sized to a few hundred milliseconds. Speed is never

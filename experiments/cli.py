@@ -83,7 +83,8 @@ def bench(
                                                 "10^6 is about 5 of the 15 minutes on 2 cores).")] = SCALE_MAX,
     tune: Annotated[bool, typer.Option("--tune", help="Also time shamble tune: Out West Hold the town at 300,000 "
                                                       "games of search, and Zombie 40,000's four players --all-sides "
-                                                      "--rounds 2 (about 20 more minutes on 2 cores).")] = False,
+                                                      "--rounds 2 (an estimated 10-20 more minutes on 2 "
+                                                      "cores).")] = False,
 ) -> None:
     """Kernel speed on this machine: cold compile per ruleset, dice ceiling, attacks/s, whole games/s of every
     ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 15 minutes on 2 cores;
