@@ -26,7 +26,8 @@ Per ruleset, on its shipped example config (``Ruleset.example_config()``), at th
   (the paired uplift's interval wholly beyond it), stays within it (wholly inside) or neither.
 
 Sizes are games, never measured speeds, times ``scale`` (at least ``MIN_FRESH`` fresh games and
-``MIN_CANDIDATE`` games per candidate); at scale 1 the four rulesets play about 45,000 games.
+``MIN_CANDIDATE`` games per candidate); at scale 1 the four rulesets play about 30,000 games
+(about 90 s on 2 cores at a load of 8, before any compile; an estimated 30-40 s on quiet cores).
 The tunes are checkpointed in the section's folder (a rerun resumes them); the fresh games are
 replayed.
 """
@@ -57,7 +58,7 @@ from experiments.analyses import (
     possessive,
 )
 from experiments.stats import paired_difference, wilson_interval
-from experiments.tune_search import PROBE_GAMES, Side, shared_words, team_of, with_side_policy
+from experiments.tune_search import CANDIDATES, PROBE_GAMES, Side, shared_words, team_of, with_side_policy
 from experiments.tune_space import TuneError
 from sim.play import play
 from sim.ruleset import ReportSection, Ruleset, rules_version
@@ -66,7 +67,7 @@ KEY = "strong_play"
 TITLE = "Under stronger play"
 SEED = 2028  # the searches' seed; the fresh games play SEED + 1
 RANDOM = "random"  # the policy preset of random-legal play
-FIELDS = {  # the fields searched per ruleset (those that moved the rates most by hand); others: every field
+FIELDS = {  # the fields searched per ruleset: a few of those its presets differ in (chosen by hand); others: all
     "outwest": ("fight_in_contact", "keep_away_in", "fire_fraction"),
     "zombie40k": ("run", "target", "pvp", "charge"),
     "zombies9": ("goal", "fight_steps", "hunt"),
@@ -367,6 +368,7 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
     from experiments.sweep import SweepResult
 
     console = console or Console(stderr=True)
+    resumed = out is not None and not fresh and any(Path(out).rglob(CANDIDATES))  # the tunes resume their search
     strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
     margin = MARGIN if margin is None else margin
     word = ruleset.win_word
@@ -380,7 +382,7 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
     halfwidth = [float(np.diff(wilson_interval(int(r.tuned.sum()), r.tuned.size), axis=0)[0]) / 2
                  for r in strong.rows] or [0.0]
     result = SweepResult(out, pd.DataFrame(), pd.DataFrame({"halfwidth": halfwidth}),
-                         {"experiment_hash": key_of(strong)}, 1, 0, strong.config)
+                         {"experiment_hash": key_of(strong)}, int(not resumed), int(resumed), strong.config)
     section = Played(spec, experiment, View(word), result, margin=margin)
     if not strong.rows:
         section.tables.append(Table(pd.DataFrame({"side": ["-"], "why not tuned": [strong.note]}),
