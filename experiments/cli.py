@@ -81,6 +81,10 @@ def bench(
                                               help="Also compile and time whole games of every ruleset.")] = True,
     scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
                                                 "10^6 is about 5 of the 15 minutes on 2 cores).")] = SCALE_MAX,
+    tune: Annotated[bool, typer.Option("--tune", help="Also time shamble tune: Out West Hold the town at 300,000 "
+                                                      "games of search, and Zombie 40,000's four players --all-sides "
+                                                      "--rounds 2 (an estimated 10-20 more minutes on 2 "
+                                                      "cores).")] = False,
 ) -> None:
     """Kernel speed on this machine: cold compile per ruleset, dice ceiling, attacks/s, whole games/s of every
     ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 15 minutes on 2 cores;
@@ -88,7 +92,7 @@ def bench(
     with user_errors(), Console(stderr=True).status("bench") as status:
         results = run_bench(games=games, quick=quick, threads=threads,
                             benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max,
-                            say=lambda what: status.update(f"bench: {what}"))
+                            say=lambda what: status.update(f"bench: {what}"), tune=tune)
     if as_json:
         typer.echo(bench_json(results))
     else:
@@ -404,6 +408,8 @@ def rebalance(
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's played cells first.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     mod: ModOption = None,
+    policies: Annotated[Path | None, typer.Option(help="A tuned.toml of `shamble tune`: every player on the policy of "
+                                                       "its player of the same name, else of his team.")] = None,
 ) -> None:
     """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
     validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
@@ -414,8 +420,10 @@ def rebalance(
     console = Console()
     with user_errors(), _interruptible(folder):
         cfg = _config(config, mod)
-        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is)
-        rebalance_game(cfg, settings.mode, settings.as_is)  # nothing to price, a bad mode: one line, before work
+        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is,
+                            None if policies is None else str(policies))
+        # nothing to price, a bad mode, a bad --policies file: one line, before work
+        rebalance_game(cfg, settings.mode, settings.as_is, settings.policies)
         writable(f"--out {folder}", folder)
         done = run_rebalance(cfg, settings, folder, fresh, console=Console(stderr=True), show_progress=not as_json,
                              source=str(config))

@@ -124,6 +124,12 @@ PRESETS = {"steady": Policy(0), "bold": Policy(1)}
 def _policy(value: Any, where: str) -> Policy:
     if isinstance(value, Policy):
         return value
+    if isinstance(value, dict):  # a table of fields from a preset, as `shamble tune` writes one
+        data = dict(value)
+        base = _policy(data.pop("preset", "steady"), where)
+        if set(data) - {"bold"}:
+            raise ValueError(f"{where}: policy fields {sorted(data)}; allowed: bold")
+        return replace(base, **data)
     if value not in PRESETS:
         raise ValueError(f"{where}: policy = {value!r}; allowed: {', '.join(PRESETS)}")
     return PRESETS[value]
