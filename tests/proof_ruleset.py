@@ -6,6 +6,14 @@ again. The first token to reach the end wins; after ``max_turns`` game turns nob
 (``timeout``). Nothing outside this file knows it: it registers itself with ``sim.ruleset``, its
 kernel is compiled like any other (``kernels.jit``), and ``sim.play``, sweeps and the report play
 it through the protocol alone.
+
+## Result columns
+
+Its own columns (``columns_doc`` names this file, as a ruleset's page ``docs/<id>.md`` would be):
+
+| column | type | meaning |
+|---|---|---|
+| position | int | squares the player's token moved |
 """
 
 from __future__ import annotations
@@ -152,6 +160,7 @@ class TokenRace(RulesetDefaults):
     end_reasons = REASONS
     play_columns = ("position",)
     kernels_package = ""  # its kernel is in this file, not under kernels/
+    columns_doc = Path(__file__)  # its result columns: the module docstring
     play_batch = staticmethod(play_batch)
 
     def parameters(self):
