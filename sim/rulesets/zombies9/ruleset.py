@@ -15,7 +15,6 @@ from sim.ruleset import Parameter, ReportSection, RulesetDefaults
 from sim.rulesets.zombies9.compile import compile_tables
 from sim.rulesets.zombies9.config import (
     MODS,
-    PRESET_HELP,
     PRESETS,
     Zombies9Config,
     config_from_dict,
@@ -96,9 +95,6 @@ class Zombies9Ruleset(RulesetDefaults):
     def policy_help(self) -> dict[str, str]:
         return {f.name: f"{f.metadata['help']} [{f.metadata['spec']}]" for f in policy_fields()}
 
-    def preset_help(self) -> dict[str, str]:
-        return dict(PRESET_HELP)
-
     def policy_from(self, value: Any, where: str):
         return policy_from(value, where)
 
@@ -135,6 +131,6 @@ class Zombies9Ruleset(RulesetDefaults):
         return {"4 players, base game": 500.0}
 
     def cli(self):
-        from sim.rulesets.zombies9.commands import app
+        from sim.rulesets.zombies9.cli import app
 
         return app
