@@ -18,6 +18,7 @@ from sim.rulesets.zombie40k.compile import compile_tables, n_units
 from sim.rulesets.zombie40k.mods import MOD_LIST
 from sim.rulesets.zombie40k.params import parameters
 from sim.rulesets.zombie40k.results import REASONS, results_frame
+from sim.rulesets.zombie40k.trace import narrative, result_line
 
 EXAMPLE_CONFIGS = {2: "two_players", 4: "four_players", 6: "six_players"}
 
@@ -81,9 +82,14 @@ class Zombie40k(RulesetDefaults):
         return results_frame(config, state, first_game, dice)
 
     def trace(self, config, events, result, out_dir):
-        from sim.rulesets.zombie40k.trace import render  # matplotlib only when a trace is drawn
+        """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+        a PNG of the table per game turn, ``game.gif`` and ``contact_sheet.png``)."""
+        lines = [*narrative(config, events), result_line(result)]
+        if out_dir is None:
+            return lines, []
+        from sim.rulesets.zombie40k.trace_draw import write_pictures  # matplotlib only when pictures are drawn
 
-        return render(config, events, result, out_dir)
+        return lines, write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "))
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
 
