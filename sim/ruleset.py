@@ -321,9 +321,10 @@ class RulesetDefaults:
         return None
 
 
-DEFAULTED = ("play_columns", "kernels_package", "per_game", "head", "violations", "events", "mods", "with_mods",
-             "policy_help", "axes", "bench_configs", "cli")
-"""The members `RulesetDefaults` supplies (a ruleset not subclassing it writes them)."""
+DEFAULTED = ("play_columns", "kernels_package", "head", "violations", "events", "mods", "with_mods", "policy_help",
+             "axes", "bench_configs", "cli")
+"""The members `RulesetDefaults` supplies (a ruleset not subclassing it writes them; ``per_game`` is
+a setting of the default ``head``, not a member the shared layers call)."""
 
 OPTIONAL_MEMBERS = ("pricing", "bench_goals")
 """Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults:
