@@ -185,7 +185,7 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
                                                    fresh, console, margin))
         if strong_play:
             k += 1
-            part.sections.append(_strong_play(part, scale, folder, fresh, console, margin, f"({k}/{total})"))
+            part.sections.append(_strong_play(part, scale, folder, fresh, console, margin, f"({k}/{total})", band))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
@@ -197,14 +197,14 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
 
 
 def _strong_play(part: Part, scale: float, folder: Path, fresh: bool, console: Console, margin,
-                 count: str) -> Played:
+                 count: str, band: tuple[float, float] | None = None) -> Played:
     """The section "Under stronger play", with the progress lines of the other sections."""
     where = f"{part.ruleset.id}/{sp.KEY} {count}"
     if not console.is_terminal:
         console.print(f"playing {where}: tuning the example config's sides", soft_wrap=True)
     began = time.perf_counter()
     section = sp.strong_play_section(part.ruleset, scale, folder / "data" / part.ruleset.id / sp.KEY, fresh,
-                                     console, margin)
+                                     console, margin, band=band)
     if not console.is_terminal:
         console.print(f"finished {where}: {time.perf_counter() - began:.0f} s", soft_wrap=True)
     return section

@@ -23,7 +23,9 @@ Per ruleset, on its shipped example config (``Ruleset.example_config()``), at th
   equivalence`, two one-sided tests against the report's margin, ±3 points by default) on the
   standings of the config as given and after the round (every side on its adopted policy).
   Cooperative: whether the side's rate moves by more than the margin from default to tuned play
-  (the paired uplift's interval wholly beyond it), stays within it (wholly inside) or neither.
+  (the paired uplift's interval wholly beyond it), stays within it (wholly inside) or neither;
+  and the "winnable" verdict of `experiments.coop` (the rate's 95% interval against the target
+  band, ``--band``) judged again on the fresh games under default and under tuned play.
 
 Sizes are games, never measured speeds, times ``scale`` (at least ``MIN_FRESH`` fresh games and
 ``MIN_CANDIDATE`` games per candidate); at scale 1 the four rulesets play about 30,000 games
@@ -58,6 +60,7 @@ from experiments.analyses import (
     margin_words,
     possessive,
 )
+from experiments.coop import BAND, band_verdict, band_words
 from experiments.stats import paired_difference, wilson_interval
 from experiments.tune_search import CANDIDATES, PROBE_GAMES, Side, shared_words, team_of, with_side_policy
 from experiments.tune_space import TuneError
@@ -339,6 +342,23 @@ def headline(strong: Strong, margin, word: str) -> str:
             f"(tuned), {d.diff * 100:+.1f} points (95% CI {d.low * 100:+.1f} to {d.high * 100:+.1f}): it {verdict}.")
 
 
+def _band_of(games: np.ndarray, band: tuple[float, float]) -> str:
+    low, high = (float(x) for x in wilson_interval(int(games.sum()), games.size))
+    return band_verdict(low, high, band)
+
+
+def winnable_again(strong: Strong, band: tuple[float, float] | None, word: str) -> Finding:
+    """Cooperative: the winnable verdict (`experiments.coop.winnable`) under default and tuned play."""
+    band = band or BAND
+    r = strong.rows[0]
+    before, after = _band_of(r.default, band), _band_of(r.tuned, band)
+    holds = "holds under tuned play" if before == after else "changes under tuned play"
+    sentence = (f"Winnable under stronger play (the example config): {after}. Against the target band "
+                f"{band_words(band)} (--band), {possessive('the ' + r.side)} {word} rate is {before} under default "
+                f"play ({_rate(r.default)}) and {after} under tuned play ({_rate(r.tuned)}): the verdict {holds}.")
+    return Finding("winnable under stronger play", None, sentence, kind="winnable", word=after)
+
+
 def headline_table(strong: Strong, margin, word: str) -> pd.DataFrame:
     """Cooperative: the side's rate default and tuned, the paired change, beyond the margin or not."""
     r = strong.rows[0]
@@ -363,7 +383,8 @@ def key_of(strong: Strong) -> str:
 
 
 def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh: bool = False,
-                        console: Console | None = None, margin=None, config=None) -> Played:
+                        console: Console | None = None, margin=None, config=None,
+                        band: tuple[float, float] | None = None) -> Played:
     """The section (module docstring) as a played report section."""
     from experiments.experiment import Experiment
     from experiments.sweep import SweepResult
@@ -395,7 +416,10 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
         section.findings += findings
         section.tables.append(Table(table, " ".join(f.sentence for f in findings)))
     else:
-        section.tables.append(Table(headline_table(strong, margin, word), headline(strong, margin, word)))
+        again = winnable_again(strong, band, word)
+        section.findings.append(again)
+        section.tables.append(Table(headline_table(strong, margin, word),
+                                    headline(strong, margin, word) + " " + again.sentence))
     return section
 
 

@@ -119,3 +119,17 @@ def test_fairness_is_rejudged_on_the_tuned_standings():
     assert (row["judged"], row["default play"], row["tuned play"], row["same verdict"]) == \
         ("seats", "fair", "not fair", "no")
     assert findings[0].fair is False and "seat 1" in findings[0].sentence
+
+
+def test_the_winnable_verdict_is_judged_again_under_tuned_play():
+    """Default 20% and tuned 50% of 2,000 games against the 30-70% band: 'too hard' becomes 'inside
+    the band' (both intervals are about ±2 points wide, far from the edges); unchanged play holds."""
+    n = 2000
+    default, tuned = np.zeros(n, bool), np.zeros(n, bool)
+    default[: n // 5], tuned[: n // 2] = True, True
+    moved = sp.winnable_again(_strong(default, tuned), (0.3, 0.7), "hold")
+    assert moved.word == "inside the band" and moved.kind == "winnable"
+    assert "too hard under default play" in moved.sentence and "changes under tuned play" in moved.sentence
+    held = sp.winnable_again(_strong(default, default), None, "hold")  # None: the report's default band
+    assert held.word == "too hard" and "holds under tuned play" in held.sentence
+    assert sp.winnable_again(_strong(tuned, tuned), (0.1, 0.4), "hold").word == "too easy"
