@@ -327,14 +327,15 @@ class RulesetDefaults:
 
 
 DEFAULTED = ("play_columns", "kernels_package", "head", "violations", "events", "mods", "with_mods", "policy_help",
-             "axes", "bench_configs", "cli", "config_files")
+             "axes", "bench_configs", "cli")
 """The members `RulesetDefaults` supplies (a ruleset not subclassing it writes them; ``per_game`` is
 a setting of the default ``head``, not a member the shared layers call)."""
 
-OPTIONAL_MEMBERS = ("pricing", "bench_goals")
+OPTIONAL_MEMBERS = ("pricing", "bench_goals", "config_files")
 """Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults:
-``pricing()`` (a `Pricing`, what a rebalance may price; absent = "nothing to price") and
-``bench_goals()`` (bench label -> games/s aimed at; absent = {})."""
+``pricing()`` (a `Pricing`, what a rebalance may price; absent = "nothing to price"),
+``bench_goals()`` (bench label -> games/s aimed at; absent = {}) and ``config_files()`` (what its
+config files accept, for ``shamble config-ref``; absent = none documented, as `RulesetDefaults`)."""
 
 
 def pricing_of(ruleset: Ruleset) -> Pricing | None:

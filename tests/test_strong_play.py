@@ -43,7 +43,9 @@ def test_cooperative_toy_shows_three_rates_the_gap_and_no_random_baseline(safecr
     assert "no random-legal baseline" in rates.sentence
     assert head.frame.iloc[0]["moves by more than ±3.0 points"] == "yes"
     assert "moves by more than ±3 points" in head.sentence and "does not survive" in head.sentence
-    assert not section.findings  # a cooperative game has no fairness verdict to re-judge
+    (again,) = section.findings  # a cooperative game's one verdict re-judged: winnable, against the 30-70% band
+    assert again.kind == "winnable" and "too hard under default play" in again.sentence
+    assert again.sentence in head.sentence
     assert (tmp_path / "sp" / "tune" / "candidates.parquet").exists()  # the tune is checkpointed: a rerun resumes
 
 
