@@ -117,7 +117,8 @@ def _where_inside(s: Played, band: tuple[float, float]) -> str:
     cells = games.groupby(games[s.axis].astype(str), sort=False).won.agg(["sum", "size"])
     low, high = wilson_interval(cells["sum"], cells["size"])
     unit = s.options.get("unit", "")
-    inside = [f"{label}{unit} ({_pc(k / m)})" for (label, (k, m)), lo, hi in zip(cells.iterrows(), low, high)
+    inside = [f"{label}{_unit(unit, label)} ({_pc(k / m)})"
+              for (label, (k, m)), lo, hi in zip(cells.iterrows(), low, high)
               if band_verdict(lo, hi, band) == "inside the band"]
     if not inside:
         return f" No cell of this section ({', '.join(cells.index)}{unit}) lies inside the band."
@@ -237,8 +238,10 @@ def _list(names) -> str:
 
 
 def _unit(unit: str, value) -> str:
-    """' players', but ' player' for 1."""
-    return unit.removesuffix("s") if value == 1 else unit
+    """' players', but ' player' for 1 (and ' man' for 1 of ' men')."""
+    if str(value) not in ("1", "1.0"):
+        return unit
+    return " man" if unit == " men" else unit.removesuffix("s")
 
 
 def lines_of(s: Played, o: dict) -> list[tuple[str, list[tuple[float, np.ndarray]]]]:

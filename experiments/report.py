@@ -201,10 +201,10 @@ def _strong_play(part: Part, scale: float, folder: Path, fresh: bool, console: C
     """The section "Under stronger play", with the progress lines of the other sections."""
     where = f"{part.ruleset.id}/{sp.KEY} {count}"
     if not console.is_terminal:
-        console.print(f"playing {where}: tuning the example config's sides", soft_wrap=True)
+        console.print(f"playing {where}: tuning the sides of the base game", soft_wrap=True)
     began = time.perf_counter()
     section = sp.strong_play_section(part.ruleset, scale, folder / "data" / part.ruleset.id / sp.KEY, fresh,
-                                     console, margin, band=band)
+                                     console, margin, config=part.sections[0].experiment.base, band=band)
     if not console.is_terminal:
         console.print(f"finished {where}: {time.perf_counter() - began:.0f} s", soft_wrap=True)
     return section

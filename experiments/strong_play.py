@@ -1,6 +1,7 @@
 """The report's section "Under stronger play" (issue 28 item 3): does a verdict survive tuned play?
 
-Per ruleset, on its shipped example config (``Ruleset.example_config()``), at the report's scale:
+Per ruleset, on the report's base game (its first section's base config: the game the fairness
+sections play; standalone, ``Ruleset.example_config()``), at the report's scale:
 
 - **Sides.** A game whose winner never names a player in the first ``PROBE_GAMES`` games
   (`experiments.tune_search.shared_words`: Out West's "posse", Zombie Apocalypse's "players") is
@@ -181,7 +182,7 @@ class Strong:
 
 def play_strong(ruleset: Ruleset, scale: float, out: Path | None, fresh: bool = False,
                 console: Console | None = None, config=None, progress: bool = False) -> Strong:
-    """Tune and replay the example config (module docstring); ``config`` another config (tests)."""
+    """Tune and replay ``config`` (the report's base game; None: the example config)."""
     from experiments.tune_search import cma_popsize
     from experiments.tune_space import parse_fields, policy_space
 
@@ -353,7 +354,7 @@ def winnable_again(strong: Strong, band: tuple[float, float] | None, word: str) 
     r = strong.rows[0]
     before, after = _band_of(r.default, band), _band_of(r.tuned, band)
     holds = "holds under tuned play" if before == after else "changes under tuned play"
-    sentence = (f"Winnable under stronger play (the example config): {after}. Against the target band "
+    sentence = (f"Winnable under stronger play (the report's base game): {after}. Against the target band "
                 f"{band_words(band)} (--band), {possessive('the ' + r.side)} {word} rate is {before} under default "
                 f"play ({_rate(r.default)}) and {after} under tuned play ({_rate(r.tuned)}): the verdict {holds}.")
     return Finding("winnable under stronger play", None, sentence, kind="winnable", word=after)
@@ -396,7 +397,7 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
     word = ruleset.win_word
     who = "every player tunes in turn against the others (one round of best responses)" \
         if strong.kind == "competitive" else "the side every seat plays for tunes one policy for all its seats"
-    spec = ReportSection(KEY, TITLE, f"Does a verdict survive stronger play? On the example config {who}; each "
+    spec = ReportSection(KEY, TITLE, f"Does a verdict survive stronger play? On the report's base game {who}; each "
                          f"side's {word} rate under random-legal play, as given (default) and on the policy `shamble "
                          "tune` found on other games, each tune checked on fresh games (PASSED / NOT BETTER).",
                          strong.config, strong.sizes.fresh, {}, ())
