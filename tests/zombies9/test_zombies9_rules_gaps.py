@@ -1,0 +1,191 @@
+"""Rules of Zombies!!! that the second pass of tests/mutants/zombies9.py breaks (issue 27): each test
+names its rule and the mutants it kills. Hand-fed dice (``z9dice``) and hand-built maps (z9_scene).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from z9_scene import check, clear, empty_hands, give, lay, pawn, put, sq, tile_id
+
+from kernels.zombies9 import layout as L
+from sim.rulesets.zombies9.config import default_config
+
+
+def k(name):
+    return importlib.import_module(f"kernels.zombies9.{name}")
+
+
+def test_a_picked_up_life_token_never_goes_beyond_five(game):
+    """A4 cap, A7 pick-up: at 5 life tokens a life token on the square stays there (z9_life_cap_pickup)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    q = sq(0, 1, 0)
+    st.w_sq[q, L.SQ_LIFE] = 1
+    st.w_pl[0, L.PL_LIFE] = 2 * cfg.life_cap
+    k("hand").pick_up(st, tb, 0, 0, q)
+    assert st.w_pl[0, L.PL_LIFE] == 2 * cfg.life_cap and st.w_sq[q, L.SQ_LIFE] == 1
+    st.w_pl[0, L.PL_LIFE] = 2 * cfg.life_cap - 2
+    k("hand").pick_up(st, tb, 0, 0, q)
+    assert st.w_pl[0, L.PL_LIFE] == 2 * cfg.life_cap and st.w_sq[q, L.SQ_LIFE] == 0
+
+
+def test_the_helipad_goes_into_the_bottom_half_of_the_stack(game):
+    """A4.2 (D1 default): over 30 set-ups the Helipad is always among the last half of the base stack
+    (drawn from index 0 up); a Helipad shuffled anywhere would land in the top half about half the
+    time (z9_helipad_anywhere)."""
+    cfg = default_config(2)
+    for seed in range(1, 31):
+        st, tb, rng = game(cfg, seed=seed)
+        n = int(st.w_gs[L.GS_N0]) - 1  # the stack before the Helipad went in
+        pos = [int(t) for t in st.w_stack[0, : n + 1]].index(int(tb.ids[L.ID_HELIPAD]))
+        assert n - n // 2 <= pos <= n, (seed, pos, n)
+
+
+def test_a_zombie_on_the_players_square_is_fought_at_step_two(game, z9dice):
+    """A5.2 / A8.5: a zombie that ended on the pawn's square is fought at the start of the turn (no tile
+    left, Fear: no move, so that fight is the only one) (z9_no_step2_fight)."""
+    cfg = default_config(2, event_cards=False)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    put(st, tb, 4)
+    st.w_gs[L.GS_TOP0] = st.w_gs[L.GS_N0]
+    st.w_pl[0, L.PL_FEAR] = 1
+    st.w_pl[0, L.PL_BULLETS] = 10
+    with z9dice.real():
+        k("turn").player_turn(st, tb, rng, 0, 0, False)
+    assert st.pres[0, 0, L.PR_FIGHTS] == 1 and st.w_pl[0, L.PL_KILLS] == 1
+
+
+def test_each_zombie_moves_at_most_once_a_zombie_phase(game, z9dice):
+    """A9: the roll moves that many *different* zombies one square each: one zombie and a roll of 3
+    is one move (z9_same_zombie_twice)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    lay(st, tb, cfg, "Crossroads", 0, -1)
+    put(st, tb, sq(0, 1, 0))
+    st.w_gs[L.GS_TURN] = st.w_gs[L.GS_MARBLES_END] + 1
+    z9dice.script(3)
+    assert k("movement").zombie_phase(st, tb, rng, 0, 0) == 1
+    z9dice.done()
+    assert int(st.w_moved.sum()) == 1 and st.w_gs[L.GS_BOARD] == 1
+    check(st, tb)
+
+
+def test_an_empty_deck_is_the_discards_shuffled(game, z9dice):
+    """A10: when the event deck runs out the discards are shuffled into a new deck
+    (z9_no_deck_reshuffle)."""
+    st, tb, rng = game(default_config(2))
+    cards = k("cards")
+    while st.w_gs[L.GS_DECK_N] > 0:
+        k("pieces").to_discard(st, cards.draw_card(st, rng, 0))
+    m = int(st.w_gs[L.GS_DISC_N])
+    with z9dice.real():
+        c = cards.draw_card(st, rng, 0)
+    assert c >= 0 and st.w_gs[L.GS_DECK_N] == m - 1 and st.w_gs[L.GS_DISC_N] == 0
+
+
+def test_only_one_item_of_each_kind_in_play(game):
+    """A10: a second Fire Axe cannot join the one in play (z9_two_of_a_kind)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    k_ = lay(st, tb, cfg, "Fire Station", 0, -1)
+    k("hand").put_in_play(st, tb, 0, 0, give(st, tb, cfg, 0, "Fire Axe"))
+    slot = give(st, tb, cfg, 0, "Fire Axe")
+    pawn(st, 0, sq(k_, 1, 1))
+    st.w_pl[0, L.PL_PLAYED] = 0
+    assert k("policy").item_in_play(st, 0, L.E_AXE)
+    assert not k("hand").playable_item(st, tb, 0, slot)
+
+
+def test_all_the_marbles_lasts_until_after_the_holders_next_turn(game, z9dice):
+    """A11 All the Marbles: discarded at the end of the holder's turn, no zombie moves until after his
+    next turn (n players: n turns on) (z9_marbles_this_turn_only)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    k_ = lay(st, tb, cfg, "Toy Store", 0, -1)
+    pawn(st, 0, [sq(k_, r, c) for r in range(3) for c in range(3) if st.w_sq[sq(k_, r, c), L.SQ_BLD] == k_][0])
+    k("hand").put_in_play(st, tb, 0, 0, give(st, tb, cfg, 0, "All the Marbles"))
+    st.w_pl[0, L.PL_GOAL] = L.G_HELIPAD  # racing: the heuristic uses it (Q6)
+    st.w_gs[L.GS_TURN] = 5
+    k("cards").end_window(st, tb, rng, 0, 0)
+    assert st.w_pl[0, L.PL_MARBLES] == -1
+    for turn in (6, 7):  # the opponent's turn, then the holder's next turn
+        st.w_gs[L.GS_TURN] = turn
+        assert k("movement").zombie_phase(st, tb, rng, 0, turn % 2) == 0
+    z9dice.done()
+
+
+def test_the_molotov_counts_only_in_its_building(game):
+    """A11 Molotov Cocktail: +2 to combats in the building it was used in, none elsewhere
+    (z9_molotov_anywhere)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    k_ = lay(st, tb, cfg, "Gas Station", 0, -1)
+    inside = [sq(k_, r, c) for r in range(3) for c in range(3) if st.w_sq[sq(k_, r, c), L.SQ_BLD] == k_][0]
+    st.w_pl[0, L.PL_MOLOTOV_ON] = k_ + 1
+    combat = k("combat")
+    assert combat.weapon_bonus(st, tb, 0, inside) == cfg.molotov_bonus
+    assert combat.weapon_bonus(st, tb, 0, sq(0, 1, 1)) == 0
+
+
+def _mixed_on_top(st, tb, cfg, name, stack=0):
+    """Put tile ``name`` on top of a tile stack."""
+    top = st.w_gs[L.GS_TOP0 + 2 * stack]
+    t = tile_id(cfg, name)
+    row = [int(x) for x in st.w_stack[stack, top:st.w_gs[L.GS_N0 + 2 * stack]]]
+    j = top + row.index(t)
+    st.w_stack[stack, top], st.w_stack[stack, j] = st.w_stack[stack, j], st.w_stack[stack, top]
+
+
+def test_the_set_aside_four_way_joins_the_graveyard_entrance(game, z9dice):
+    """B4.4: when the Graveyard Entrance is laid the set-aside four-way tile is attached to it at once
+    (z9_no_set_aside)."""
+    cfg = default_config(2, mode="mixed")
+    st, tb, rng = game(cfg)
+    _mixed_on_top(st, tb, cfg, "Graveyard Entrance")
+    nt = st.w_gs[L.GS_NT]
+    with z9dice.real():
+        assert k("turn").draw_and_lay(st, tb, rng, 0, 0, 0)
+    assert st.w_gs[L.GS_NT] == nt + 2
+    assert st.w_tile[nt + 1, L.TS_TYPE] == tb.ids[L.ID_SET_ASIDE]
+    check(st, tb)
+
+
+def test_an_empty_stack_sends_the_draw_to_the_other(game):
+    """B4.5: when the stack a player would draw from is empty he draws from the other
+    (z9_empty_stack_stops)."""
+    cfg = default_config(2, mode="mixed")
+    st, tb, rng = game(cfg)
+    st.w_gs[L.GS_ENTRANCE] = 1
+    st.w_gs[L.GS_HELI] = 1  # the default rule (Q9) would draw from the base stack now
+    turn = k("turn")
+    assert turn.choose_stack(st, tb, rng, 0, 0) == 0
+    st.w_gs[L.GS_TOP0] = st.w_gs[L.GS_N0]
+    assert turn.choose_stack(st, tb, rng, 0, 0) == 1
+    st.w_gs[L.GS_TOP0 + 2] = st.w_gs[L.GS_N1]
+    assert turn.choose_stack(st, tb, rng, 0, 0) == -1
+
+
+def test_the_stack_rule_draws_from_the_graveyard_until_a_goal_is_out(game):
+    """Q9 / D25 default: the graveyard stack while neither the Crematorium nor the Helipad is on the map
+    (z9_q9_base_first)."""
+    cfg = default_config(2, mode="mixed")
+    st, tb, rng = game(cfg)
+    st.w_gs[L.GS_ENTRANCE] = 1
+    assert k("turn").choose_stack(st, tb, rng, 0, 0) == 1
+
+
+def test_the_leader_is_never_the_player_himself(game):
+    """Q6 / A10 ("an opponent" cannot be yourself): the leader o attacks is another player, even when o
+    is nearest a win (z9_q6_leader_self)."""
+    cfg = default_config(3)
+    st, tb, rng = game(cfg)
+    st.w_pl[0, L.PL_KILLS] = cfg.kills_to_win - 1
+    st.w_pl[2, L.PL_KILLS] = 10
+    who, turns, kind = k("policy").leader(st, tb, 0)
+    assert who == 2 and kind == L.G_KILLS
