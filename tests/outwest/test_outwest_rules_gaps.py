@@ -58,6 +58,19 @@ def test_only_pistols_and_rifles_blaze_away(ow_nojit):
         assert bool(S.blaze_ok(tb, names.index(gun))) == ok, gun
 
 
+def test_the_effect_modifiers_on_a_man(ow_nojit):
+    """§5.6: muzzle-loader +2, any shotgun at 3" or less +1, at more than 6" -1, nothing for a pistol
+    (ow_muzzle_no_plus, ow_shotgun_far_no_minus)."""
+    from sim.rulesets.outwest.compile import weapon_rows
+
+    names, _ = weapon_rows()
+    tb = Arena().tb
+    mod = S.human_effect_mod
+    assert mod(tb, names.index("musket"), 10.0) == 2
+    assert [mod(tb, names.index("shotgun"), gap) for gap in (2.0, 5.0, 8.0)] == [1, 0, -1]
+    assert mod(tb, names.index("pistol"), 2.0) == 0
+
+
 # ------------------------------------------------------------------ §3 the Fate deck, W7, W8
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import importlib
 
-from z9_scene import check, clear, empty_hands, give, lay, pawn, put, sq, tile_id
+from z9_scene import check, clear, empty_hands, give, lay, pawn, put, race_map, sq, tile_id
 
 from kernels.zombies9 import layout as L
-from sim.rulesets.zombies9.config import default_config
+from sim.rulesets.zombies9.config import PlayerConfig, Policy, Zombies9Config, default_config
 
 
 def k(name):
@@ -189,3 +189,105 @@ def test_the_leader_is_never_the_player_himself(game):
     st.w_pl[2, L.PL_KILLS] = 10
     who, turns, kind = k("policy").leader(st, tb, 0)
     assert who == 2 and kind == L.G_KILLS
+
+
+# ------------------------------------------------------------------ Q1-Q8 policies (their rule, read explicitly)
+
+
+def two(ann: Policy, ben: Policy | None = None, **params) -> Zombies9Config:
+    return Zombies9Config(players=(PlayerConfig("Ann", ann), PlayerConfig("Ben", ben or Policy())), **params)
+
+
+def test_q1_goes_for_the_helipad_within_the_margin(game):
+    """Q1: the Helipad if p's turns to it are at most the best opponent's plus ``margin_turns``, else farm
+    kills (z9_q1_no_margin). Ann is 9 steps off (2.6 turns), Ben 1 step (0.3): within a 3-turn margin."""
+    cfg = two(Policy(margin_turns=3.0, farm_kills=0))
+    st, tb, rng = game(cfg)
+    heli = race_map(st, tb, cfg)
+    pawn(st, 1, sq(heli, 2, 1))
+    put(st, tb, sq(0, 1, 0))  # a zombie to farm
+    assert k("policy").choose_goal(st, tb, 0) == L.G_HELIPAD
+    cfg2 = two(Policy(margin_turns=2.0, farm_kills=0))
+    st, tb, rng = game(cfg2)
+    heli = race_map(st, tb, cfg2)
+    pawn(st, 1, sq(heli, 2, 1))
+    put(st, tb, sq(0, 1, 0))
+    assert k("policy").choose_goal(st, tb, 0) == L.G_KILLS
+
+
+def test_q1_takes_on_a_crematorium_of_exactly_its_means(game):
+    """Q1: the Crematorium when its zombies are at most factor x (life + bullets / 2) and it is near
+    (z9_q1_crematorium_strict)."""
+    cfg = two(Policy(crematorium_factor=1.0, crematorium_turns=2.0), mode="mixed")
+    st, tb, rng = game(cfg)
+    crem = lay(st, tb, cfg, "Straight road", 0, -1)  # stands in for the Crematorium (only its place counts)
+    st.w_gs[L.GS_CREM] = crem
+    st.w_tile[crem, L.TS_Z] = 3
+    st.w_pl[0, L.PL_LIFE], st.w_pl[0, L.PL_BULLETS] = 4, 2  # 2 life + 2 bullets / 2 = 3
+    policy = k("policy")
+    policy.ensure_fields(st)
+    assert policy._crematorium_within_reach(st, tb, 0)
+    st.w_tile[crem, L.TS_Z] = 4
+    assert not policy._crematorium_within_reach(st, tb, 0)
+
+
+def test_q3_a_zombie_square_costs_fight_steps_at_three_and_three(game):
+    """Q3: at 3 life and 3 bullets a zombie square costs ``fight_steps`` steps (z9_q3_zombies_free)."""
+    cfg = two(Policy(fight_steps=3.0))
+    st, tb, rng = game(cfg)
+    assert k("policy").fight_cost(st, tb, 0) == 3 * L.STEP
+
+
+def test_q5_discards_the_chainsaw_at_multi_zombies(game):
+    """Q5: the Chainsaw goes on when ``multi_zombies`` zombies are ahead, whatever the life (z9_q5_strict)."""
+    cfg = two(Policy(multi_zombies=2, danger_life=0))
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    k_ = lay(st, tb, cfg, "Lawn & Garden Center", 0, -1)
+    pawn(st, 0, [sq(k_, r, c) for r in range(3) for c in range(3) if st.w_sq[sq(k_, r, c), L.SQ_BLD] == k_][0])
+    k("hand").put_in_play(st, tb, 0, 0, give(st, tb, cfg, 0, "Chainsaw"))
+    combat = k("combat")
+    combat.arm_for_fight(st, tb, 0, st.w_pl[0, L.PL_SQ], 1)
+    assert st.w_pl[0, L.PL_CHAINSAW_ON] == 0
+    combat.arm_for_fight(st, tb, 0, st.w_pl[0, L.PL_SQ], 2)
+    assert st.w_pl[0, L.PL_CHAINSAW_ON] == 1 and st.w_pl[0, L.PL_CHAINSAW] == -1
+
+
+def test_q6_bad_sense_of_direction_only_from_two_life_tokens(game):
+    """Q6 as the model reads it (cards._wise_attack): Bad Sense of Direction costs its player a life
+    token, so it is played from 2 tokens, never from the last one (z9_q6_bad_sense_low)."""
+    st, tb, rng = game(default_config(2))
+    wise = k("cards")._wise_attack
+    st.w_pl[0, L.PL_LIFE] = 2
+    assert not wise(st, tb, 0, 1, L.G_HELIPAD, L.E_BAD_SENSE)
+    st.w_pl[0, L.PL_LIFE] = 4
+    assert wise(st, tb, 0, 1, L.G_HELIPAD, L.E_BAD_SENSE)
+
+
+def test_q7_a_zombie_on_the_leaders_square_hinders_him(game):
+    """Q7: a zombie on the leader's square (or path) scores for the active player, one on his own square
+    against him (z9_q7_helps_leader)."""
+    cfg = two(Policy(block_weight=1.0, self_weight=1.0, near_weight=0.0))
+    st, tb, rng = game(cfg)
+    heli = race_map(st, tb, cfg)
+    pawn(st, 1, sq(heli, 2, 1))
+    st.w_pl[1, L.PL_GOAL] = L.G_HELIPAD
+    policy = k("policy")
+    who, goal_l, goal_s = policy.prepare_hindrance(st, tb, 0)
+    assert who == 1
+    assert policy.hindrance(st, tb, 0, who, goal_l, goal_s, sq(heli, 2, 1)) > 0
+    assert policy.hindrance(st, tb, 0, who, goal_l, goal_s, 4) < 0
+
+
+def test_q8_an_item_whose_building_is_gone_ranks_zero(game):
+    """Q8: an item whose building is neither on the map nor in a stack is worth 0 (discarded first)
+    (z9_q8_keeps_dead_items)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    slot = give(st, tb, cfg, 0, "Fire Axe")
+    c = st.w_pl[0, slot]
+    policy = k("policy")
+    assert policy.card_value_now(st, tb, 0, c) == tb.cards[c, L.CI_VALUE] > 0  # the Fire Station may come
+    st.w_gs[L.GS_TOP0], st.w_gs[L.GS_TOP1] = st.w_gs[L.GS_N0], st.w_gs[L.GS_N1]  # no tile left
+    assert policy.card_value_now(st, tb, 0, c) == 0
