@@ -291,3 +291,50 @@ def test_q8_an_item_whose_building_is_gone_ranks_zero(game):
     assert policy.card_value_now(st, tb, 0, c) == tb.cards[c, L.CI_VALUE] > 0  # the Fire Station may come
     st.w_gs[L.GS_TOP0], st.w_gs[L.GS_TOP1] = st.w_gs[L.GS_N0], st.w_gs[L.GS_N1]  # no tile left
     assert policy.card_value_now(st, tb, 0, c) == 0
+
+
+# ------------------------------------------------------------------ B6 kids, Part C dogs
+
+
+def test_the_adult_is_fought_before_the_kid(game):
+    """B6 default: a square of one adult and one kid is fought adult first (z9_kid_fought_first)."""
+    cfg = default_config(2, mode="mixed", kid_rule=True)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    q = sq(0, 1, 0)
+    put(st, tb, q, L.Z_KID)
+    put(st, tb, q, L.Z_ADULT)
+    pieces = k("pieces")
+    assert pieces.first_figure(st, tb, q, False) == L.Z_ADULT
+    assert pieces.first_figure(st, tb, q, True) == L.Z_KID
+
+
+def test_dogs_stack_two_high_and_only_with_dogs(game):
+    """Part C / D36 default: up to two dogs on a square, never beside an adult zombie (z9_three_dogs,
+    z9_dogs_mix)."""
+    cfg = default_config(2, mode="mixed", pet_cemetery_dogs=True)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    pieces = k("pieces")
+    q, r = sq(0, 1, 0), sq(0, 1, 2)
+    put(st, tb, q, L.Z_DOG, 2)
+    assert not pieces.can_hold(st, tb, q, L.Z_DOG)
+    put(st, tb, r, L.Z_ADULT)
+    assert not pieces.can_hold(st, tb, r, L.Z_DOG)
+
+
+def test_a_dog_dies_on_five_and_bites_for_half_a_life(game, z9dice):
+    """Part C (D37 default 5+): a 4 fails against a dog and costs half a life token; the 5 kills it
+    (z9_dog_kill_4, z9_dog_full_damage)."""
+    cfg = default_config(2, mode="mixed", pet_cemetery_dogs=True)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    q = sq(0, 1, 0)
+    put(st, tb, q, L.Z_DOG)
+    pawn(st, 0, q)
+    st.w_pl[0, L.PL_LIFE], st.w_pl[0, L.PL_BULLETS] = 6, 0
+    z9dice.script(4, 5)
+    assert k("combat").fight(st, tb, rng, 0, 0, q, L.Z_DOG, 1)
+    z9dice.done()
+    assert st.w_pl[0, L.PL_LIFE] == 5 and st.w_pl[0, L.PL_KILLS] == 1
