@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 
-from z9_scene import check, clear, empty_hands, give, lay, pawn, put, race_map, sq, tile_id
+from z9_scene import card_id, centre, check, clear, empty_hands, give, lay, pawn, put, race_map, sq, tile_id
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import PlayerConfig, Policy, Zombies9Config, default_config
@@ -338,3 +338,97 @@ def test_a_dog_dies_on_five_and_bites_for_half_a_life(game, z9dice):
     assert k("combat").fight(st, tb, rng, 0, 0, q, L.Z_DOG, 1)
     z9dice.done()
     assert st.w_pl[0, L.PL_LIFE] == 5 and st.w_pl[0, L.PL_KILLS] == 1
+
+
+# ------------------------------------------------------------------ A11 card effects the card tests leave open
+
+
+def test_the_skateboard_adds_two_before_adrenaline_doubles(game, z9dice):
+    """A11: Skateboard +2 to the movement roll, added before Adrenaline Rush doubles it: a roll of 2 is
+    (2 + 2) x 2 = 8 squares (z9_skateboard_after_double, z9_skateboard_one)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    race_map(st, tb, cfg)
+    st.w_pl[0, L.PL_SKATEBOARD] = card_id(cfg, "Skateboard")  # in play (the card itself is not moved)
+    give(st, tb, cfg, 0, "Adrenaline Rush")
+    z9dice.script(2)
+    assert k("cards").movement_roll(st, tb, rng, 0, 0, L.G_HELIPAD, False) == (2 + 2) * 2
+    z9dice.done()
+
+
+def test_much_needed_rest_stops_at_five_life_tokens(game, z9dice):
+    """A11 / A4: Much Needed Rest gains 2 life tokens, capped at 5 (z9_rest_over_cap)."""
+    cfg = two(Policy(rest_life=4))
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    give(st, tb, cfg, 0, "Much Needed Rest")
+    st.w_pl[0, L.PL_LIFE] = 8
+    assert k("cards").movement_roll(st, tb, rng, 0, 0, L.G_GATHER, False) == -1
+    assert st.w_pl[0, L.PL_LIFE] == 10
+    z9dice.done()
+
+
+def test_zombie_cards_keep_off_the_players_squares(game):
+    """A11: We're Screwed puts zombies on empty squares and Zombie Master on squares not occupied by
+    players, however much the placer would like a pawn's square (z9_screwed_on_pawns, z9_master_on_pawns)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    pawn(st, 1, sq(0, 1, 0))
+    cards = k("cards")
+    for effect in (L.E_SCREWED, L.E_MASTER):
+        st.w_score[:] = 0.0
+        st.w_score[sq(0, 1, 0)] = st.w_score[4] = 100.0  # the pawns' squares score best
+        cards.zombie_card(st, tb, 0, effect)
+        assert st.w_sq[sq(0, 1, 0), L.SQ_ADULT] == 0 and st.w_sq[4, L.SQ_ADULT] == 0
+        clear(st, tb)
+
+
+def test_this_isnt_so_bad_moves_exactly_two_zombies(game):
+    """A11: This Isn't So Bad moves 2 zombies, even when a third move would help too
+    (z9_not_so_bad_three)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    lay(st, tb, cfg, "Crossroads", 0, -1)
+    for q in (sq(0, 0, 1), sq(0, 1, 0), sq(0, 2, 1)):
+        put(st, tb, q)
+    st.w_score[:] = 0.0
+    for q in (sq(0, 0, 1), sq(0, 1, 0), sq(0, 2, 1)):
+        st.w_score[q] = -5.0
+    for q in (sq(1, 1, 0), sq(1, 1, 1), sq(1, 1, 2)):
+        st.w_score[q] = 8.0
+    assert k("cards").zombie_card(st, tb, 0, L.E_NOT_SO_BAD) == 2
+    check(st, tb)
+
+
+def test_claustrophobia_takes_hold_on_the_targets_move(game, z9dice):
+    """A11 Claustrophobia on the turn it hits (PL_CLAUS = 2): the pawn leaves the building by the
+    shortest way with his roll (z9_claustro_ignored)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    h = lay(st, tb, cfg, "Hospital", 0, -1)
+    clear(st, tb)
+    empty_hands(st, tb)
+    pawn(st, 0, sq(h, 0, 0))
+    st.w_pl[0, L.PL_CLAUS] = 2
+    z9dice.script(3)
+    k("turn")._movement(st, tb, rng, 0, 0)
+    z9dice.done()
+    assert st.w_pl[0, L.PL_SQ] == sq(h, 2, 1)
+
+
+def test_q2_lays_a_good_tile_near_itself_and_away_from_the_leader(game, z9dice):
+    """Q2: maximise value x (leader's steps - own steps): the Helipad goes on Ann's side of the Town
+    Square, away from Ben (z9_q2_own_side)."""
+    cfg = two(Policy(helipad_value=20.0, zombie_value=0.0, token_value=0.0, frontier_value=0.0))
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    empty_hands(st, tb)
+    pawn(st, 0, sq(0, 1, 0))  # west
+    pawn(st, 1, sq(0, 1, 2))  # east
+    t = tile_id(cfg, "Helipad")
+    n = k("board").list_placements(st, tb, t)
+    with z9dice.real():
+        i = k("policy").choose_placement(st, tb, rng, 0, 0, t, n)
+    assert st.w_cand[i, 0] < centre(tb)  # west of the Town Square
