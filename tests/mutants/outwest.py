@@ -299,4 +299,7 @@ MUTANTS += [
       "a Citizen rises as a zombie gunslinger"),
     M("ow_return_fire_aimed", "§11", SH, "        volley(st, g, tb, rng, z, s, slot, 0, 0, 0)", "        volley(st, g, tb, rng, z, s, slot, 1, 0, 0)",
       "a gunslinger's return fire counts as aimed"),
+    # §13 the turn procedure: a victory check after every card
+    M("ow_no_victory_after_card", "§13, §12", TU, "    clear_markers(st, g)\n    victory(st, g, tb)\n    if not st.gs[g, GS_OVER]:",
+      "    clear_markers(st, g)\n    if not st.gs[g, GS_OVER]:", "the zombies' win is not checked after a card"),
 ]

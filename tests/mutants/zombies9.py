@@ -221,4 +221,9 @@ MUTANTS += [
       "    if False:\n        return 0", "Q8 ranks an item whose building is gone at its usual value"),
     M("z9_q9_base_first", "Q9, D25", TU, "            want = 1 if st.w_gs[GS_CREM] < 0 and st.w_gs[GS_HELI] < 0 else 0", "            want = 0",
       "Q9's default draws from the base stack before the Crematorium is out"),
+    # A1 / D11 the figure pools, B3 playing alone
+    M("z9_empty_pool_places", "A1, D11", PI, "return tb.prm[P_POOL_LIMITED] == 0 or st.w_gs[pool_index(kind)] > 0",
+      "return tb.prm[P_POOL_LIMITED] == 0 or st.w_gs[pool_index(kind)] >= 0", "a figure is placed from an empty pool"),
+    M("z9_alone_starts_four_way", "B3", "sim/rulesets/zombies9/compile.py", "        if config.mode == \"alone\":\n            start = entrance",
+      "        if config.mode == \"alone\":\n            start = fourway[0]", "alone, the pawns start on a four-way tile, not the Graveyard Entrance"),
 ]

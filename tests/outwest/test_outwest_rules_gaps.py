@@ -280,3 +280,12 @@ def test_friendly_fire_hits_the_man_in_contact_on_every_one(ow_dice):
     S.fire(a.st, 0, a.tb, a.rng, GUNMAN, z, 0, 0, 0, 0)
     ow_dice.done()
     assert a.fi(LEGEND, L.FI_STATE) == L.S_STANDING
+
+
+def test_the_zombies_win_is_checked_after_every_card(ow_nojit):
+    """§13 / §12: "after every card: victory check": the card that leaves no conscious man ends the game
+    (ow_no_victory_after_card)."""
+    a = Arena()
+    a.put(0, 18.0, 18.0, 0.0, L.S_OUT)
+    T.after_card(a.st, 0, a.tb, a.rng, a.config.n_humans, False)
+    assert a.st.gs[0, L.GS_OVER] == 1 and a.st.gs[0, L.GS_WINNER] == L.WIN_ZOMBIES

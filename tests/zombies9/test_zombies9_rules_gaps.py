@@ -432,3 +432,25 @@ def test_q2_lays_a_good_tile_near_itself_and_away_from_the_leader(game, z9dice):
     with z9dice.real():
         i = k("policy").choose_placement(st, tb, rng, 0, 0, t, n)
     assert st.w_cand[i, 0] < centre(tb)  # west of the Town Square
+
+
+# ------------------------------------------------------------------ A1 / D11 pools, B3 alone
+
+
+def test_an_empty_pool_places_no_figure(game):
+    """A1 / D11 default: a placement beyond the figures is skipped (z9_empty_pool_places)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    st.w_gs[L.GS_POOL_ADULT] = 0
+    assert not k("pieces").add_zombie(st, tb, sq(0, 1, 0), L.Z_ADULT)
+    assert st.w_sq[sq(0, 1, 0), L.SQ_ADULT] == 0
+
+
+def test_alone_the_pawns_start_on_the_graveyard_entrance(game):
+    """B3: playing Zombies!!! 9 alone, the Graveyard Entrance replaces the Town Square
+    (z9_alone_starts_four_way)."""
+    cfg = default_config(2, mode="alone")
+    st, tb, rng = game(cfg)
+    assert st.w_tile[0, L.TS_TYPE] == tile_id(cfg, "Graveyard Entrance")
+    assert st.w_pl[0, L.PL_SQ] == st.w_pl[1, L.PL_SQ] == 4
