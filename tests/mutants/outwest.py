@@ -20,7 +20,7 @@ WE, TU, CO = "sim/data/outwest/weapons.toml", K + "turn.py", "sim/rulesets/outwe
 
 MUTANTS = [
     # §1 facing and arcs
-    M("ow_front_arc_wide", "§1", CFG, '_p(45.0, "C", "§1, W11", "the front arc', '_p(90.0, "C", "§1, W11", "the front arc',
+    M("ow_front_arc_wide", "§1, W11", CFG, '_p(45.0, "C", "§1, W11", "the front arc', '_p(90.0, "C", "§1, W11", "the front arc',
       "the front arc is 90 degrees either side, so no attack comes from the side"),
     M("ow_rear_arc_narrow", "§1", CFG, '_p(45.0, "C", "§1, W11", "the rear arc', '_p(10.0, "C", "§1, W11", "the rear arc',
       "the rear arc shrinks to 10 degrees either side of straight behind"),
@@ -77,14 +77,14 @@ MUTANTS = [
     # §5 shooting
     M("ow_one_die_floor", "§5.1", SH, "    return max(1, int(n))\n\n\n@njit\ndef ammo_after",
       "    return max(0, int(n))\n\n\n@njit\ndef ammo_after", "a shot with no dice left rolls none, not one"),
-    M("ow_hit_on_five", "§5.1", SH, "hits += r >= hit_on", "hits += r >= hit_on - 1", "a 5 also hits"),
+    M("ow_hit_on_five", "§5.1, W1", SH, "hits += r >= hit_on", "hits += r >= hit_on - 1", "a 5 also hits"),
     M("ow_ammo_one_one", "§5.1, W4", CFG, 'out_of_ammo_ones: int = _p(2,', 'out_of_ammo_ones: int = _p(3,',
       "a gun runs out of ammunition only on three 1s"),
     M("ow_jam_unblazed", "§5.1, W4", SH, "    if blaze and ones >= tb.prm[P_JAM_ONES]:", "    if ones >= tb.prm[P_JAM_ONES]:",
       "three 1s jam a gun that is not blazing away"),
     M("ow_shotgun_stays_loaded", "§5.1", SH, "        st.fi[g, s, FI_AMMO0 + slot] = GUN_EMPTY  # §5.1 step 6",
       "        pass  # §5.1 step 6", "a shotgun need not be reloaded after a Fire"),
-    M("ow_point_blank_edge", "§5.2", CFG, 'band_point_blank_in: float = _p(2.0,', 'band_point_blank_in: float = _p(3.0,',
+    M("ow_point_blank_edge", "§5.2, W2", CFG, 'band_point_blank_in: float = _p(2.0,', 'band_point_blank_in: float = _p(3.0,',
       "point blank reaches 3 inches"),
     M("ow_pistol_long_dice", "§5.2", CFG, 'pistol_dice_long: int = _p(1,', 'pistol_dice_long: int = _p(2,',
       "a pistol rolls 2 dice at long range"),
@@ -108,7 +108,7 @@ MUTANTS = [
       "the musketoon splashes figures within 2 inches"),
     M("ow_splash_class_mod", "§5.5, W24", SH, "max(1, int(tb.band_dice[PROFILE_PISTOL, band]))",
       "max(1, int(tb.band_dice[PROFILE_PISTOL, band]) + 2)", "the splash roll gets two more dice"),
-    M("ow_location_table_head", "§5.6", TAB, 'head = ["graze", "graze", "flesh", "flesh+out", "dead", "dead"]',
+    M("ow_location_table_head", "§5.6, W5", TAB, 'head = ["graze", "graze", "flesh", "flesh+out", "dead", "dead"]',
       'head = ["graze", "graze", "flesh", "flesh+out", "flesh+out", "dead"]', "a head hit on a 5 is not dead"),
     M("ow_shotgun_near_effect", "§5.6", SH, "            mod += tb.prm[P_FX_SHOTGUN_NEAR]\n", "            mod += 0\n",
       "a shotgun at 3 inches or less gets no +1 effect on a human"),
@@ -196,7 +196,7 @@ MUTANTS = [
     M("ow_ko_wakes_standing", "§5.6", BI, "        st.fi[g, h, FI_STATE] = S_DOWN  # comes round, still knocked down",
       "        st.fi[g, h, FI_STATE] = S_STANDING  # comes round, still knocked down", "he comes round standing"),
     # §10 horses
-    M("ow_spook_on_4", "§10", BI, "thrown = roll >= tb.prm[P_THROWN_ON]", "thrown = roll >= tb.prm[P_THROWN_ON] - 1",
+    M("ow_spook_on_4", "§10, W27", BI, "thrown = roll >= tb.prm[P_THROWN_ON]", "thrown = roll >= tb.prm[P_THROWN_ON] - 1",
       "a spooked horse throws its rider on 4+"),
     # §11 gunslingers
     M("ow_no_return_fire", "§11", SH, "        return_fire(st, g, tb, rng, t, s)\n", "        pass\n",

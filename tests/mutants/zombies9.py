@@ -139,7 +139,7 @@ MUTANTS += [
       "All the Marbles stops zombie movement for the holder's own turn only"),
     M("z9_bad_sense_free", "A11", CA, "if lose_life(st, tb, g, o, int(tb.prm[P_BAD_SENSE_LIFE])):", "if lose_life(st, tb, g, o, 0):",
       "Bad Sense of Direction costs its player no life token"),
-    M("z9_butter_keeps_item", "A11", CA, "        to_discard(st, st.w_pl[t, from_play])\n        st.w_pl[t, from_play] = -1\n        return True",
+    M("z9_butter_keeps_item", "A11, D13", CA, "        to_discard(st, st.w_pl[t, from_play])\n        st.w_pl[t, from_play] = -1\n        return True",
       "        return True", "Butter Fingers leaves the target's item in play"),
     M("z9_everybody_stops", "A11", CA, "hostile_move(st, tb, rng, g, o, t, int(tb.prm[P_EVERYBODY_MOVES]), True)",
       "hostile_move(st, tb, rng, g, o, t, int(tb.prm[P_EVERYBODY_MOVES]), False)", "Where Did Everybody Go? stops at the first fight"),
@@ -224,6 +224,15 @@ MUTANTS += [
     # A1 / D11 the figure pools, B3 playing alone
     M("z9_empty_pool_places", "A1, D11", PI, "return tb.prm[P_POOL_LIMITED] == 0 or st.w_gs[pool_index(kind)] > 0",
       "return tb.prm[P_POOL_LIMITED] == 0 or st.w_gs[pool_index(kind)] >= 0", "a figure is placed from an empty pool"),
-    M("z9_alone_starts_four_way", "B3", "sim/rulesets/zombies9/compile.py", "        if config.mode == \"alone\":\n            start = entrance",
+    M("z9_alone_starts_four_way", "B3, D34", "sim/rulesets/zombies9/compile.py", "        if config.mode == \"alone\":\n            start = entrance",
       "        if config.mode == \"alone\":\n            start = fourway[0]", "alone, the pawns start on a four-way tile, not the Graveyard Entrance"),
+    # D readings the first lists did not reach
+    M("z9_helipad_eight", "D2", CFG, "helipad_zombies: int = _p(9,", "helipad_zombies: int = _p(8,", "the Helipad gets 8 zombies, not one a square"),
+    M("z9_death_discards_hand", "D9", CO, "    if tb.prm[P_DEATH_DISCARD_HAND] != 0:", "    if True:", "a death discards the hand by default"),
+    M("z9_helipad_most_kills", "D19", TU, "if tb.tile_info[t, TI_ROLE] != R_HELIPAD or tb.prm[P_HELI_MOST_KILLS] == 0:", "if tb.tile_info[t, TI_ROLE] != R_HELIPAD:",
+      "the Helipad is placed by the player with most kills by default"),
+    M("z9_alone_kills_win", "D28, B8", CO, "    return tb.prm[P_MODE] != MODE_ALONE or tb.prm[P_ALONE_KILLS] != 0", "    return True",
+      "25 kills win when playing Zombies!!! 9 alone"),
+    M("z9_kids_aggressive", "D32, B6", PI, "    return max(0, z - squares)\n", "    return z // 2\n",
+      "kids are stacked beside adults even where the squares suffice"),
 ]

@@ -454,3 +454,44 @@ def test_alone_the_pawns_start_on_the_graveyard_entrance(game):
     st, tb, rng = game(cfg)
     assert st.w_tile[0, L.TS_TYPE] == tile_id(cfg, "Graveyard Entrance")
     assert st.w_pl[0, L.PL_SQ] == st.w_pl[1, L.PL_SQ] == 4
+
+
+# ------------------------------------------------------------------ D readings (defaults)
+
+
+def test_the_helipad_gets_a_zombie_on_every_square(game, z9dice):
+    """D2 default: 9 zombies on the Helipad, one a square (z9_helipad_eight)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    heli = lay(st, tb, cfg, "Helipad", 0, -1)
+    assert k("pieces").populate(st, tb, rng, 0, heli) == 9
+    z9dice.done()
+
+
+def test_a_death_keeps_the_hand(game):
+    """D9 default: cards in hand are kept on death (z9_death_discards_hand)."""
+    cfg = default_config(2)
+    st, tb, rng = game(cfg)
+    hand = k("hand").hand_count(st, tb, 0)
+    assert hand > 0
+    k("combat").death(st, tb, 0, 0)
+    assert k("hand").hand_count(st, tb, 0) == hand
+
+
+def test_the_helipad_is_placed_by_its_drawer(game):
+    """D19 default: the drawer places the Helipad, whoever has most kills; the option gives it to the
+    most kills (z9_helipad_most_kills)."""
+    for option, placer in ((False, 0), (True, 1)):
+        cfg = default_config(2, helipad_placer="most_kills" if option else "drawer")
+        st, tb, rng = game(cfg)
+        st.w_pl[1, L.PL_KILLS] = 5
+        assert k("turn")._placer(st, tb, 0, tile_id(cfg, "Helipad")) == placer
+
+
+def test_kills_do_not_win_alone(game):
+    """D28 / B8 default: playing Zombies!!! 9 alone, 25 kills do not win (z9_alone_kills_win)."""
+    combat = k("combat")
+    for mode, wins in (("alone", False), ("base", True)):
+        st, tb, rng = game(default_config(2, mode=mode))
+        assert bool(combat.kills_win_on(tb)) == wins
