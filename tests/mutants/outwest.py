@@ -7,8 +7,8 @@ oracle and ruleset files take minutes each as plain Python, so they are not part
 
 from mutant import Mutant as M
 
-TESTS = ["tests/outwest/test_outwest_mutant_kills.py", "tests/outwest/test_outwest_rules.py",
-         "tests/outwest/test_outwest_rules_gaps.py"]
+TESTS = ["tests/outwest/test_outwest_rules_gaps.py", "tests/outwest/test_outwest_mutant_kills.py",
+         "tests/outwest/test_outwest_rules.py"]
 TIMEOUT = 300.0
 
 K = "kernels/outwest/"

@@ -7,8 +7,8 @@ fight-oracle files take minutes each as plain Python and are left out).
 
 from mutant import Mutant as M
 
-TESTS = ["tests/zombies9/test_zombies9_mutant_kills.py", "tests/zombies9/test_zombies9_rules.py",
-         "tests/zombies9/test_zombies9_cards.py", "tests/zombies9/test_zombies9_rules_gaps.py"]
+TESTS = ["tests/zombies9/test_zombies9_rules_gaps.py", "tests/zombies9/test_zombies9_mutant_kills.py",
+         "tests/zombies9/test_zombies9_rules.py", "tests/zombies9/test_zombies9_cards.py"]
 TIMEOUT = 400.0
 
 K = "kernels/zombies9/"
@@ -187,11 +187,11 @@ MUTANTS += [
       "the kid is fought before the adult"),
     # Part C dogs
     M("z9_dog_kill_4", "C, D37", CFG, "dog_kill: int = _p(5,", "dog_kill: int = _p(4,", "a dog dies on 4+"),
-    M("z9_dog_full_damage", "C", CO, "dmg = int(tb.prm[P_DOG_DAMAGE]) if dog else 2", "dmg = 2",
+    M("z9_dog_full_damage", "C, D35", CO, "dmg = int(tb.prm[P_DOG_DAMAGE]) if dog else 2", "dmg = 2",
       "losing to a dog costs a whole life token"),
-    M("z9_dog_one_step", "C", MO, "                if kind == Z_DOG and dog_steps >= 2:", "                if kind == Z_DOG and dog_steps >= 3:",
+    M("z9_dog_one_step", "C, D35", MO, "                if kind == Z_DOG and dog_steps >= 2:", "                if kind == Z_DOG and dog_steps >= 3:",
       "a dog moves only one square (heuristic zombie movement)"),
-    M("z9_three_dogs", "C", PI, "return dogs < tb.prm[P_DOG_STACK] and (mix or a + k == 0)", "return dogs <= tb.prm[P_DOG_STACK] and (mix or a + k == 0)",
+    M("z9_three_dogs", "C, D35", PI, "return dogs < tb.prm[P_DOG_STACK] and (mix or a + k == 0)", "return dogs <= tb.prm[P_DOG_STACK] and (mix or a + k == 0)",
       "three dogs may share a square"),
     M("z9_dogs_mix", "C, D36", PI, "return dogs < tb.prm[P_DOG_STACK] and (mix or a + k == 0)", "return dogs < tb.prm[P_DOG_STACK]",
       "a dog may share a square with an adult zombie"),
