@@ -411,6 +411,8 @@ def test_claustrophobia_takes_hold_on_the_targets_move(game, z9dice):
     clear(st, tb)
     empty_hands(st, tb)
     pawn(st, 0, sq(h, 0, 0))
+    st.w_sq[sq(h, 0, 2), L.SQ_LIFE] = 1  # a life token inside: where he would go otherwise
+    st.w_pl[0, L.PL_LIFE] = 4
     st.w_pl[0, L.PL_CLAUS] = 2
     z9dice.script(3)
     k("turn")._movement(st, tb, rng, 0, 0)
