@@ -289,3 +289,40 @@ def test_the_zombies_win_is_checked_after_every_card(ow_nojit):
     a.put(0, 18.0, 18.0, 0.0, L.S_OUT)
     T.after_card(a.st, 0, a.tb, a.rng, a.config.n_humans, False)
     assert a.st.gs[0, L.GS_OVER] == 1 and a.st.gs[0, L.GS_WINNER] == L.WIN_ZOMBIES
+
+
+def test_a_horse_is_spooked_within_five_inches_not_beyond(ow_dice):
+    """§10: a horse within 5" of any zombie is spooked: at a gap of 4.5" the test is rolled, at 5.5"
+    not (ow_spook_radius_4)."""
+    a = Arena(config(town="open", players=(Character("Rider", "gunman", ("pistol",), "fists", True),)))
+    a.put(0, 18.0, 18.0)
+    a.st.fi[0, 0, L.FI_HORSE] = L.HORSE_RIDDEN
+    z = a.put(a.zombie(0), 18.0 + 1.0 + 5.5, 18.0)
+    assert not B.spook_test(a.st, 0, a.tb, a.rng, 0)
+    a.put(z, 18.0 + 1.0 + 4.5, 18.0)
+    ow_dice.script(4)
+    assert not B.spook_test(a.st, 0, a.tb, a.rng, 0)
+    ow_dice.done()
+
+
+def test_returned_zombies_stand_at_the_middle_of_the_graveyard_edge(ow_nojit):
+    """§6.6 / §12: "the middle of one randomly chosen table edge": the returned figures are centred on
+    the middle of the east edge (ow_grave_off_middle)."""
+    from kernels.outwest import zombies as Z
+
+    a = Arena(config(town="open"))
+    a.put(0, 18.0, 18.0)
+    a.st.gs[0, L.GS_GRAVE] = 1  # east
+    Z.return_destroyed(a.st, 0, a.tb, 0)
+    size = a.config.groups[0]
+    ys = [a.pos(a.zombie(k))[1] for k in range(size)]
+    xs = {round(a.pos(a.zombie(k))[0], 6) for k in range(size)}
+    assert xs == {36.0 - 0.5} and sum(ys) / size == pytest.approx(18.0)
+
+
+def test_a_push_back_moves_two_inches_straight_away(ow_nojit):
+    """§7.4 / W17: pushed back 2" straight away from the attacker (ow_push_half)."""
+    a = Arena(config(town="open"))
+    a.put(0, 18.0, 18.0)
+    F.push_back(a.st, 0, a.tb, 0, 17.0, 18.0, 2.0)
+    assert a.pos(0) == pytest.approx((20.0, 18.0))
