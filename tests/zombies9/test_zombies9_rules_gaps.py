@@ -497,3 +497,26 @@ def test_kills_do_not_win_alone(game):
     for mode, wins in (("alone", False), ("base", True)):
         st, tb, rng = game(default_config(2, mode=mode))
         assert bool(combat.kills_win_on(tb)) == wins
+
+
+def test_q2_never_closes_the_map_while_another_placement_fits(game, z9dice):
+    """Q2 / A6: a placement that leaves no open road edge (it costs the rest of the turn) is taken only
+    when nothing else fits. The Town Square's south exit is the map's last open edge; a dead end laid
+    there closes the map and scores best (Ann beside it, Ben across the square); the other candidate
+    (a cell off the map's edge, scored 0: the rule looks only at scores and open edges) must win
+    (z9_q2_closes_map)."""
+    cfg = two(Policy(zombie_value=-1.0, token_value=1.0, item_value=0.0, helipad_value=0.0, frontier_value=0.0))
+    st, tb, rng = game(cfg)
+    for dx, dy, r in ((0, -1, 0), (1, 0, 1), (-1, 0, 3)):  # dead ends facing the Town Square
+        lay(st, tb, cfg, "Police Station", dx, dy, r)
+    clear(st, tb)
+    empty_hands(st, tb)
+    board = k("board")
+    assert board.open_edges(st) == 1
+    pawn(st, 0, sq(0, 2, 1))
+    pawn(st, 1, sq(0, 0, 1))
+    c = centre(tb)
+    st.w_cand[0, :3] = (c, c + 1, 2)  # joins the last open edge: closes the map
+    st.w_cand[1, :3] = (c + 3, c + 3, 0)
+    with z9dice.real():
+        assert k("policy").choose_placement(st, tb, rng, 0, 0, tile_id(cfg, "Police Station"), 2) == 1
