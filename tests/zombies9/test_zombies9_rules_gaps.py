@@ -520,3 +520,31 @@ def test_q2_never_closes_the_map_while_another_placement_fits(game, z9dice):
     st.w_cand[1, :3] = (c + 3, c + 3, 0)
     with z9dice.real():
         assert k("policy").choose_placement(st, tb, rng, 0, 0, tile_id(cfg, "Police Station"), 2) == 1
+
+
+def test_where_did_everybody_go_fights_through_even_where_a_won_fight_ends_a_move(game, z9dice):
+    """A11 Where Did Everybody Go?: the target fights every zombie met and goes on, also under D6's
+    option ``continue_after_fight = false`` (under the default a won fight never stops a move, so only
+    the option shows it) (z9_everybody_stops)."""
+    cfg = two(Policy(), Policy(threat_turns=1000.0), continue_after_fight=False)
+    st, tb, rng = game(cfg)
+    heli = race_map(st, tb, cfg)
+    pawn(st, 0, sq(heli, 2, 1))
+    put(st, tb, sq(2, 1, 1))
+    give(st, tb, cfg, 1, "Where Did Everybody Go?")
+    z9dice.script(6)
+    k("cards").pre_turn_window(st, tb, rng, 0, 0)
+    z9dice.done()
+    assert st.w_pl[0, L.PL_SQ] == sq(1, 1, 1) and st.w_pl[0, L.PL_KILLS] == 1  # five squares, as without the option
+
+
+def test_kids_only_where_the_squares_run_out(game, z9dice):
+    """B6 / D32 default: with the kid rule a tile whose zombies fit one a square gets no kid (the
+    aggressive placement would stack two pairs on the Crossroads' 4) (z9_kids_aggressive)."""
+    cfg = default_config(2, mode="mixed", kid_rule=True)
+    st, tb, rng = game(cfg)
+    clear(st, tb)
+    t = lay(st, tb, cfg, "Crossroads", 0, -1)
+    assert k("pieces").populate(st, tb, rng, 0, t) == 4
+    assert st.w_sq[9 * t: 9 * t + 9, L.SQ_KID].sum() == 0
+    z9dice.done()
