@@ -302,4 +302,8 @@ MUTANTS += [
     # §13 the turn procedure: a victory check after every card
     M("ow_no_victory_after_card", "§13, §12", TU, "    clear_markers(st, g)\n    victory(st, g, tb)\n    if not st.gs[g, GS_OVER]:",
       "    clear_markers(st, g)\n    if not st.gs[g, GS_OVER]:", "the zombies' win is not checked after a card"),
+    # §7.3 step 1: one attack per figure
+    M("ow_zombie_attacks_everyone", "§7.3", ZO, "            h = zombie_target(st, g, tb, z)\n            if h >= 0:\n                zombie_attacks(st, g, tb, rng, z, h)",
+      "            for h in range(n_humans(tb)):\n                if is_human(st, g, h) and touching(gap_between(st, g, tb, z, h)):\n                    zombie_attacks(st, g, tb, rng, z, h)",
+      "a zombie touching two men attacks both"),
 ]

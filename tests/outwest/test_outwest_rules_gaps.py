@@ -326,3 +326,17 @@ def test_a_push_back_moves_two_inches_straight_away(ow_nojit):
     a.put(0, 18.0, 18.0)
     F.push_back(a.st, 0, a.tb, 0, 17.0, 18.0, 2.0)
     assert a.pos(0) == pytest.approx((20.0, 18.0))
+
+
+def test_a_zombie_touching_two_men_attacks_one(ow_dice):
+    """§7.3 step 1: a figure touching two enemies attacks only one of them: the Gunman it faces
+    (W16: the fewest defend dice), not also the Legend whose back it touches (ow_zombie_attacks_everyone)."""
+    from kernels.outwest import zombies as Z
+
+    a = Arena(config(town="open"))
+    a.put(GUNMAN, 18.0, 18.0)
+    a.put(LEGEND, 20.0, 18.0)
+    a.put(a.zombie(0), 19.0, 18.0, math.pi)
+    ow_dice.script(1, *([2] * (4 + 2)))  # the group's roll (already in contact); 4 attack and 2 defend dice
+    Z.move_and_attack(a.st, 0, a.tb, a.rng, 0)
+    ow_dice.done()
