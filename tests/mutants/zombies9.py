@@ -235,4 +235,6 @@ MUTANTS += [
       "25 kills win when playing Zombies!!! 9 alone"),
     M("z9_kids_aggressive", "D32, B6", PI, "    return max(0, z - squares)\n", "    return z // 2\n",
       "kids are stacked beside adults even where the squares suffice"),
+    M("z9_deal_keeps_automatic", "D30, B5", CA, "            if tb.cards[c, CI_AUTO]:\n                st.w_cand[autos, 0], st.w_cand[autos, 1] = c, p",
+      "            if False:\n                st.w_cand[autos, 0], st.w_cand[autos, 1] = c, p", "an Automatic card dealt at the set-up stays in the hand"),
 ]

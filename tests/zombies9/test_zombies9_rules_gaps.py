@@ -6,7 +6,21 @@ from __future__ import annotations
 
 import importlib
 
-from z9_scene import card_id, centre, check, clear, empty_hands, give, lay, pawn, put, race_map, sq, tile_id
+from z9_scene import (
+    card_id,
+    centre,
+    check,
+    clear,
+    empty_hands,
+    give,
+    lay,
+    pawn,
+    put,
+    race_map,
+    sq,
+    stack_on_top,
+    tile_id,
+)
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.config import PlayerConfig, Policy, Zombies9Config, default_config
@@ -548,3 +562,18 @@ def test_kids_only_where_the_squares_run_out(game, z9dice):
     assert k("pieces").populate(st, tb, rng, 0, t) == 4
     assert st.w_sq[9 * t: 9 * t + 9, L.SQ_KID].sum() == 0
     z9dice.done()
+
+
+def test_an_automatic_card_dealt_at_the_set_up_resolves_and_is_not_replaced(game, z9dice):
+    """D30 / B5: an Automatic card among the first three resolves after the deal, and the hand stays
+    one short (z9_deal_keeps_automatic)."""
+    cfg = default_config(2, mode="mixed")
+    st, tb, rng = game(cfg)
+    empty_hands(st, tb)
+    stack_on_top(st, cfg, "Dust to Dust")
+    st.w_pl[1, L.PL_LIFE] = 10
+    k("cards").deal(st, tb, rng, 0, 0)
+    z9dice.done()
+    hand = k("hand")
+    assert hand.hand_count(st, tb, 0) == cfg.hand_size - 1 and hand.hand_count(st, tb, 1) == cfg.hand_size
+    assert st.w_pl[1, L.PL_LIFE] == 2 * cfg.start_life  # Dust to Dust resolved
