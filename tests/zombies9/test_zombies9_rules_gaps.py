@@ -118,7 +118,7 @@ def test_only_one_item_of_each_kind_in_play(game):
 def test_all_the_marbles_lasts_until_after_the_holders_next_turn(game, z9dice):
     """A11 All the Marbles: discarded at the end of the holder's turn, no zombie moves until after his
     next turn (n players: n turns on) (z9_marbles_this_turn_only)."""
-    cfg = default_config(2)
+    cfg = two(Policy(cards="heuristic"))  # Q6 holds All the Marbles for a racer
     st, tb, rng = game(cfg)
     empty_hands(st, tb)
     k_ = lay(st, tb, cfg, "Toy Store", 0, -1)
@@ -215,13 +215,13 @@ def two(ann: Policy, ben: Policy | None = None, **params) -> Zombies9Config:
 def test_q1_goes_for_the_helipad_within_the_margin(game):
     """Q1: the Helipad if p's turns to it are at most the best opponent's plus ``margin_turns``, else farm
     kills (z9_q1_no_margin). Ann is 9 steps off (2.6 turns), Ben 1 step (0.3): within a 3-turn margin."""
-    cfg = two(Policy(margin_turns=3.0, farm_kills=0))
+    cfg = two(Policy(goal="heuristic", margin_turns=3.0, farm_kills=0))
     st, tb, rng = game(cfg)
     heli = race_map(st, tb, cfg)
     pawn(st, 1, sq(heli, 2, 1))
     put(st, tb, sq(0, 1, 0))  # a zombie to farm
     assert k("policy").choose_goal(st, tb, 0) == L.G_HELIPAD
-    cfg2 = two(Policy(margin_turns=2.0, farm_kills=0))
+    cfg2 = two(Policy(goal="heuristic", margin_turns=2.0, farm_kills=0))
     st, tb, rng = game(cfg2)
     heli = race_map(st, tb, cfg2)
     pawn(st, 1, sq(heli, 2, 1))
@@ -232,7 +232,7 @@ def test_q1_goes_for_the_helipad_within_the_margin(game):
 def test_q1_takes_on_a_crematorium_of_exactly_its_means(game):
     """Q1: the Crematorium when its zombies are at most factor x (life + bullets / 2) and it is near
     (z9_q1_crematorium_strict)."""
-    cfg = two(Policy(crematorium_factor=1.0, crematorium_turns=2.0), mode="mixed")
+    cfg = two(Policy(goal="heuristic", crematorium_factor=1.0, crematorium_turns=2.0), mode="mixed")
     st, tb, rng = game(cfg)
     crem = lay(st, tb, cfg, "Straight road", 0, -1)  # stands in for the Crematorium (only its place counts)
     st.w_gs[L.GS_CREM] = crem
@@ -360,7 +360,7 @@ def test_a_dog_dies_on_five_and_bites_for_half_a_life(game, z9dice):
 def test_the_skateboard_adds_two_before_adrenaline_doubles(game, z9dice):
     """A11: Skateboard +2 to the movement roll, added before Adrenaline Rush doubles it: a roll of 2 is
     (2 + 2) x 2 = 8 squares (z9_skateboard_after_double, z9_skateboard_one)."""
-    cfg = default_config(2)
+    cfg = two(Policy(cards="heuristic"))  # Q6 plays Adrenaline Rush when the roll falls short
     st, tb, rng = game(cfg)
     race_map(st, tb, cfg)
     st.w_pl[0, L.PL_SKATEBOARD] = card_id(cfg, "Skateboard")  # in play (the card itself is not moved)
@@ -372,7 +372,7 @@ def test_the_skateboard_adds_two_before_adrenaline_doubles(game, z9dice):
 
 def test_much_needed_rest_stops_at_five_life_tokens(game, z9dice):
     """A11 / A4: Much Needed Rest gains 2 life tokens, capped at 5 (z9_rest_over_cap)."""
-    cfg = two(Policy(rest_life=4))
+    cfg = two(Policy(rest_life=4, cards="heuristic"))
     st, tb, rng = game(cfg)
     empty_hands(st, tb)
     give(st, tb, cfg, 0, "Much Needed Rest")
@@ -419,7 +419,7 @@ def test_this_isnt_so_bad_moves_exactly_two_zombies(game):
 def test_claustrophobia_takes_hold_on_the_targets_move(game, z9dice):
     """A11 Claustrophobia on the turn it hits (PL_CLAUS = 2): the pawn leaves the building by the
     shortest way with his roll (z9_claustro_ignored)."""
-    cfg = default_config(2)
+    cfg = two(Policy(goal="heuristic", cards="heuristic"))
     st, tb, rng = game(cfg)
     h = lay(st, tb, cfg, "Hospital", 0, -1)
     clear(st, tb)
@@ -540,7 +540,7 @@ def test_where_did_everybody_go_fights_through_even_where_a_won_fight_ends_a_mov
     """A11 Where Did Everybody Go?: the target fights every zombie met and goes on, also under D6's
     option ``continue_after_fight = false`` (under the default a won fight never stops a move, so only
     the option shows it) (z9_everybody_stops)."""
-    cfg = two(Policy(), Policy(threat_turns=1000.0), continue_after_fight=False)
+    cfg = two(Policy(), Policy(threat_turns=1000.0, cards="heuristic"), continue_after_fight=False)
     st, tb, rng = game(cfg)
     heli = race_map(st, tb, cfg)
     pawn(st, 0, sq(heli, 2, 1))
