@@ -32,6 +32,10 @@ each reads from ``ReportSection.options`` (all optional unless said):
   outcome it ranks by: ``"anyone"`` wins, the default; ``"player=K"``; ``"reason=R"``; a game
   somebody almost always wins needs one of the last two).
 
+- ``winnable``, ``carry``, ``curve``: a cooperative game's verdict (`experiments.coop`: is the
+  default scenario winnable against a target band, which army or class carries the team, is the
+  difficulty curve smooth).
+
 Every analysis may use ``titles`` (cell label -> shown title).
 
 **Words.** Rates under 10% or over 90% get one decimal (1.4%), others none; a half-width under a
@@ -111,11 +115,16 @@ class Finding:
     what: str
     fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
     sentence: str
-    kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness)
+    kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness);
+    # a cooperative game's "winnable", "carry", "curve" (experiments.coop)
+    word: str | None = None  # the verdict's word where it is not fair / not fair / not shown ("too hard")
 
     @property
     def label(self) -> str:
-        """The verdict's word: fair, not fair, not shown; 'strongest' for ways of playing."""
+        """The verdict's word: fair, not fair, not shown; 'strongest' for ways of playing; a
+        cooperative verdict's own word."""
+        if self.word is not None:
+            return self.word
         if self.kind == "strength":
             return "strongest"
         return {True: "fair", False: "not fair", None: "not shown"}[self.fair]
@@ -145,6 +154,8 @@ class Played:
     findings: list[Finding] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)  # variance ratios of the paired comparisons made
     margin: float | str | None = None  # the report's --margin (None: the section's own, else MARGIN)
+    band: tuple[float, float] | None = None  # the report's --band (None: coop.BAND, 30-70%)
+    jump: float | None = None  # the report's --jump (None: coop.JUMP, 20 points)
 
     @property
     def options(self) -> dict:
@@ -688,7 +699,18 @@ def sensitivity(s: Played) -> None:
                            "pinning down."))
 
 
+def _cooperative(name: str) -> Callable[[Played], None]:
+    """A cooperative game's verdict (`experiments.coop`, which builds on this module)."""
+    def analyse(s: Played) -> None:
+        from experiments import coop
+
+        getattr(coop, name)(s)
+    analyse.__name__ = name
+    return analyse
+
+
 ANALYSES: dict[str, Callable[[Played], None]] = {
     "outcomes": outcomes, "paired": paired, "head_to_head": head_to_head, "by_value": by_value,
     "matchups": matchups, "sides": sides, "seats": seats, "sensitivity": sensitivity,
+    **{name: _cooperative(name) for name in ("winnable", "carry", "curve")},
 }

@@ -19,6 +19,11 @@ and returns new entries of the dict. Another benchmark (whole games) plugs in as
   Zombie 40,000's 4-player base game) on all threads and one, dice per game, the share of the
   dice ceiling and the JIT-off ratio; ``matrix``: the same for every ruleset's bench configs;
   ``scaling`` and ``memory``: the headline config from 10^3 to 10^6 games, and its memory;
+- ``tune`` (opt-in: ``shamble bench --tune``, issue 28's speed goals): ``shamble tune
+  examples/outwest/hold.toml --side posse --budget 300000`` timed, with the tuned posse's hold
+  rate on the validation's fresh games; and Zombie 40,000's four players ``--all-sides --rounds 2``
+  at the default budget per tune, timed (about 700,000 games: an estimated 10-20 minutes on 2
+  quiet cores, not yet measured; ``--quick``: tiny);
 - ``targets``: the speed goals beside the measured figures.
 
 Each timing is the best of three runs sized to a few hundred milliseconds. Speed is never
@@ -35,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -430,16 +436,55 @@ def bench_targets(settings: BenchSettings, results: dict) -> dict:
     runs = sorted(int(k.split("_")[1]) for k in results if k.startswith("scaling_") and k.endswith("_games_per_s"))
     short = bool(runs) and runs[-1] < 10**6
     rows = []
-    for figure, op, bound, what in ruleset_targets() + TARGETS:
+    tune = TUNE_TARGETS if "tune_outwest_hold_s" in results else ()  # only when --tune measured them
+    for figure, op, bound, what in ruleset_targets() + TARGETS + tune:
         measured = results.get(figure)
         met = None if measured is None else bool(measured >= bound if op == ">=" else measured <= bound)
         note = ""
         if figure.startswith("scaling_") and runs:
             note = f"10^4 to {runs[-1]:,} games" + ("; 10^6 not run (--scale-max 1000000)" if short else "")
             met = None if short else met
+        if figure.startswith("tune_") and results.get("quick"):  # tiny tunes say nothing of the goal's run
+            met, note = None, "tiny sizes (--quick), not the goal's run"
         rows.append({"figure": figure, "what": what, "measured": measured, "op": op, "bound": bound, "met": met,
                      "note": note})
     return {"targets": rows}
+
+
+TUNE_HOLD = ("examples/outwest/hold.toml", "posse", 300_000)  # config, side, games of search
+TUNE_ROUNDS = ("examples/configs/four_players.toml", 2)  # config, rounds of best responses (default budget)
+TUNE_TARGETS = (
+    ("tune_outwest_hold_s", "<=", 120.0, "shamble tune Out West Hold the town, 300,000 games of search, s"),
+    ("tune_outwest_hold_rate", ">=", 0.90, "the tuned posse's hold rate on the validation's fresh games"),
+    ("tune_zombie40k_rounds_s", "<=", 900.0, "Zombie 40,000 four players --all-sides --rounds 2, s"),
+)
+
+
+def bench_tune(settings: BenchSettings, results: dict) -> dict:
+    """``shamble tune`` timed at issue 28's sizes (``--quick``: a few hundred games, one field)."""
+    from experiments.tune import run_tune
+    from experiments.tune_rounds import ROUNDS_BUDGET, run_best_responses
+
+    root = Path(__file__).resolve().parents[1]
+    config, side, budget = TUNE_HOLD
+    tiny = {"games": 20, "validate_games": 20} if settings.quick else {}
+    settings.say("tune: Out West, Hold the town")
+    start = time.perf_counter()
+    info = run_tune(root / config, side, 60 if settings.quick else budget, progress=False,
+                    fields="fight_in_contact" if settings.quick else None, **tiny)
+    hold_s = time.perf_counter() - start
+    fresh = info["tuned"]["validation"]
+    config, rounds = TUNE_ROUNDS
+    settings.say("tune: Zombie 40,000, four players, best responses")
+    start = time.perf_counter()
+    done = run_best_responses(root / config, 1 if settings.quick else rounds, 40 if settings.quick else ROUNDS_BUDGET,
+                              fields="run" if settings.quick else None, progress=False, **tiny)
+    return {"tune_outwest_hold_s": round(hold_s, 1), "tune_outwest_hold_games": info["games"],
+            "tune_outwest_hold_rate": fresh["rate"], "tune_outwest_hold_low": fresh["low"],
+            "tune_outwest_hold_high": fresh["high"], "tune_outwest_hold_default": info["default"]["validation"]["rate"],
+            "tune_outwest_hold_verdict": info["verdict"],
+            "tune_zombie40k_rounds_s": round(time.perf_counter() - start, 1),
+            "tune_zombie40k_rounds_games": done["games"]}
 
 
 BENCHMARKS: list[tuple[str, Benchmark]] = [
@@ -539,7 +584,7 @@ def _check_threads(threads: int | None) -> None:
 
 def run_bench(*, games: int | None = None, quick: bool = False, threads: int | None = None,
               benchmarks: list[tuple[str, Benchmark]] | None = None, scale_max: int = SCALE_MAX,
-              say: Callable[[str], None] | None = None) -> dict:
+              say: Callable[[str], None] | None = None, tune: bool = False) -> dict:
     """Run the benchmarks once and return every figure in one flat dict.
 
     Parameters
@@ -556,6 +601,8 @@ def run_bench(*, games: int | None = None, quick: bool = False, threads: int | N
         Largest run of the scaling benchmark (10^3 .. scale_max games, powers of ten).
     say : callable or None
         Told the name of each benchmark as it starts (and each run length of the scaling one).
+    tune : bool
+        Also `bench_tune` (before the targets).
     """
     _check_threads(threads)
     if games is not None and (not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES):
@@ -568,7 +615,11 @@ def run_bench(*, games: int | None = None, quick: bool = False, threads: int | N
     try:
         settings = BenchSettings(games=games, quick=quick, scale_max=scale_max, say=say or (lambda what: None))
         results: dict = {**machine_info(), "threads": numba.get_num_threads(), "quick": quick}
-        for name, benchmark in BENCHMARKS if benchmarks is None else benchmarks:
+        chosen = list(BENCHMARKS if benchmarks is None else benchmarks)
+        if tune:
+            at = next((k for k, (name, _) in enumerate(chosen) if name == "targets"), len(chosen))
+            chosen.insert(at, ("tune", bench_tune))
+        for name, benchmark in chosen:
             settings.say(name)
             results.update(benchmark(settings, results))
     finally:
@@ -618,6 +669,15 @@ MEANINGS = {
     "state_mb_in_flight": "MiB of game state in flight",
     "peak_rss_mb": "peak resident memory of this process, MiB",
     "scaling_memory_growth": "peak memory after the longest scaling run / after 10^4 games (1 = bounded)",
+    "tune_outwest_hold_s": "shamble tune Out West Hold the town --side posse, 300,000 games of search, s",
+    "tune_outwest_hold_games": "games it played (search and validation)",
+    "tune_outwest_hold_rate": "the tuned posse's hold rate on the validation's fresh games",
+    "tune_outwest_hold_low": "its 95% Wilson interval, low",
+    "tune_outwest_hold_high": "its 95% Wilson interval, high",
+    "tune_outwest_hold_default": "the default posse's hold rate on the same fresh games",
+    "tune_outwest_hold_verdict": "the validation's verdict",
+    "tune_zombie40k_rounds_s": "shamble tune Zombie 40,000 four players --all-sides --rounds 2, s",
+    "tune_zombie40k_rounds_games": "games it played (searches, validations, standings)",
 }
 
 

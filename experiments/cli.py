@@ -81,6 +81,10 @@ def bench(
                                               help="Also compile and time whole games of every ruleset.")] = True,
     scale_max: Annotated[int, typer.Option(help="Largest run of the scaling benchmark (10^3 .. this many games; "
                                                 "10^6 is about 5 of the 15 minutes on 2 cores).")] = SCALE_MAX,
+    tune: Annotated[bool, typer.Option("--tune", help="Also time shamble tune: Out West Hold the town at 300,000 "
+                                                      "games of search, and Zombie 40,000's four players --all-sides "
+                                                      "--rounds 2 (an estimated 10-20 more minutes on 2 "
+                                                      "cores).")] = False,
 ) -> None:
     """Kernel speed on this machine: cold compile per ruleset, dice ceiling, attacks/s, whole games/s of every
     ruleset, scaling, memory, JIT speed-ups, and the speed goals beside them (about 15 minutes on 2 cores;
@@ -88,7 +92,7 @@ def bench(
     with user_errors(), Console(stderr=True).status("bench") as status:
         results = run_bench(games=games, quick=quick, threads=threads,
                             benchmarks=None if whole_games else WITHOUT_GAMES, scale_max=scale_max,
-                            say=lambda what: status.update(f"bench: {what}"))
+                            say=lambda what: status.update(f"bench: {what}"), tune=tune)
     if as_json:
         typer.echo(bench_json(results))
     else:
@@ -238,9 +242,7 @@ def play(
             raise ValueError(f"--games {games}; allowed: 1 or more")
         cfg = _config(config, mod)
         if patch is not None:
-            from experiments.rebalance import apply_patch
-
-            cfg = apply_patch(cfg, patch)
+            cfg = _patched(cfg, patch)
         if out is not None and out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {out}: allowed suffixes: .parquet, .csv")
         if out is not None:
@@ -254,6 +256,17 @@ def play(
         typer.echo(summary_json(summary))
     else:
         render_summary(summary, Console(), mean_interval(games_of(df).turns) if len(df) else None)
+
+
+def _patched(cfg, path: Path):
+    """The config playing a proposal's costs; a proposal that FAILED its validation is played, with a warning."""
+    from experiments.rebalance import apply_patch, load_patch
+
+    proposal = load_patch(path)
+    if proposal.validated is False:
+        typer.echo(f"warning: {path} FAILED its validation on fresh games (the teams it prices were not within the "
+                   "margin); playing it anyway", err=True)
+    return apply_patch(cfg, proposal)
 
 
 @app.command()
@@ -286,7 +299,8 @@ INTERRUPTED = 130  # the shell's code for Ctrl-C
 @app.command()
 def sweep(
     experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML), e.g. examples/experiments/*.toml.")],
-    out: Annotated[Path, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json.")],
+    out: Annotated[Path | None, typer.Option(help="Output folder: cells/, results.parquet, summary.csv, meta.json. "
+                                                  "Default: sweeps/<experiment name>.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
     dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
     games: Annotated[Int, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
@@ -297,6 +311,7 @@ def sweep(
     from experiments.sweep import render_sweep, sweep_file
 
     console = Console()
+    out = out if out is not None else Path("sweeps") / experiment.stem
     with user_errors(), _interruptible(out):
         result = sweep_file(experiment, out, games, target_halfwidth, fresh, dask, console)
     render_sweep(result, console)
@@ -341,7 +356,8 @@ def solve(
 @app.command()
 def sensitivity(
     config: Annotated[Path, typer.Argument(help="Game configuration (TOML).")],
-    out: Annotated[Path, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv).")],
+    out: Annotated[Path | None, typer.Option(help="Output folder (a resumable sweep, plus sensitivity.csv). "
+                                                  "Default: sensitivity/<config name>.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per value.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed: every value plays the same games.")] = 1,
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's old results first.")] = False,
@@ -352,6 +368,7 @@ def sensitivity(
     from experiments.sensitivity import render_sensitivity, run_sensitivity
 
     console = Console()
+    out = out if out is not None else Path("sensitivity") / config.stem
     with user_errors(), _interruptible(out):
         cfg = _config(config, mod)
         table = run_sensitivity(cfg, out, games, seed, fresh, dask, console)
@@ -391,6 +408,8 @@ def rebalance(
     fresh: Annotated[bool, typer.Option("--fresh", help="Delete the folder's played cells first.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     mod: ModOption = None,
+    policies: Annotated[Path | None, typer.Option(help="A tuned.toml of `shamble tune`: every player on the policy of "
+                                                       "its player of the same name, else of his team.")] = None,
 ) -> None:
     """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
     validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
@@ -401,8 +420,10 @@ def rebalance(
     console = Console()
     with user_errors(), _interruptible(folder):
         cfg = _config(config, mod)
-        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is)
-        rebalance_game(cfg, settings.mode, settings.as_is)  # nothing to price, a bad mode: one line, before work
+        settings = Settings(margin, mode, games, iterations, budget, seed, validate_seed, validate_games, as_is,
+                            None if policies is None else str(policies))
+        # nothing to price, a bad mode, a bad --policies file: one line, before work
+        rebalance_game(cfg, settings.mode, settings.as_is, settings.policies)
         writable(f"--out {folder}", folder)
         done = run_rebalance(cfg, settings, folder, fresh, console=Console(stderr=True), show_progress=not as_json,
                              source=str(config))
@@ -464,16 +485,56 @@ def report(
                             "standard game at the report's scale; minutes more).")] = False,
     margin: Annotated[str, typer.Option(help="Fairness margin of the verdict: points of rate (0.03 = ±3 points, "
                                              "as `shamble rebalance`) or a share of the mean rate (20%).")] = "0.03",
+    band: Annotated[str, typer.Option(help="Target band of a cooperative game's rate at the spec's default: "
+                                           "lo,hi (0.3,0.7 = 30-70%): inside, too hard, too easy or undecided.")]
+    = "0.3,0.7",
+    jump: Annotated[str, typer.Option(help="Largest step of a smooth difficulty curve between neighbouring grid "
+                                           "points, in rate (0.2 = 20 points).")] = "0.2",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
     from experiments.analyses import parse_margin
+    from experiments.coop import parse_band, parse_jump
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):
         chosen = parse_margin(margin)
         folder = run_report(name, out, scale, fresh, dask, rulesets=ruleset, rebalance=with_rebalance,
-                            margin=chosen)
+                            margin=chosen, band=parse_band(band), jump=parse_jump(jump))
     typer.echo(f"{folder / 'index.html'}")
+
+
+@app.command("config-ref")
+def config_ref(
+    ruleset: Annotated[str | None, typer.Option(help="One ruleset's reference (default: every ruleset's).")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Write docs/config-reference.md of the checkout instead "
+                                                        "of printing.")] = False,
+) -> None:
+    """What every config file accepts (a game config, a player table, an army or team file, policies,
+    parameters): field, type, allowed values, default and meaning, generated from the code."""
+    from experiments import config_ref as ref
+
+    with user_errors():
+        if write:
+            typer.echo(ref.write())
+            return
+        typer.echo(ref.render(ruleset) if ruleset else ref.render_all())
+
+
+@app.command()
+def notebooks(
+    out: Annotated[Path, typer.Option(help="Folder of the executed copies (the tracked notebooks are never "
+                                           "rewritten).")] = Path("notebooks/out"),
+    games: Annotated[int | None, typer.Option(help="Games per cell (the notebooks' own default: 2000).")] = None,
+    only: Annotated[list[str] | None, typer.Option(help="Only the notebooks whose name starts with this "
+                                                        "(repeat for several).")] = None,
+) -> None:
+    """Run the notebooks end to end (nbclient) into copies under --out; exit 1 if a cell fails."""
+    from experiments.notebooks import run_notebooks
+
+    with user_errors():
+        done = run_notebooks(out, games, only, typer.echo)
+    if any(error for _, error in done):
+        raise typer.Exit(1)
 
 
 def _mods_of(rs):

@@ -148,7 +148,8 @@ class Experiment:
 
 
 def config_fingerprint(config: Any) -> str:
-    """A stable hash of a game config (team file paths excluded: only what plays counts)."""
+    """A stable hash of a game config (fields declared ``compare=False``, such as team file paths,
+    excluded: only what plays counts)."""
     return hashlib.blake2b(_canonical(config).encode(), digest_size=8).hexdigest()
 
 
@@ -157,8 +158,11 @@ def _canonical(config: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
+    """A config as plain data, of the fields that decide its games: a dataclass field declared
+    ``field(compare=False)`` takes no part in its value (where it was read from: Zombie 40,000's
+    ``Team.source``, Apocalypse's ``Army.source``), so the same games keep one key wherever read."""
     if is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.name != "source"}
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if f.compare}
     if isinstance(value, frozenset | set):
         return sorted(_plain(v) for v in value)
     if isinstance(value, list | tuple):

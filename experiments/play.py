@@ -68,11 +68,12 @@ def mean_interval(values) -> tuple[float, float]:
     return float(values.mean() - half), float(values.mean() + half)
 
 
-def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0) -> dict:
+def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0, tables=None) -> dict:
     """Compile the game kernels, or load them from numba's disk cache. A load from the cache takes
     a fraction of a second and says nothing; a status line on stderr appears only when loading
     lasts longer than ``quiet_for`` seconds (a compile), and a compile is announced when it ends.
-    Returns `sim.play.warm_up`'s dict."""
+    ``tables``: the config's compiled tables, when the caller has them. Returns `sim.play.warm_up`'s
+    dict."""
     console = console or Console(stderr=True)
     last = recorded_compile(config)
     took = f"the last compile here took {last['seconds']:.0f} s" if last else "about a minute on 2 cores"
@@ -91,7 +92,7 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     timer = threading.Timer(quiet_for, show)
     timer.start()
     try:
-        loaded = warm_up(config)
+        loaded = warm_up(config, tables)
     finally:
         with lock:
             done[0] = True
@@ -104,15 +105,18 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
 
 def run_play(config, n_games: int, seed: int, show_progress: bool = True,
              batch_size: int = 2048) -> pd.DataFrame:
-    """Play with a progress bar on stderr (rich) for long runs."""
+    """Play with a progress bar on stderr (rich) for long runs; the config is compiled once, for
+    the kernels' load and the games."""
+    tables = ruleset_of(config).compile(config)
     if show_progress:
-        load_game_kernels(config)
+        load_game_kernels(config, tables=tables)
     if not show_progress or n_games < 2 * batch_size:
-        return play(config, n_games, seed, batch_size=batch_size)
+        return play(config, n_games, seed, batch_size=batch_size, tables=tables)
     columns = (TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("games", total=n_games)
-        return play(config, n_games, seed, batch_size=batch_size, progress=lambda k: bar.advance(task, k))
+        return play(config, n_games, seed, batch_size=batch_size, progress=lambda k: bar.advance(task, k),
+                    tables=tables)
 
 
 def render_summary(summary: dict, console: Console, turns_ci: tuple[float, float] | None = None) -> None:

@@ -135,6 +135,7 @@ class Settings:
     validate_seed: int | None = None  # the validation's games; None: seed + 1
     validate_games: int | None = None  # games per cell of the validation; None: VALIDATE_FACTOR x ``games``
     as_is: bool = False  # play the config's own players (one cell), not the ruleset's default game
+    policies: str | None = None  # a tuned.toml: every cell's players on its players' policies (`with_policies`)
 
     def __post_init__(self) -> None:
         _check(isinstance(self.margin, int | float) and not isinstance(self.margin, bool) and 0 < self.margin < 0.5,
@@ -200,9 +201,10 @@ class Game:
         return self.pricing.apply(cell.config, self.mode, values)
 
 
-def rebalance_game(config, mode: str | None = None, as_is: bool = False) -> Game:
+def rebalance_game(config, mode: str | None = None, as_is: bool = False, policies: str | Path | None = None) -> Game:
     """The game a rebalance of ``config`` plays: the ruleset's default game on the config's rules,
-    or (``as_is``) the config's own players; a ruleset without prices is a one-line error."""
+    or (``as_is``) the config's own players, with the policies of a tuned.toml (``policies``:
+    `with_policies`); a ruleset without prices is a one-line error."""
     rs = ruleset_of(config)
     pricing = pricing_of(rs)
     if pricing is None:
@@ -215,11 +217,45 @@ def rebalance_game(config, mode: str | None = None, as_is: bool = False) -> Game
         cells, title = (Cell((), config, "base"),), "the config's players"
     else:
         cells, title = _game_cells(spec), spec.title
+    if policies is not None:
+        cells = with_policies(cells, config, policies)
+        title = f"{title}, the players on the policies of {Path(policies).name}"
     prices = _merged([p for cell in cells for p in pricing.prices(cell.config, mode)])
     if not prices:
         raise RebalanceError(f"{rs.id}: the sides of this game have nothing to price")
     games, budget = game_sizes(spec)
     return Game(rs, pricing, mode, cells, tuple(prices), title, games, budget)
+
+
+def with_policies(cells: tuple[Cell, ...], config, path: str | Path) -> tuple[Cell, ...]:
+    """The cells with each player on the policy of a tuned.toml's player (``shamble tune``'s
+    tuned.toml, issue 28 item 4): of the same name, else of the first one fielding his team or
+    army (`experiments.tune_files.take_policies`: the standard game seats every team under its own
+    player names). One line for a missing file, a file of another ruleset, or a player of the file
+    whose name and team play in no cell."""
+    from experiments.tune_files import load_tuned, take_policies
+    from experiments.tune_search import team_of
+    from experiments.tune_space import TuneError
+
+    if not Path(path).is_file():
+        raise RebalanceError(f"--policies {path}: no such file; allowed: a tuned.toml of `shamble tune`")
+    try:
+        tuned = load_tuned(config, path)
+    except TuneError as err:
+        raise RebalanceError(f"--policies {err}") from None
+    out, used = [], set()
+    for cell in cells:
+        played, took = take_policies(cell.config, tuned)
+        out.append(replace(cell, config=played))
+        used |= took
+    unknown = [p for k, p in enumerate(tuned.players) if k not in used]
+    if unknown:
+        p = unknown[0]
+        names = sorted({str(q.name) for c in cells for q in c.config.players}
+                       | {str(team_of(q)) for c in cells for q in c.config.players if team_of(q)})
+        raise RebalanceError(f"--policies {path}: player {p.name!r}{f' (team {team_of(p)})' if team_of(p) else ''} "
+                             f"plays in no cell of this game, by name or team; allowed: {', '.join(names)}")
+    return tuple(out)
 
 
 def game_sizes(spec) -> tuple[int, int]:
@@ -790,7 +826,7 @@ def rebalance(config, settings: Settings | None = None, out: Path | None = None,
         Output folder (resumable); None keeps everything in memory.
     """
     settings = settings or Settings()
-    game = rebalance_game(config, settings.mode, settings.as_is)
+    game = rebalance_game(config, settings.mode, settings.as_is, settings.policies)
     started = time.perf_counter()
     folder = None if out is None else prepare_folder(Path(out), fresh) / EVALUATIONS
     if show_progress:

@@ -22,6 +22,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rich.console import Console
 
 from experiments import charts
+from experiments import strong_play as sp
 from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
 from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
@@ -140,11 +141,14 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
 
 def run_report(name: str = "latest", out: Path = Path("reports"), scale: float = 1.0, fresh: bool = False,
                dask: str | None = None, console: Console | None = None, rulesets: list[str] | None = None,
-               rebalance: bool = False, margin: float | str | None = None) -> Path:
+               rebalance: bool = False, margin: float | str | None = None,
+               band: tuple[float, float] | None = None, jump: float | None = None, strong_play: bool = True) -> Path:
     """Play the suite (resumable), analyse it and write the page; returns the report folder.
     With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`.
+    With ``strong_play``, each ruleset gets the section "Under stronger play" (`experiments.strong_play`).
     ``margin`` (`analyses.parse_margin`) judges every fairness verdict, and the rebalance; None:
-    each section's own, else ±3 points."""
+    each section's own, else ±3 points. ``band`` and ``jump`` judge a cooperative game's verdict
+    (`experiments.coop`; None: 30-70% and 20 points)."""
     if not scale > 0:
         raise ValueError(f"--scale {scale}; allowed: a number above 0")
     margin = parse_margin(margin) if margin is not None else None
@@ -158,14 +162,14 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
         rates[part.ruleset.id] = calibrate(base)
     console.print(f"shamble report {name}: {sum(len(p.sections) for p in parts)} sweeps of "
                   f"{len(parts)} ruleset{'s' * (len(parts) != 1)}, scale {scale:g}")
-    for line in plan_lines(parts, rates):
+    for line in plan_lines(parts, rates) + [sp.plan_line(p.ruleset, scale) for p in parts if strong_play]:
         console.print(line)
     started, meta = time.perf_counter(), run_meta(parts[0].sections[0].experiment, "")
-    total, k = sum(len(p.sections) for p in parts), 0
+    total, k = sum(len(p.sections) for p in parts) + len(parts) * strong_play, 0
     for part in parts:
         for s in part.sections:
             k += 1
-            s.margin = margin
+            s.margin, s.band, s.jump = margin, band, jump
             where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
             if not console.is_terminal:
                 console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)
@@ -179,6 +183,9 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
         if rebalance and part.sections and pricing_of(part.ruleset) is not None:
             part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
                                                    fresh, console, margin))
+        if strong_play:
+            k += 1
+            part.sections.append(_strong_play(part, scale, folder, fresh, console, margin, f"({k}/{total})", band))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
@@ -187,6 +194,20 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     write_pages(folder, parts, meta)
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
+
+
+def _strong_play(part: Part, scale: float, folder: Path, fresh: bool, console: Console, margin,
+                 count: str, band: tuple[float, float] | None = None) -> Played:
+    """The section "Under stronger play", with the progress lines of the other sections."""
+    where = f"{part.ruleset.id}/{sp.KEY} {count}"
+    if not console.is_terminal:
+        console.print(f"playing {where}: tuning the example config's sides", soft_wrap=True)
+    began = time.perf_counter()
+    section = sp.strong_play_section(part.ruleset, scale, folder / "data" / part.ruleset.id / sp.KEY, fresh,
+                                     console, margin, band=band)
+    if not console.is_terminal:
+        console.print(f"finished {where}: {time.perf_counter() - began:.0f} s", soft_wrap=True)
+    return section
 
 
 def margin_text(margin: float | str | None) -> str:

@@ -148,6 +148,35 @@ def paired_difference(a, b, confidence: float = CONFIDENCE) -> PairedDifference:
                             mcnemar_exact(a_only, b_only), variance_ratio(a, b))
 
 
+@dataclass(frozen=True)
+class MeanDifference:
+    """Mean of A minus mean of B over the same games (a per-game share or count)."""
+
+    games: int
+    diff: float
+    low: float  # normal interval of the mean of the per-game differences
+    high: float
+    p_value: float  # two-sided z test of a mean difference of 0
+
+
+def paired_mean_difference(a, b, confidence: float = CONFIDENCE) -> MeanDifference:
+    """Paired difference of two per-game measures (a class's share of men alive, zombies killed
+    per man) over the same games: the mean of ``a - b`` with a normal interval (the games are
+    independent draws; for hundreds of games the central limit theorem covers a bounded
+    per-game difference) and the z test at 0. Identical columns give (0, 0, 0, p = 1); a difference
+    the same in every game, where the normal interval collapses, gets the sign test's p (2 / 2^n:
+    1 for one game)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    n = d.size
+    if n == 0:
+        return MeanDifference(0, 0.0, -np.inf, np.inf, 1.0)
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    if se == 0:
+        return MeanDifference(n, mean, mean, mean, 1.0 if mean == 0 else min(1.0, 2 * 0.5**n))
+    half = _z(confidence) * se
+    return MeanDifference(n, mean, mean - half, mean + half, float(2 * stats.norm.sf(abs(mean) / se)))
+
+
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Two-sided exact McNemar p-value from the discordant counts (1.0 when there are none)."""
     if a_only + b_only == 0:

@@ -118,7 +118,7 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
              out_dir: str | Path | None = None, dask_address: str | None = None, resume: bool = True,
              progress: bool = True, games: int | None = None, validate_games: int = VALIDATE_GAMES,
              validate_seed: int | None = None, popsize: int | None = None,
-             console: Console | None = None) -> dict:
+             console: Console | None = None, outcomes: dict | None = None) -> dict:
     """Tune ``side``'s policy, validate it on fresh games, write the folder; returns tune.json.
 
     Parameters
@@ -139,6 +139,9 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
         "local" or a scheduler address: candidates of a generation play on the cluster.
     resume : bool
         Reuse the folder's checkpoints (False: delete them first).
+    outcomes : dict, optional
+        Filled with the validation's games, ``{"tuned": bool[n], "default": bool[n]}`` (the
+        report's strong-play section pairs them with its random-legal baseline).
     """
     started = time.perf_counter()
     config, source = _config(config_path_or_config)
@@ -173,6 +176,8 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
         bar.validating(validate_games, validate_seed)
         a, b = _validation(config, tuned, tuned_side, validate_games, validate_seed, folder, stamp, found.best,
                            bar.advance)
+    if outcomes is not None:
+        outcomes.update(tuned=a, default=b)
     info = summary(config, source, tuned_side, dims, found, games, seed, validate_seed, a, b, tuned_policy)
     info["seconds"] = round(time.perf_counter() - started, 1)
     if folder is not None:

@@ -154,25 +154,42 @@ def toml_text(data: dict) -> str:
 # ---------------------------------------------------------------------------- tuned play elsewhere
 
 
-def with_tuned_policies(config, path: str | Path):
-    """``config`` with the policies of a tuned.toml (for ``shamble rebalance --policies``, issue
-    28 item 4): each player takes the policy of the tuned file's player of the same name, else of
-    the first one fielding the same team or army (`experiments.tune_search.team_of`), else keeps
-    his own. A file of another ruleset, or one that matches no player, is one line."""
+def load_tuned(config, path: str | Path):
+    """The tuned config of ``path``, refused (one line) when it is of another ruleset than ``config``."""
+    tuned = load_config(path)
+    if ruleset_of(tuned).id != ruleset_of(config).id:
+        raise TuneError(f"{path}: a {ruleset_of(tuned).id} config; allowed: a tuned.toml of {ruleset_of(config).id}")
+    return tuned
+
+
+def take_policies(config, tuned) -> tuple[Any, set[int]]:
+    """``config`` with each player on the policy of ``tuned``'s player of the same name, else of the
+    first one fielding the same team or army (`experiments.tune_search.team_of`), else his own;
+    and the indices of ``tuned``'s players whose policy some player took."""
     from dataclasses import replace
 
     from experiments.tune_search import team_of
 
-    tuned = load_config(path)
-    if ruleset_of(tuned).id != ruleset_of(config).id:
-        raise TuneError(f"{path}: a {ruleset_of(tuned).id} config; allowed: a tuned.toml of {ruleset_of(config).id}")
-    by_name = {p.name: p.policy for p in tuned.players}
-    by_team: dict[str, Any] = {}
-    for p in tuned.players:
-        by_team.setdefault(team_of(p), p.policy)
-    players = [replace(p, policy=by_name.get(p.name, by_team.get(team_of(p), p.policy))) for p in config.players]
-    if all(q.policy is p.policy for p, q in zip(config.players, players)) and \
-            not any(p.name in by_name or team_of(p) in by_team for p in config.players):
+    by_name = {p.name: k for k, p in enumerate(tuned.players)}
+    by_team: dict[str, int] = {}
+    for k, p in enumerate(tuned.players):
+        by_team.setdefault(team_of(p), k)
+    players, used = [], set()
+    for p in config.players:
+        k = by_name.get(p.name, by_team.get(team_of(p)))
+        players.append(p if k is None else replace(p, policy=tuned.players[k].policy))
+        used |= {k} - {None}
+    return replace(config, players=tuple(players)), used
+
+
+def with_tuned_policies(config, path: str | Path):
+    """``config`` with the policies of a tuned.toml (for ``shamble rebalance --policies``, issue
+    28 item 4): each player takes the policy of the tuned file's player of the same name, else of
+    the first one fielding the same team or army (`take_policies`), else keeps his own. A file of
+    another ruleset, or one that matches no player, is one line."""
+    tuned = load_tuned(config, path)
+    out, used = take_policies(config, tuned)
+    if not used:
         raise TuneError(f"{path}: no player or team of it plays in this config; allowed: a tuned.toml naming "
                         f"{', '.join(p.name for p in config.players)} or their teams")
-    return replace(config, players=tuple(players))
+    return out

@@ -145,14 +145,16 @@ def _batch_size(n_games: int, batch_size: int, workers: int) -> int:
 
 
 def play(config, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, first_game: int = 0,
-         check: bool = False, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+         check: bool = False, progress: Callable[[int], None] | None = None, tables=None) -> pd.DataFrame:
     """Play ``n_games`` games; one row per (game, player): ``sim.ruleset.COMMON_COLUMNS`` (ruleset,
     game, player, name, won, game_winner, reason, turns, dice), then the ruleset's own columns.
-    ``df.attrs`` holds the seed and, with ``check``, the invariant violations found.
+    ``df.attrs`` holds the seed and, with ``check``, the invariant violations found. ``tables``:
+    the config's compiled tables when the caller has them (None: compiled here).
     """
     rs = ruleset_of(config)
     frames, violations = [], 0
-    for start, st, dice in run_batches(config, n_games, seed, batch_size, first_game, check, progress=progress):
+    for start, st, dice in run_batches(config, n_games, seed, batch_size, first_game, check, tables,
+                                       progress=progress):
         frames.append(rs.results(config, st, start, dice))
         violations += rs.violations(st)
     df = pd.concat(frames, ignore_index=True) if frames else rs.results(config, None, 0, np.zeros(0, np.int64))

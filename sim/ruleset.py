@@ -12,7 +12,8 @@ a ruleset defined elsewhere (the test tree's proof ruleset) joins with `register
 its ruleset (``ruleset = "<id>"`` in a file, the ``ruleset`` attribute of the object); a file
 without one is a Zombie 40,000 config, so every existing file keeps working.
 
-What a ruleset supplies:
+What a ruleset supplies (docs/rulesets.md: the members it must write, the `Ruleset` protocol, with
+their contracts; `RulesetDefaults` supplies the rest, `DEFAULTED`):
 
 - **identity**: ``id``, ``title``, ``description`` (a paragraph for listings and the report),
   ``spec`` (the spec files it implements), ``win_word`` (its
@@ -229,7 +230,8 @@ class Pricing:
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """What a rule system supplies to the shared layers (module docstring)."""
+    """The members a ruleset must write (docs/rulesets.md has their contracts); `RulesetDefaults`
+    supplies the rest (`DEFAULTED`), `OPTIONAL_MEMBERS` may be left out."""
 
     id: str
     title: str
@@ -237,44 +239,103 @@ class Ruleset(Protocol):
     spec: str
     win_word: str
     end_reasons: tuple[str, ...]
-    play_columns: tuple[str, ...]  # its own columns `shamble play` shows per player, as means per game
-    kernels_package: str  # its folder under kernels/ ("zombie40k"): the cache folder of its compiled code
 
     # parameters and configs
     def parameters(self) -> list[Parameter]: ...
     def config_from_dict(self, data: dict, source: str, base_dir: Path | None) -> Any: ...
     def parse_params(self, config: Any, params: Mapping[str, Any], source: str = "params") -> dict: ...
-    def with_mods(self, config: Any, mods: Iterable[str]) -> Any: ...
-    def mods(self) -> dict[str, str]: ...  # name -> title; {} when the ruleset has none
     def policy_presets(self) -> dict[str, Any]: ...  # name -> a policy (a frozen dataclass)
-    def policy_help(self) -> dict[str, str]: ...  # policy field -> what it means
     def policy_from(self, value: Any, where: str) -> Any: ...
     def example_config(self, n_players: int | None = None) -> Any: ...
 
     # the game
     def compile(self, config: Any) -> Any: ...
     def new_state(self, config: Any, tables: Any, n_games: int, trace_events: int = 0) -> Any: ...
-    def head(self, state: Any, count: int) -> Any: ...
     play_batch: Callable[..., Any]
-    def violations(self, state: Any) -> int: ...
     def results(self, config: Any, state: Any | None, first_game: int, dice: np.ndarray) -> pd.DataFrame: ...
-    def events(self, state: Any) -> np.ndarray: ...  # the one traced game's events
     def trace(self, config: Any, events: np.ndarray, result: pd.DataFrame,
               out_dir: Path | None) -> tuple[list[str], list[Path]]: ...
 
-    # experiments, report, bench, commands
-    def axes(self) -> dict[str, AxisKind]: ...
+    # the report
     def report_sections(self, scale: float) -> list[ReportSection]: ...
-    def bench_configs(self) -> dict[str, Any]: ...  # label -> config, the whole-game figures
-    def cli(self) -> Any: ...  # a typer.Typer of ruleset-only commands, or None
-
-    # optional (OPTIONAL_MEMBERS; not part of the checked protocol):
-    #     def pricing(self) -> Pricing | None: ...   # what a rebalance may price; absent = "nothing to price"
-    #     def bench_goals(self) -> dict[str, float]: ...   # bench label -> games/s aimed at; absent = {}
 
 
-OPTIONAL_MEMBERS = ("pricing", "bench_goals")
-"""Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults."""
+class RulesetDefaults:
+    """The members every ruleset has and most write alike: subclass it and write only what differs
+    (the defaults are the contracts of docs/rulesets.md).
+
+    ``play_columns`` (its own columns ``shamble play`` shows per player, as means per game): none.
+    ``kernels_package`` (its folder under ``kernels/``: the cache folder of its compiled code and
+    the sources of ``rules_version``): the ruleset's id. ``per_game``: the fields of its state that
+    hold one row per game (axis 0), the others being per-batch scratch; None, every field.
+    """
+
+    play_columns: tuple[str, ...] = ()
+    per_game: tuple[str, ...] | None = None
+
+    @property
+    def kernels_package(self) -> str:
+        return self.id
+
+    def head(self, state: Any, count: int) -> Any:
+        """The first ``count`` games of a batch: views of the ``per_game`` fields (`head_of`)."""
+        return head_of(state, count, state._fields if self.per_game is None else self.per_game)
+
+    def violations(self, state: Any) -> int:
+        """The invariant breaks checked mode found: the sum of the state's ``viol`` (per game)."""
+        return int(state.viol.sum())
+
+    def events(self, state: Any) -> np.ndarray:
+        """The traced game's events: game 0's rows of ``state.events`` [traced games, E, columns],
+        ``state.n_events[0]`` of them; no rows when the state records none (``trace_events=0``)."""
+        if state.events.shape[0] == 0:
+            return np.zeros((0, state.events.shape[-1]), state.events.dtype)
+        return state.events[0, : state.n_events[0]].copy()
+
+    def mods(self) -> dict[str, str]:
+        """name -> title of its variants of the rules; none."""
+        return {}
+
+    def with_mods(self, config: Any, mods: Iterable[str]) -> Any:
+        """``config`` with ``mods`` switched on; with no mods, any name is refused in one line."""
+        mods = list(mods)
+        if mods:
+            raise RulesetError(f"mods {sorted(mods)}: {self.title} has no mods")
+        return config
+
+    def policy_help(self) -> dict[str, str]:
+        """policy field -> what it means: the ``help`` metadata of the presets' dataclass fields."""
+        policy = next(iter(self.policy_presets().values()))
+        return {f.name: f.metadata.get("help", "") for f in dataclasses.fields(policy)}
+
+    def axes(self) -> dict[str, AxisKind]:
+        """Its own experiment axes; none (the shared ones: players, policy, params, every parameter)."""
+        return {}
+
+    def bench_configs(self) -> dict[str, Any]:
+        """label -> config ``shamble bench`` times; the example config."""
+        return {"example": self.example_config()}
+
+    def cli(self) -> Any:
+        """A ``typer.Typer`` of its own commands (``shamble <id> ...``); None."""
+        return None
+
+    def config_files(self) -> tuple:
+        """What its config files accept, as ``sim.config_files.FileKind`` records (``shamble config-ref``);
+        none documented."""
+        return ()
+
+
+DEFAULTED = ("play_columns", "kernels_package", "head", "violations", "events", "mods", "with_mods", "policy_help",
+             "axes", "bench_configs", "cli")
+"""The members `RulesetDefaults` supplies (a ruleset not subclassing it writes them; ``per_game`` is
+a setting of the default ``head``, not a member the shared layers call)."""
+
+OPTIONAL_MEMBERS = ("pricing", "bench_goals", "config_files")
+"""Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults:
+``pricing()`` (a `Pricing`, what a rebalance may price; absent = "nothing to price"),
+``bench_goals()`` (bench label -> games/s aimed at; absent = {}) and ``config_files()`` (what its
+config files accept, for ``shamble config-ref``; absent = none documented, as `RulesetDefaults`)."""
 
 
 def pricing_of(ruleset: Ruleset) -> Pricing | None:
@@ -300,8 +361,9 @@ def rules_version(ruleset_id: str) -> str:
     from kernels.jit import package_closure, source_hash
 
     root = Path(__file__).resolve().parent
-    digest = hashlib.blake2b(source_hash(ruleset_id).encode(), digest_size=8)
-    for package in sorted(p for p in package_closure(ruleset_id) if p):
+    kernels = get(ruleset_id).kernels_package
+    digest = hashlib.blake2b(source_hash(kernels).encode(), digest_size=8)
+    for package in sorted({ruleset_id} | {p for p in package_closure(kernels) if p and p != kernels}):
         for folder in (root / "rulesets" / package, root / package, root / "data" / package):
             for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
                 if path.is_file() and path.suffix in (".py", ".toml"):
@@ -321,7 +383,9 @@ def register(ruleset: Ruleset) -> Ruleset:
     """Add a ruleset (discovery does this for ``sim/rulesets/<id>/``; the tests for their own)."""
     missing = [name for name in _required_members() if not hasattr(ruleset, name)]
     if missing:
-        raise RulesetError(f"ruleset {getattr(ruleset, 'id', ruleset)!r}: missing {', '.join(missing)}")
+        defaults = [name for name in missing if name in DEFAULTED]
+        hint = f" (sim.ruleset.RulesetDefaults supplies {', '.join(defaults)})" if defaults else ""
+        raise RulesetError(f"ruleset {getattr(ruleset, 'id', ruleset)!r}: missing {', '.join(missing)}{hint}")
     _REGISTRY[ruleset.id] = ruleset
     return ruleset
 
@@ -330,9 +394,15 @@ def unregister(ruleset_id: str) -> None:
     _REGISTRY.pop(ruleset_id, None)
 
 
-def _required_members() -> list[str]:
+def _must_write() -> list[str]:
+    """The members of the `Ruleset` protocol: what every ruleset writes itself."""
     return sorted(set(Ruleset.__annotations__) | {n for n, v in vars(Ruleset).items()
                                                    if callable(v) and not n.startswith("_")})
+
+
+def _required_members() -> list[str]:
+    """Every member the shared layers call: the protocol's and the `DEFAULTED` ones."""
+    return sorted({*_must_write(), *DEFAULTED})
 
 
 def _discover() -> None:

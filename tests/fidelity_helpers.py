@@ -1,4 +1,4 @@
-"""Scenes shared by the rules-fidelity tests (tests/test_zombie40k_fidelity_*.py, issue 13).
+"""Scenes shared by the rules-fidelity tests (tests/zombie40k/test_zombie40k_fidelity_*.py, issue 13).
 
 Kernel functions are looked up on their module at call time, so the ``dice`` / ``nojit``
 fixtures' swaps apply. Units: squads 0..P-1, hordes P.., the Boss last (kernels.zombie40k.columns).

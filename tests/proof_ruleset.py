@@ -6,6 +6,14 @@ again. The first token to reach the end wins; after ``max_turns`` game turns nob
 (``timeout``). Nothing outside this file knows it: it registers itself with ``sim.ruleset``, its
 kernel is compiled like any other (``kernels.jit``), and ``sim.play``, sweeps and the report play
 it through the protocol alone.
+
+## Result columns
+
+Its own columns (``columns_doc`` names this file, as a ruleset's page ``docs/<id>.md`` would be):
+
+| column | type | meaning |
+|---|---|---|
+| position | int | squares the player's token moved |
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ import pandas as pd
 
 from kernels.jit import njit, njit_alloc
 from kernels.rng import d6, stream_start
-from sim.ruleset import AxisKind, Parameter, ReportSection, common_frame, head_of
+from sim.ruleset import AxisKind, Parameter, ReportSection, RulesetDefaults, common_frame
 
 ID = "token_race"
 TIMEOUT, FINISH = 0, 1
@@ -124,6 +132,12 @@ PRESETS = {"steady": Policy(0), "bold": Policy(1)}
 def _policy(value: Any, where: str) -> Policy:
     if isinstance(value, Policy):
         return value
+    if isinstance(value, dict):  # a table of fields from a preset, as `shamble tune` writes one
+        data = dict(value)
+        base = _policy(data.pop("preset", "steady"), where)
+        if set(data) - {"bold"}:
+            raise ValueError(f"{where}: policy fields {sorted(data)}; allowed: bold")
+        return replace(base, **data)
     if value not in PRESETS:
         raise ValueError(f"{where}: policy = {value!r}; allowed: {', '.join(PRESETS)}")
     return PRESETS[value]
@@ -141,7 +155,9 @@ def _parse(config: Config, params, source: str) -> dict:
 # ---------------------------------------------------------------------------- the ruleset
 
 
-class TokenRace:
+class TokenRace(RulesetDefaults):
+    """The members of the protocol; `RulesetDefaults` supplies head, violations, mods..."""
+
     id = ID
     title = "Token Race"
     description = "A test-tree game: tokens race along a track on D6 rolls."
@@ -149,10 +165,9 @@ class TokenRace:
     win_word = "finish"
     end_reasons = REASONS
     play_columns = ("position",)
-    kernels_package = ""
-
-    def __init__(self) -> None:
-        self.play_batch = play_batch
+    kernels_package = ""  # its kernel is in this file, not under kernels/
+    columns_doc = Path(__file__)  # its result columns: the module docstring
+    play_batch = staticmethod(play_batch)
 
     def parameters(self):
         return [Parameter(f.name, f.default, f.metadata["tag"], f.metadata["spec"],
@@ -165,14 +180,6 @@ class TokenRace:
 
     def parse_params(self, config, params, source="params"):
         return _parse(config, dict(params), source)
-
-    def with_mods(self, config, mods):
-        if mods:
-            raise ValueError(f"mods {sorted(mods)}: Token Race has no mods")
-        return config
-
-    def mods(self):
-        return {}
 
     def policy_presets(self):
         return dict(PRESETS)
@@ -193,12 +200,6 @@ class TokenRace:
     def new_state(self, config, tables, n_games, trace_events=0):
         n, p = n_games, config.n_players
         return State(np.zeros((n, p), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int32))
-
-    def head(self, state, count):
-        return head_of(state, count, State._fields)
-
-    def violations(self, state):
-        return int(state.viol.sum())
 
     def results(self, config, state, first_game, dice):
         n = 0 if state is None else state.winner.shape[0]
@@ -229,9 +230,6 @@ class TokenRace:
 
     def bench_configs(self):
         return {"two_players": self.example_config(2)}
-
-    def cli(self):
-        return None
 
 
 RULESET = TokenRace()

@@ -103,3 +103,29 @@ def test_cold_compile_is_a_real_compile_in_a_fresh_cache():
 
     cold = cold_compile("zombie40k")
     assert cold["source"] == "compiled" and 0 < cold["seconds"] <= cold["wall_s"] and cold["cpu_s"] > 0
+
+
+@pytest.mark.slow
+def test_bench_tune_runs_at_tiny_sizes_and_adds_its_goals():
+    """`shamble bench --tune --quick` times both tunes at a few dozen games (speed not asserted:
+    only that the figures exist, and the goals rows appear beside them)."""
+    from experiments.bench import TUNE_TARGETS, bench_tune
+
+    data = run_bench(quick=True, benchmarks=[("tune", bench_tune), ("targets", bench_targets)])
+    for key in ("tune_outwest_hold_s", "tune_zombie40k_rounds_s", "tune_outwest_hold_games",
+                "tune_zombie40k_rounds_games"):
+        assert data[key] > 0, key
+    assert 0 <= data["tune_outwest_hold_low"] <= data["tune_outwest_hold_rate"] <= data["tune_outwest_hold_high"] <= 1
+    assert data["tune_outwest_hold_verdict"] in ("PASSED", "NOT BETTER")
+    rows = {row["figure"]: row for row in data["targets"]}
+    assert {t[0] for t in TUNE_TARGETS} <= set(rows)
+    assert all(rows[t[0]]["met"] is None for t in TUNE_TARGETS)  # tiny sizes cannot meet or miss the goals
+
+
+def test_bench_tune_option_is_inserted_before_the_targets(monkeypatch):
+    from experiments import bench
+
+    seen = []
+    monkeypatch.setattr(bench, "bench_tune", lambda s, r: seen.append("tune") or {"tune_outwest_hold_s": 1.0})
+    data = run_bench(quick=True, benchmarks=[("targets", lambda s, r: seen.append("targets") or {})], tune=True)
+    assert seen == ["tune", "targets"] and data["tune_outwest_hold_s"] == 1.0

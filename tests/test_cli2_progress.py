@@ -26,7 +26,7 @@ def test_a_compile_is_announced_before_it_ends_off_a_terminal(monkeypatch):
     console, out = _log()
     said_before = []
 
-    def slow_compile(config):
+    def slow_compile(config, tables=None):
         time.sleep(0.5)
         said_before.append(out.getvalue())
         return {"source": "compiled", "seconds": 0.5}
@@ -40,7 +40,7 @@ def test_a_compile_is_announced_before_it_ends_off_a_terminal(monkeypatch):
 
 def test_a_cache_load_stays_quiet(monkeypatch):
     console, out = _log()
-    monkeypatch.setattr(play, "warm_up", lambda config: {"source": "cache", "seconds": 0.01})
+    monkeypatch.setattr(play, "warm_up", lambda config, tables=None: {"source": "cache", "seconds": 0.01})
     play.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
     assert out.getvalue() == ""
 

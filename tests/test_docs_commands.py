@@ -31,7 +31,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TINY = {"play": ("--games", "3"), "sweep": ("--games", "2"), "sensitivity": ("--games", "2"),
         "report": ("--scale", "0.004"),
         "rebalance": ("--games", "10", "--iterations", "2", "--validate-games", "10"),
-        "optimality": ("--games", "100"),
+        "optimality": ("--games", "100"), "notebooks": ("--games", "3", "--only", "01"),
         "tune": ("--budget", "400", "--games", "100", "--validate-games", "100")}
 # solve runs as written: a few seconds, and too few games make it refuse
 SIZE_FLAGS = {"--games", "-n", "--scale", "--iterations", "--budget", "--validate-games"}

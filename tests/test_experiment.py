@@ -161,3 +161,23 @@ def test_cells_that_cannot_play_stop_the_sweep_before_any_game(tmp_path):
     with pytest.raises(ExperimentError, match="cell mods=death_korps\\+t_virus: .*cannot be combined"):
         sweep(exp, tmp_path / "out", show_progress=False)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_cell_hash_leaves_out_the_fields_outside_equality():
+    """A field declared compare=False (where a team was read from) does not change a config's key;
+    every other field does, whatever its name."""
+    from dataclasses import dataclass, field, replace
+
+    from experiments.experiment import config_fingerprint
+
+    @dataclass(frozen=True)
+    class Side:
+        name: str
+        source: str = field(default="", compare=False)
+        origin: str = ""
+
+    side = Side("Marines", "a.toml")
+    assert config_fingerprint(replace(side, source="b.toml")) == config_fingerprint(side)
+    assert config_fingerprint(replace(side, origin="b.toml")) != config_fingerprint(side)
+    team = load_config(EXAMPLES / "configs" / "two_players.toml").players[0].team
+    assert team.source and config_fingerprint(replace(team, source="elsewhere.toml")) == config_fingerprint(team)

@@ -82,15 +82,11 @@ def test_random_games_keep_invariants(nojit, name, n):
     assert (df.loc[df["won"], "ev_distance_in"] == 0.0).all()  # the winner has embarked
 
 
-def test_reproducible_for_seed_batch_size_and_first_game(nojit):
-    """Game i depends only on (seed, i): same seed, any batch size, any first game."""
+def test_another_seed_plays_other_games(nojit):
+    """Game i depends on (seed, i); batch sizes and first games: tests/test_ruleset_contract.py."""
     config = example_config("two_players")
     ref = _played("two_players", N_TWO)
     first20 = ref[ref["game"] < 20].reset_index(drop=True)
-    for batch in (1, 7, 64):
-        pd.testing.assert_frame_equal(sim.play.play(config, 20, SEED, batch_size=batch), first20)
-    part = sim.play.play(config, 10, SEED, first_game=5, batch_size=3)
-    pd.testing.assert_frame_equal(part, ref[ref["game"].between(5, 14)].reset_index(drop=True))
     other = sim.play.play(config, 20, SEED + 1)
     assert not other[["turns", "dice"]].equals(first20[["turns", "dice"]])
 

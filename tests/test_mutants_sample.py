@@ -26,7 +26,7 @@ RULESETS = ("outwest", "zombies9", "zombie40k", "apocalypse")
 SAMPLE = {
     "outwest": (["ow_cover_ignored", "ow_all_contact_attack"], "tests/outwest/test_outwest_mutant_kills.py"),
     "zombies9": (["z9_kill_strict", "z9_q4_rule"], "tests/zombies9/test_zombies9_mutant_kills.py"),
-    "zombie40k": (["core_save_ap_equal", "core_id_strict"], "tests/test_zombie40k_mutant_kills.py"),
+    "zombie40k": (["core_save_ap_equal", "core_id_strict"], "tests/zombie40k/test_zombie40k_mutant_kills.py"),
     "apocalypse": (["ap_sweep_tie", "ap_plague_ic_first_wound"], "tests/apocalypse/test_apocalypse_mutant_kills.py"),
 }
 RULE_ID = re.compile(r"(§\d|\b[A-Z]\d+\b)")  # "§5.4", "core §7.3", "W12", "A25", "Q6", "D21"

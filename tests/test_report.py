@@ -125,3 +125,17 @@ def test_cli_report_and_solve_errors(tmp_path):
     bad = subprocess.run([*run, "solve", "examples/configs/two_players.toml", "--param", "budget", "--target", "1.5"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "strictly between 0 and 1" in bad.stderr
+
+
+def test_every_ruleset_ends_with_the_strong_play_section(tiny_report):
+    """issue 28 item 3: each ruleset's last section is "Under stronger play", with its three rates
+    per side, and the competitive games' seats re-judged in the verdict."""
+    readme = (tiny_report / "README.md").read_text()
+    meta = json.loads((tiny_report / "meta.json").read_text())
+    for part in suite(scale=SCALE):
+        assert f"{part.ruleset.id}/strong_play" in meta["sections"]
+        assert (tiny_report / f"{part.ruleset.id}_strong_play_table1.csv").exists()
+    assert readme.count("### Under stronger play") == len(suite(scale=SCALE))
+    for column in ("random-legal", "default", "tuned", "tuned - default (points)", "tune on fresh games"):
+        assert column in readme
+    assert "Under tuned play (one round of best responses): Seats" in readme

@@ -96,6 +96,7 @@ from kernels.apocalypse.units import (
 )
 from kernels.dice import highest_d6, sum_d6
 from kernels.jit import njit
+from kernels.rng import uniform
 from kernels.w40k.columns import G_BLAST_LARGE_MODELS, MR_MOVE_THROUGH_COVER
 
 HEADINGS = (0.0, 0.5, -0.5, 1.0, -1.0)  # radians off the straight line
@@ -294,6 +295,22 @@ def move_unit(rng, g, st, u, gx, gy, budget, target_h, difficult, tb, phase):
         if slow < norm(x - px, y - py):
             x, y = plan_move(st, g, u, gx, gy, min(budget, slow), target_h, tb)
     return place_unit(rng, g, st, u, px, py, x, y, tb, phase)
+
+
+@njit
+def wander(rng, g, st, u, budget, difficult, tb, phase):
+    """The random baseline's move (kernels.apocalypse.choices): straight on a heading drawn round the
+    compass, a distance drawn in 0..``budget``, as far as the way allows (on the table, 1" from every
+    horde: ``free_travel``); difficult terrain slows it as any move (``difficult``). It may stop in a
+    spawner, as the rules allow (§10). Returns the distance moved."""
+    px, py, r = st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u]
+    angle = 2.0 * math.pi * uniform(rng, g)
+    dx, dy = math.cos(angle), math.sin(angle)
+    t = min(budget * uniform(rng, g), free_travel(st, g, u, px, py, dx, dy, -1, tb))
+    if difficult and (path_touches_zone(px, py, px + t * dx, py + t * dy, r, tb.prm)
+                      or path_touches_terrain(st, g, px, py, px + t * dx, py + t * dy, r)):
+        t = min(t, difficult_budget(rng, g, st, u, tb))
+    return place_unit(rng, g, st, u, px, py, px + t * dx, py + t * dy, tb, phase)
 
 
 @njit

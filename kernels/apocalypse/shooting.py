@@ -13,6 +13,7 @@ core §6.2).
 
 from __future__ import annotations
 
+from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     BLIND_NONE,
     EK_PSYCHIC,
@@ -67,7 +68,7 @@ from kernels.apocalypse.columns import (
 from kernels.apocalypse.combat import gets_hot
 from kernels.apocalypse.geometry import zone_distance
 from kernels.apocalypse.hordes import horde_inv, horde_models, is_alive, jugg_active, remove_if_empty
-from kernels.apocalypse.movement import may_run, move_unit, unit_goal
+from kernels.apocalypse.movement import may_run, move_unit, unit_goal, wander
 from kernels.apocalypse.noise import make_noise, noise_of_weapon, overwatch_noise, psychic_noise, reroll_noise
 from kernels.apocalypse.state import OUT_REROLLED, W_SHOOT
 from kernels.apocalypse.strike import majority_toughness, strike_horde
@@ -622,12 +623,16 @@ def run_decision(st, g, u, tb):
 
 @njit
 def run_unit(rng, g, st, u, tb):
-    """Run D6" towards the goal (Fleet re-rolls a 1-3; core §6.10); the zone does not slow a Run."""
+    """Run D6" towards the goal (Fleet re-rolls a 1-3; core §6.10); the zone does not slow a Run. The
+    random baseline runs on a course it draws (``wander``)."""
     roll = d6(rng, g)
     if any_rule(st, g, u, MR_FLEET) and roll <= 3:
         roll = d6(rng, g)
-    _hold, gx, gy = unit_goal(st, g, u, tb)
-    moved = move_unit(rng, g, st, u, gx, gy, float(roll), -1, False, tb, PH_SHOOTING)
+    if plays_random(st, g, u, tb):
+        moved = wander(rng, g, st, u, float(roll), False, tb, PH_SHOOTING)
+    else:
+        _hold, gx, gy = unit_goal(st, g, u, tb)
+        moved = move_unit(rng, g, st, u, gx, gy, float(roll), -1, False, tb, PH_SHOOTING)
     st.umoved[g, u] += moved
     st.ust[g, u, US_RAN] = 1
 
@@ -646,12 +651,67 @@ def shooting_phase(rng, g, st, tb):
     for u in range(st.ust.shape[1]):
         if st.ust[g, u, US_ALIVE] == 0 or _is_locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
             continue
+        if plays_random(st, g, u, tb):
+            _random_shooting(rng, g, st, u, tb)
+            continue
         h = choose_target(st, g, u, tb)
         if shooting_decision(st, g, u, h, tb):
             st.ust[g, u, US_SHOT] = h + 1
             fire_unit(rng, g, st, u, h, False, tb, PH_SHOOTING)
         elif run_decision(st, g, u, tb):
             run_unit(rng, g, st, u, tb)
+
+
+@njit
+def _may_target(st, g, u, h, reach, within):
+    """Horde h is alive, not locked in combat (core §6.1), within ``reach`` (and 12" with ``within``)."""
+    if not is_alive(st, g, h) or st.hst[g, h, HS_LOCKED] > 0:
+        return False
+    d = unit_gap_horde(st, g, u, h)
+    return d <= reach and (not within or d <= TARGET_PRIORITY_RANGE)
+
+
+@njit
+def random_target(rng, g, st, u, tb):
+    """The random baseline's target (kernels.apocalypse.choices): a horde unit u may shoot, drawn
+    uniformly; one within 12" when a Target Priority Warlord is with it and one is there (A34).
+    -1 when none is in range (no draw)."""
+    reach = max_range(st, g, u, tb)
+    within = False
+    if unit_has_trait(st, g, u, TRAIT_PRIORITY, tb):
+        for h in range(st.hst.shape[1]):
+            within = within or _may_target(st, g, u, h, reach, True)
+    n = 0
+    for h in range(st.hst.shape[1]):
+        n += _may_target(st, g, u, h, reach, within)
+    if n == 0:
+        return -1
+    k = pick(rng, g, n)
+    for h in range(st.hst.shape[1]):
+        if _may_target(st, g, u, h, reach, within):
+            if k == 0:
+                return h
+            k -= 1
+    return -1
+
+
+@njit
+def _random_shooting(rng, g, st, u, tb):
+    """The random baseline's Shooting phase for unit u: shoot its drawn target, Run, or neither, each
+    as likely among those the rules allow (a Target Priority unit with its target within 12" shoots)."""
+    h = random_target(rng, g, st, u, tb)
+    shoot_ok, run_ok = h >= 0, may_run(st.ust[g, u, US_TYPE])
+    if shoot_ok and must_shoot(st, g, u, h, tb):
+        k = 0
+    else:
+        k = pick(rng, g, 1 + int(shoot_ok) + int(run_ok)) + (0 if shoot_ok else 1)  # 0 shoot, 1 Run, 2 neither
+        if k == 1 and not run_ok:
+            k = 2
+    if k == 0:
+        st.ust[g, u, US_SHOT] = h + 1
+        fire_unit(rng, g, st, u, h, False, tb, PH_SHOOTING)
+    elif k == 1:
+        run_unit(rng, g, st, u, tb)
 
 
 # ------------------------------------------------------------------ the Psychic phase (core §13)
@@ -667,8 +727,11 @@ def _force_weapon(st, g, u, m, tb):
 
 
 @njit
-def _wants_force(st, g, u, tb):
-    """POL_FORCE: cast Force when the psyker's unit is locked or a horde is within 12" of it."""
+def _wants_force(rng, g, st, u, tb):
+    """POL_FORCE: cast Force when the psyker's unit is locked or a horde is within 12" of it; the
+    random baseline casts on a coin."""
+    if plays_random(st, g, u, tb):
+        return pick(rng, g, 2) == 1
     if tb.policy[st.ust[g, u, US_OWNER], POL_FORCE] == 0:
         return False
     if _is_locked(st, g, u):
@@ -699,7 +762,7 @@ def psychic_phase(rng, g, st, tb):
             if st.wounds[g, u, m] > 0 and (st.mflags[g, u, m] & MR_PSYKER) != 0:
                 pool += st.minfo[g, u, m, MI_ML]
     for u in range(st.ust.shape[1]):
-        if st.ust[g, u, US_ALIVE] == 0 or not _wants_force(st, g, u, tb):
+        if st.ust[g, u, US_ALIVE] == 0 or not _wants_force(rng, g, st, u, tb):
             continue
         for m in range(st.wounds.shape[2]):
             if pool <= 0:

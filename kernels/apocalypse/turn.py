@@ -14,6 +14,7 @@ import numpy as np
 
 from kernels.apocalypse.assault import fight_phase, recount_locks
 from kernels.apocalypse.blind import blind_tests, blind_turn_ends, blind_turn_starts
+from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     BLIND_NONE,
     BLIND_THIS_TURN,
@@ -104,6 +105,7 @@ from kernels.apocalypse.movement import (
     move_unit,
     place_unit,
     unit_goal,
+    wander,
 )
 from kernels.apocalypse.noise import place_phase_noise, unit_movement_noise
 from kernels.apocalypse.setup import setup_game
@@ -199,6 +201,10 @@ def regroup(rng, g, st, u, tb):
     st.ust[g, u, US_FALLING_BACK] = 0
     st.ust[g, u, US_REGROUPED] = 1
     st.ust[g, u, US_NO_CHARGE] = 1
+    if plays_random(st, g, u, tb):
+        st.umoved[g, u] += wander(rng, g, st, u, 3.0, True, tb, PH_MOVEMENT)
+        st.ust[g, u, US_MOVED] = 1
+        return
     hold, gx, gy = unit_goal(st, g, u, tb)
     if not hold:
         st.umoved[g, u] += move_unit(rng, g, st, u, gx, gy, 3.0, -1, True, tb, PH_MOVEMENT)
@@ -227,11 +233,14 @@ def movement_phase(rng, g, st, tb):
             continue
         if st.ust[g, u, US_REGROUPED] != 0:
             continue
-        hold, gx, gy = unit_goal(st, g, u, tb)
-        if hold:
-            continue
-        moved = move_unit(rng, g, st, u, gx, gy, move_allowance(st.ust[g, u, US_TYPE], tb), -1, True, tb,
-                          PH_MOVEMENT)
+        allowance = move_allowance(st.ust[g, u, US_TYPE], tb)
+        if plays_random(st, g, u, tb):
+            moved = wander(rng, g, st, u, allowance, True, tb, PH_MOVEMENT)
+        else:
+            hold, gx, gy = unit_goal(st, g, u, tb)
+            if hold:
+                continue
+            moved = move_unit(rng, g, st, u, gx, gy, allowance, -1, True, tb, PH_MOVEMENT)
         st.umoved[g, u] += moved
         st.ust[g, u, US_MOVED] = int(moved > 1e-9)
     form_super_squad(st, g, tb, False)  # A32 'any': Warlords that ended their moves within 2"
@@ -261,6 +270,28 @@ def charge_target(st, g, u, tb):
         if d <= tb.prm[P_CHARGE_RANGE] and d < best_d:
             best, best_d = h, d
     return best
+
+
+@njit
+def random_charge(rng, g, st, u, tb):
+    """The random baseline's charge (kernels.apocalypse.choices): no charge, or one of the hordes
+    within charge range (the one it shot at, if it shot; core §7.1), each as likely; -1 = none."""
+    shot = st.ust[g, u, US_SHOT] - 1
+    n = 0
+    for h in range(st.hst.shape[1]):
+        n += _chargeable(st, g, u, h, shot, tb)
+    k = pick(rng, g, n + 1)
+    for h in range(st.hst.shape[1]):
+        if _chargeable(st, g, u, h, shot, tb):
+            if k == 0:
+                return h
+            k -= 1
+    return -1
+
+
+@njit
+def _chargeable(st, g, u, h, shot, tb):
+    return is_alive(st, g, h) and (shot < 0 or h == shot) and unit_gap_horde(st, g, u, h) <= tb.prm[P_CHARGE_RANGE]
 
 
 @njit
@@ -303,11 +334,12 @@ def player_charges(rng, g, st, tb):
     for u in range(st.ust.shape[1]):
         if not unit_alive(st, g, u) or _locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
             continue
-        if tb.policy[st.ust[g, u, US_OWNER], POL_CHARGE] == 0:
+        random = plays_random(st, g, u, tb)
+        if not random and tb.policy[st.ust[g, u, US_OWNER], POL_CHARGE] == 0:
             continue
         if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0:
             continue
-        h = charge_target(st, g, u, tb)
+        h = random_charge(rng, g, st, u, tb) if random else charge_target(st, g, u, tb)
         if h < 0:
             continue
         distance = unit_gap_horde(st, g, u, h)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     EK_AURA,
     EK_CHARGE,
@@ -310,7 +311,12 @@ def overwatch_against(rng, g, st, u, h, tb):
             continue
         if v != u and unit_gap_unit(st, g, u, v) > 6.0:
             continue
-        if tb.policy[st.ust[g, v, US_OWNER], POL_OVERWATCH] == 0 or horde_models(st, g, h) <= 0:
+        if horde_models(st, g, h) <= 0:
+            continue
+        if plays_random(st, g, v, tb):
+            if pick(rng, g, 2) == 0:
+                continue  # the random baseline fires Overwatch on a coin (kernels.apocalypse.choices)
+        elif tb.policy[st.ust[g, v, US_OWNER], POL_OVERWATCH] == 0:
             continue
         fire_overwatch(rng, g, st, v, h, tb, PH_Z_ASSAULT)
 

@@ -650,7 +650,13 @@ def do_fire(st, g, tb, rng, h, t, moved):
     if slot < 0:
         return
     aimed = aim_valid(st, g, h, t)
-    blaze = wants_blaze(st, g, tb, h, gun_of(st, g, h, slot), aimed)
+    fire_gun(st, g, tb, rng, h, t, slot, aimed, wants_blaze(st, g, tb, h, gun_of(st, g, h, slot), aimed), moved)
+
+
+@njit
+def fire_gun(st, g, tb, rng, h, t, slot, aimed, blaze, moved):
+    """Fire (or the shot of Move & Fire, §4) with the gun in ``slot`` at t: the facing kept by a
+    man who may not turn."""
     log_event(st, g, EK_ACTION, h, t, A_MOVE_FIRE if moved else A_FIRE, slot, blaze)
     st.fi[g, h, FI_AIM] = -1
     facing = st.ff[g, h, FF_FACING]
@@ -764,6 +770,12 @@ def carry(st, g, tb, rng, h, c):
     else:
         gx, gy, _ = goal_of(st, g, tb, h)
         ux, uy = unit_vector(st.ff[g, h, FF_X], st.ff[g, h, FF_Y], gx, gy)
+    carry_along(st, g, tb, rng, h, c, ux, uy)
+
+
+@njit
+def carry_along(st, g, tb, rng, h, c, ux, uy):
+    """Carry / drag (§4) along (ux, uy): both at half the roll."""
     roll, falls = move_roll(st, g, tb, rng, h, base_move_dice(st, g, tb, h), True)
     log_event(st, g, EK_ACTION, h, c, A_CARRY, roll, 0.0)
     cx, cy = st.ff[g, c, FF_X], st.ff[g, c, FF_Y]
@@ -839,21 +851,30 @@ def move_to_goal(st, g, tb, rng, h, t):
 def move_and_fire(st, g, tb, rng, h, ux, uy, limit):
     """Move & Fire (§4): up to 2D6" (a Citizen the whole 2D6", and he may fall), then shoot at
     the best target in front, at -1 die."""
-    if not ahead(st, g, tb, h, ux, uy):
-        turn_instead(st, g, tb, h, ux, uy)
-        return
-    citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
-    roll, falls = move_roll(st, g, tb, rng, h, int(tb.prm[P_MOVE_FIRE_DICE]), citizen)
-    walk_and_spook(st, g, tb, rng, h, ux, uy, roll if citizen else min(roll, limit))
-    if not is_human(st, g, h):
-        return
-    if falls:
-        knock_down(st, g, tb, h)
-        log_event(st, g, EK_FALL, h, -1, st.ff[g, h, FF_X], st.ff[g, h, FF_Y], 0.0)
+    if not fire_move(st, g, tb, rng, h, ux, uy, limit):
         return
     t = choose_target(st, g, tb, h, True)
     if t >= 0:
         do_fire(st, g, tb, rng, h, t, 1)
+
+
+@njit
+def fire_move(st, g, tb, rng, h, ux, uy, limit):
+    """The move of Move & Fire (§4): up to 2D6" along (ux, uy), at most ``limit`` (a Citizen the
+    whole 2D6", and he may fall). True when he may shoot after it (still on the table, standing)."""
+    if not ahead(st, g, tb, h, ux, uy):
+        turn_instead(st, g, tb, h, ux, uy)
+        return False
+    citizen = st.fi[g, h, FI_CLASS] == CITIZEN and st.fi[g, h, FI_HORSE] != HORSE_RIDDEN
+    roll, falls = move_roll(st, g, tb, rng, h, int(tb.prm[P_MOVE_FIRE_DICE]), citizen)
+    walk_and_spook(st, g, tb, rng, h, ux, uy, roll if citizen else min(roll, limit))
+    if not is_human(st, g, h):
+        return False
+    if falls:
+        knock_down(st, g, tb, h)
+        log_event(st, g, EK_FALL, h, -1, st.ff[g, h, FF_X], st.ff[g, h, FF_Y], 0.0)
+        return False
+    return True
 
 
 @njit
@@ -899,25 +920,11 @@ def fight_is_better(st, g, tb, h, zf, zs):
 @njit
 def act(st, g, tb, rng, h, flee):
     """Pick and perform one action for human h (P1-P4, P6)."""
+    if forced_action(st, g, tb, rng, h, flee):
+        return
     pol = tb.pol[h]
-    if st.fi[g, h, FI_STATE] == S_DOWN:
-        action = A_RECOVER if st.fi[g, h, FI_RECOVER] else A_GET_UP
-        log_event(st, g, EK_ACTION, h, -1, action, 0.0, 0.0)
-        if action == A_RECOVER:
-            st.fi[g, h, FI_RECOVER], st.fi[g, h, FI_DUCKED] = 0, 0
-        else:
-            st.fi[g, h, FI_STATE] = S_STANDING
-        return
-    if st.fi[g, h, FI_RECOVER] or st.fi[g, h, FI_DUCKED]:
-        log_event(st, g, EK_ACTION, h, -1, A_RECOVER, 0.0, 0.0)
-        st.fi[g, h, FI_RECOVER], st.fi[g, h, FI_DUCKED] = 0, 0
-        return
     gap, z = nearest_zombie(st, g, tb, h)
     contact = z >= 0 and touching(gap)
-    if flee and z >= 0 and not badly_wounded(st, g, tb, h):
-        ux, uy = away_direction(st, g, tb, h, z)
-        move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
-        return
     if pol[POL_DUCK_BACK] > 0 and not contact and gunslinger_near(st, g, tb, h, pol[POL_DUCK_BACK]):
         log_event(st, g, EK_ACTION, h, -1, A_DUCK_BACK, 0.0, 0.0)
         st.fi[g, h, FI_DUCKED] = 1
@@ -943,6 +950,31 @@ def act(st, g, tb, rng, h, flee):
     if move_to_goal(st, g, tb, rng, h, t):
         return
     idle(st, g, tb, rng, h, t)
+
+
+@njit
+def forced_action(st, g, tb, rng, h, flee):
+    """The actions the rules force (§4, §9): knocked down -> Recover if wounded, else Get up;
+    wounded or ducked back -> Recover; a failed nerve test (W12) -> Move away from the nearest
+    zombie. True when one was taken."""
+    if st.fi[g, h, FI_STATE] == S_DOWN:
+        action = A_RECOVER if st.fi[g, h, FI_RECOVER] else A_GET_UP
+        log_event(st, g, EK_ACTION, h, -1, action, 0.0, 0.0)
+        if action == A_RECOVER:
+            st.fi[g, h, FI_RECOVER], st.fi[g, h, FI_DUCKED] = 0, 0
+        else:
+            st.fi[g, h, FI_STATE] = S_STANDING
+        return True
+    if st.fi[g, h, FI_RECOVER] or st.fi[g, h, FI_DUCKED]:
+        log_event(st, g, EK_ACTION, h, -1, A_RECOVER, 0.0, 0.0)
+        st.fi[g, h, FI_RECOVER], st.fi[g, h, FI_DUCKED] = 0, 0
+        return True
+    gap, z = nearest_zombie(st, g, tb, h)
+    if flee and z >= 0 and not badly_wounded(st, g, tb, h):
+        ux, uy = away_direction(st, g, tb, h, z)
+        move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
+        return True
+    return False
 
 
 @njit
@@ -1137,9 +1169,16 @@ def keep_the_charge(st, g, tb, h, t):
 def activate(st, g, tb, rng, h):
     """One activation of human h (§3.2 character card or a spent action card, §13): the
     start-of-activation checks, then one action."""
+    acts, flee = activation_start(st, g, tb, rng, h)
+    if acts:
+        act(st, g, tb, rng, h, flee)
+
+
+@njit
+def activation_start(st, g, tb, rng, h):
+    """The start of an activation of human h (§13): (he may act, he must move away)."""
     if not is_human(st, g, h):
-        return
+        return False, False
     st.pres[g, h, PR_ACTIONS] += 1
     ok, flee = activation_checks(st, g, tb, rng, h)
-    if ok and is_human(st, g, h) and st.fi[g, h, FI_STATE] != S_OUT:
-        act(st, g, tb, rng, h, flee)
+    return ok and is_human(st, g, h) and st.fi[g, h, FI_STATE] != S_OUT, flee

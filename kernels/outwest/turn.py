@@ -40,8 +40,9 @@ from kernels.outwest.figures import (
     n_humans,
     touching,
 )
-from kernels.outwest.humans import activate, wants_free_action
+from kernels.outwest.humans import wants_free_action
 from kernels.outwest.layout import (
+    DECIDE_HEURISTIC,
     EK_CARD,
     EK_CLAIM,
     EK_END,
@@ -116,6 +117,7 @@ from kernels.outwest.layout import (
     PO_GUN1,
     PO_HORSE,
     PO_MELEE,
+    POL_DECISIONS,
     POL_SPEND_ON,
     POL_SPEND_WHEN,
     PR_CLASS,
@@ -142,6 +144,7 @@ from kernels.outwest.layout import (
     WIN_ZOMBIES,
 )
 from kernels.outwest.melee import clear_markers
+from kernels.outwest.random_play import activate_player, spend_pair
 from kernels.outwest.shooting import gun_usable
 from kernels.outwest.zombies import group_card
 from kernels.rng import stream_start, uniform
@@ -285,7 +288,7 @@ def resolve_card(st, g, tb, rng, c):
             got = claim(st, g, st.fi[g, c, FI_CLASS])
             if got:
                 log_event(st, g, EK_CLAIM, c, -1, got, 0.0, 0.0)
-            activate(st, g, tb, rng, c)
+            activate_player(st, g, tb, rng, c)
         elif st.fi[g, c, FI_KIND] == K_ZOMBIE and st.fi[g, c, FI_STATE] != S_GONE:
             group_card(st, g, tb, rng, G + c)  # a zombified character's card (§3.1)
         return False
@@ -352,10 +355,34 @@ def spend_one(st, g, tb, rng, h):
     card = card_for(st.gs[g, GS_HELD], st.fi[g, h, FI_CLASS])
     if card < 0:
         return False
+    spend_card(st, g, tb, rng, h, card)
+    return True
+
+
+@njit
+def spend_card(st, g, tb, rng, h, card):
+    """Spend held card ``card`` (a class bit, or the wild Joker's) on a free action of h (§3.2)."""
     st.gs[g, GS_HELD] &= ~(1 << card)
     log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)
-    activate(st, g, tb, rng, h)
-    return True
+    activate_player(st, g, tb, rng, h)
+
+
+@njit
+def spend_random(st, g, tb, rng):
+    """Random-legal play (``POL_DECISIONS``): between two draws the posse (one player, §3.2)
+    keeps its held cards or spends one, drawn uniformly among keeping them and every legal (card,
+    character of random-legal policy) pair; after a spend it chooses again. No draw when no such
+    pair exists (a heuristic posse draws nothing here)."""
+    for _ in range(WILD_BIT + 1):
+        _, n = spend_pair(st, g, tb, 1 << 30)
+        if n == 0 or st.gs[g, GS_OVER]:
+            return
+        k = random_below(rng, g, n + 1)
+        if k == n:
+            return  # keep them
+        card, h = spend_pair(st, g, tb, k)
+        spend_card(st, g, tb, rng, h, card)
+        victory(st, g, tb)
 
 
 @njit
@@ -366,7 +393,8 @@ def spend_useful(st, g, tb, rng):
     for _ in range(5):
         who = -1
         for h in range(n_humans(tb)):
-            if tb.pol[h, POL_SPEND_WHEN] == SPEND_USEFUL and is_conscious(st, g, h) \
+            if tb.pol[h, POL_SPEND_WHEN] == SPEND_USEFUL and tb.pol[h, POL_DECISIONS] == DECIDE_HEURISTIC \
+                    and is_conscious(st, g, h) \
                     and card_for(st.gs[g, GS_HELD], st.fi[g, h, FI_CLASS]) >= 0:
                 if threatened(st, g, tb, h):
                     who = h
@@ -389,11 +417,13 @@ def spend_cards(st, g, tb, rng, after_character):
     if st.gs[g, GS_HELD] == 0 or (tb.prm[P_SPEND_OWN] != 0 and not after_character):
         return
     spend_useful(st, g, tb, rng)
+    spend_random(st, g, tb, rng)
     for h in range(n_humans(tb)):
         if st.gs[g, GS_HELD] == 0 or st.gs[g, GS_OVER]:
             return
         when = tb.pol[h, POL_SPEND_WHEN]
-        if when == SPEND_NEVER or when == SPEND_USEFUL or not is_conscious(st, g, h):
+        if when == SPEND_NEVER or when == SPEND_USEFUL or not is_conscious(st, g, h) \
+                or tb.pol[h, POL_DECISIONS] != DECIDE_HEURISTIC:
             continue
         if when == SPEND_ON_CONTACT and not threat:
             continue

@@ -194,7 +194,7 @@ def _charge_bonus(st, g, u, tb):
 @njit
 def can_charge(st, g, u):
     """core §7.1: not after a Run, a weapon that forbids it, while falling back, locked, or
-    Gone to Ground (§9.4)."""
+    Gone to Ground (core §9.4)."""
     s = st.ustate[g, u]
     return (on_table(st, g, u) and not in_combat(st, g, u) and s[US_RAN] == 0 and s[US_NO_CHARGE] == 0
             and s[US_FALLING_BACK] == 0 and s[US_PINNED] == 0)

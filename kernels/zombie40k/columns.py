@@ -138,8 +138,9 @@ N_PRM = 83
  POL_MUSHROOM,  # Speed Pack: 0 use at once, 1 keep it for the turn it lets the squad embark
  POL_MEDPACK,  # A33: 0 spend a Medpack on a wound that would kill a model, 1 on any unsaved wound
  POL_DEFIB,  # A33: 0 a Defibrillator revives a dead model at the start of the turn, 1 it is a Medpack
- ) = range(10)
-N_POL = 10
+ POL_DECISIONS,  # 0 the heuristics above; 1 the random-legal baseline (kernels.zombie40k.choices)
+ ) = range(11)
+N_POL = 11
 
 # ---- Killing Floor shop: int64[n_items, N_SHOP], rows in the wish list's order (best first) ------
 SH_WEAPON, SH_SLOT, SH_COST, SH_PSYKER, SH_SQUAD = range(5)  # weapon row, gear slot, points, psykers only, whole squad

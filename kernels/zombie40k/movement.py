@@ -1,4 +1,4 @@
-"""Movement: squads (zombie40k §5.2: regroup, move, embark; §6.10 Run) and the zombie Shamble
+"""Movement: squads (zombie40k §5.2: regroup, move, embark; core §6.10 Run) and the zombie Shamble
 (§6.2), with the zombies' targeting rules.
 
 Embarking (A6, docs/space.md): a squad embarks when every model can end its move within 2" of
@@ -23,6 +23,7 @@ from kernels.w40k.columns import (
 )
 from kernels.zombie40k.assault import overwatch
 from kernels.zombie40k.casualties import dangerous_terrain
+from kernels.zombie40k.choices import course, plays_random
 from kernels.zombie40k.columns import (
     EK_EMBARK,
     EK_MOVE,
@@ -63,7 +64,9 @@ from kernels.zombie40k.geometry import (
     ev_distance,
     ev_nearest_point,
     ev_rect,
+    free_travel,
     move_towards,
+    near_circles,
     norm,
     rect_distance,
 )
@@ -131,16 +134,36 @@ def embark(st, g, p, tb):
 
 
 @njit
-def move_allowance(st, g, p, tb, rng):
+def _speed_bonus(st, g, p, tb):
+    """+3" with the Speed Pack in the turn it is used (zombie40k §8 result 9)."""
+    return tb.prm[P_MUSH_MOVE] if st.pu[g, p, PU_MUSHROOM_ON] == st.res[g, R_TURNS] else 0.0
+
+
+@njit
+def move_allowance(st, g, p, tb, rng, dx, dy, want):
     """6", or as through difficult terrain under a Banana Peel (2D6 highest, 3D6 with Move
-    Through Cover, never above 6"); +3" with the Speed Pack (zombie40k §8; core §5)."""
-    turn = st.res[g, R_TURNS]
+    Through Cover, never above 6"); +3" with the Speed Pack (zombie40k §8; core §5). The move
+    checked for terrain is the one towards the squad's goal, or the random baseline's course
+    (``want`` >= 0 inches along (dx, dy); -1: the goal's)."""
     allowance = MOVE_IN
-    bonus = tb.prm[P_MUSH_MOVE] if st.pu[g, p, PU_MUSHROOM_ON] == turn else 0.0
-    if st.pu[g, p, PU_BANANA] == turn or _move_crosses_terrain(st, g, p, MOVE_IN + bonus, tb):
+    bonus = _speed_bonus(st, g, p, tb)
+    if want >= 0.0:
+        crosses = _course_crosses_terrain(st, g, p, dx, dy, want, tb)
+    else:
+        crosses = _move_crosses_terrain(st, g, p, MOVE_IN + bonus, tb)
+    if st.pu[g, p, PU_BANANA] == st.res[g, R_TURNS] or crosses:
         dice = 3 if any_has(st, g, p, MR_MOVE_THROUGH_COVER) else 2
         allowance = min(MOVE_IN, float(highest_d6(rng, g, dice)))
     return allowance + bonus
+
+
+@njit
+def _course_crosses_terrain(st, g, p, dx, dy, want, tb):
+    """Would ``want`` inches along (dx, dy) enter, leave or cross difficult terrain (core §5)?"""
+    if not has_terrain(tb):
+        return False
+    x, y = st.pos[g, p, 0], st.pos[g, p, 1]
+    return crosses_terrain(st, g, x, y, x + want * dx, y + want * dy, st.radius[g, p], tb, False)
 
 
 @njit
@@ -193,11 +216,33 @@ def advance(st, g, p, allowance, tb, rng, kind):
 
 
 @njit
+def wander(st, g, p, dx, dy, want, allowance, tb, rng, kind):
+    """The random baseline's move (kernels.zombie40k.choices): straight along (dx, dy), as far as
+    it wants, its allowance and the way allow (the table edge, the Escape Vehicle, 1" from every
+    other unit: ``free_travel``)."""
+    ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
+    reach = min(want, allowance)
+    n = near_circles(st.pos, st.radius[g], st.ustate, g, p, ax, ay, reach, -1, tb.prm, st.w_near)
+    moved = max(0.0, min(reach, free_travel(st.w_near, n, st.radius[g, p], ax, ay, dx, dy, tb.prm)))
+    st.pos[g, p, 0], st.pos[g, p, 1] = ax + moved * dx, ay + moved * dy
+    if moved > 0.0:
+        st.ustate[g, p, US_MOVED] = 1
+    note_ev_zone(st, g, p, tb)
+    dangerous_terrain(st, g, p, ax, ay, tb, rng)
+    log_event(st, g, kind, p, -1, moved, st.pos[g, p, 0], st.pos[g, p, 1])
+    return moved
+
+
+@njit
 def squad_movement(st, g, p, tb, rng):
-    """zombie40k §5.2. Returns True if the squad embarked (its player wins)."""
+    """zombie40k §5.2. Returns True if the squad embarked (its player wins). A random player
+    (kernels.zombie40k.choices) moves on a course it draws; it boards whenever it can."""
     if not on_table(st, g, p) or in_combat(st, g, p) or st.ustate[g, p, US_PINNED] != 0:
         return False
-    allowance = move_allowance(st, g, p, tb, rng)
+    dx, dy, want = 0.0, 0.0, -1.0
+    if plays_random(tb, p):
+        dx, dy, want = course(rng, g, MOVE_IN + _speed_bonus(st, g, p, tb))
+    allowance = move_allowance(st, g, p, tb, rng, dx, dy, want)
     if st.ustate[g, p, US_FALLING_BACK] != 0:
         if not _regroup(st, g, p, tb, rng):
             return False
@@ -207,7 +252,10 @@ def squad_movement(st, g, p, tb, rng):
     if can_embark(st, g, p, allowance, tb):
         embark(st, g, p, tb)
         return True
-    advance(st, g, p, allowance, tb, rng, EK_MOVE)
+    if want >= 0.0:
+        wander(st, g, p, dx, dy, want, allowance, tb, rng, EK_MOVE)
+    else:
+        advance(st, g, p, allowance, tb, rng, EK_MOVE)
     return False
 
 
@@ -274,7 +322,11 @@ def squad_run(st, g, p, tb, rng, embark_on_run):
     if embark_on_run and can_embark(st, g, p, distance, tb):
         embark(st, g, p, tb)
         return True
-    advance(st, g, p, distance, tb, rng, EK_RUN)
+    if plays_random(tb, p):
+        dx, dy, want = course(rng, g, distance)
+        wander(st, g, p, dx, dy, want, distance, tb, rng, EK_RUN)
+    else:
+        advance(st, g, p, distance, tb, rng, EK_RUN)
     return False
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.w40k.columns import BS, K_MELEE, N_STATS, W_BLAST, W_KIND, W_SHOTS, W_TEMPLATE, A, W
+from kernels.zombie40k.choices import coin, plays_random
 from kernels.zombie40k.columns import (
     BANANA,
     BILE,
@@ -91,9 +92,19 @@ def roll_powerup(st, g, p, tb, rng):
             push_back(st, g, leader, roll_expr_prm(rng, g, tb.prm, P_PUSH_N), tb)
             return
         first, second = sum_d6(rng, g, 2), sum_d6(rng, g, 2)
-        apply_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb)
+        _take_powerup(st, g, p, first if tb.pu_value[first] >= tb.pu_value[second] else second, tb, rng)
         return
-    apply_powerup(st, g, p, sum_d6(rng, g, 2), tb)
+    _take_powerup(st, g, p, sum_d6(rng, g, 2), tb, rng)
+
+
+@njit
+def _take_powerup(st, g, p, result, tb, rng):
+    """Apply the result; a random player (kernels.zombie40k.choices) picks the use of Duct Tape
+    (+1 shot or +1 Attack) and of a Defibrillator (revive or Medpack) on a coin."""
+    choice = -1
+    if plays_random(tb, p) and (result == DUCT_TAPE or result == DEFIB):
+        choice = coin(rng, g)
+    apply_chosen(st, g, p, result, tb, choice)
 
 
 @njit
@@ -146,8 +157,15 @@ def _shift(st, g, u, dx, dy, tb):
 
 @njit
 def apply_powerup(st, g, p, result, tb):
+    """The effect of Power-Up table result 2-12 on squad p (zombie40k §8), used as the policy says."""
+    apply_chosen(st, g, p, result, tb, -1)
+
+
+@njit
+def apply_chosen(st, g, p, result, tb, choice):
     """The effect of Power-Up table result 2-12 on squad p (zombie40k §8); a result taken off
-    the table (ablation, ``powerups_removed``) gives nothing."""
+    the table (ablation, ``powerups_removed``) gives nothing. ``choice``: the use of Duct Tape
+    (POL_DUCT) or of a Defibrillator (POL_DEFIB), -1: the policy's."""
     if (int(tb.prm[P_PU_REMOVED]) >> result) & 1:
         return
     st.pres[g, p, PR_POWERUP0 + result] += 1
@@ -161,7 +179,7 @@ def apply_powerup(st, g, p, result, tb):
     elif result == ORK_BOY:
         add_ork_boy(st, g, p, tb)
     elif result == DUCT_TAPE:
-        _duct_tape(st, g, p, tb)
+        _duct_tape(st, g, p, tb.policy[p, POL_DUCT] if choice < 0 else choice, tb)
     elif result == CHAINSAW:
         _give_model(st, g, p, MP_CHAINSAW, _most_attacks(st, g, p, MP_CHAINSAW))
     elif result == MEDPACK:
@@ -171,7 +189,8 @@ def apply_powerup(st, g, p, result, tb):
     elif result == MUSHROOM:
         pu[PU_MUSHROOM] = 1  # a squad may hold at most one
     elif result == DEFIB:  # counts as a Medpack, or revives a model (policy, A33)
-        pu[PU_MEDPACKS if tb.policy[p, POL_DEFIB] == 1 else PU_DEFIBS] += 1
+        medpack = tb.policy[p, POL_DEFIB] == 1 if choice < 0 else choice == 1
+        pu[PU_MEDPACKS if medpack else PU_DEFIBS] += 1
     elif result == SHADES:
         pu[PU_SHADES] = 1
     elif result == CHUCK:
@@ -221,10 +240,10 @@ def _worst_shot(st, g, p):
 
 
 @njit
-def _duct_tape(st, g, p, tb):
+def _duct_tape(st, g, p, use, tb):
     """+1 shot on the model with the most shots of a weapon that can take one (A31), or +1
-    Attack (policy POL_DUCT, or no such weapon)."""
-    if tb.policy[p, POL_DUCT] == 0:
+    Attack (``use`` 1, policy POL_DUCT, or no such weapon)."""
+    if use == 0:
         best, best_shots = -1, 0
         for m in range(st.wounds.shape[2]):
             w = st.gear[g, p, m, G_RANGED0]

@@ -33,6 +33,7 @@ from kernels.zombie40k.assault import (
     squad_consolidation_goal,
 )
 from kernels.zombie40k.casualties import after_attack
+from kernels.zombie40k.choices import coin, pick, plays_random
 from kernels.zombie40k.columns import (
     EK_DEFIB,
     EK_END,
@@ -162,8 +163,9 @@ from kernels.zombie40k.units import (
 
 
 @njit
-def _start_player_turn(st, g, p, tb):
-    st.pu[g, p, PU_MEDPACK_ANY] = int(tb.policy[p, POL_MEDPACK])
+def _start_player_turn(st, g, p, tb, rng):
+    """A random player (kernels.zombie40k.choices) draws this turn's Medpack use (A33)."""
+    st.pu[g, p, PU_MEDPACK_ANY] = coin(rng, g) if plays_random(tb, p) else int(tb.policy[p, POL_MEDPACK])
     s = st.ustate[g, p]
     s[US_MOVED] = 0
     s[US_RAN] = 0
@@ -217,7 +219,10 @@ def _activate_mushroom(st, g, p, tb, rng):
     """The Speed Pack: at once (policy 0) or when it lets the squad embark this turn (1)."""
     if st.pu[g, p, PU_MUSHROOM] == 0:
         return
-    if tb.policy[p, POL_MUSHROOM] == 1:
+    if plays_random(tb, p):
+        if coin(rng, g) == 0:
+            return  # the random baseline keeps it this turn on a coin
+    elif tb.policy[p, POL_MUSHROOM] == 1:
         allowance = 6.0 + tb.prm[P_MUSH_MOVE]
         if not can_embark(st, g, p, allowance, tb):
             return
@@ -267,6 +272,34 @@ def gives_powerup(st, g, v, tb):
 
 
 @njit
+def _random_target(st, g, p, skip, tb, rng):
+    """The random baseline's target (kernels.zombie40k.choices): one of the units squad p may shoot
+    (zombies, and rivals where the rules allow), not ``skip``, drawn uniformly; -1 if none."""
+    reach = max_reach(st, g, p, tb)
+    n = 0
+    for v in range(st.pos.shape[1]):
+        if v != skip and may_shoot_unit(st, g, p, v, tb) and unit_gap(st, g, p, v) <= reach:
+            n += 1
+    if n == 0:
+        return -1
+    k = pick(rng, g, n)
+    for v in range(st.pos.shape[1]):
+        if v != skip and may_shoot_unit(st, g, p, v, tb) and unit_gap(st, g, p, v) <= reach:
+            if k == 0:
+                return v
+            k -= 1
+    return -1
+
+
+@njit
+def _target(st, g, p, tb, rng):
+    """The unit squad p shoots: the policy's, or the random baseline's draw."""
+    if plays_random(tb, p):
+        return _random_target(st, g, p, -1, tb, rng)
+    return _choose_target(st, g, p, tb)
+
+
+@njit
 def _choose_target(st, g, p, tb):
     """The unit squad p shoots (policy): a rival when allowed and wanted, else the nearest
     zombies in range, or the horde closest to being wiped out (power-up hunting)."""
@@ -293,8 +326,10 @@ def _choose_target(st, g, p, tb):
 
 
 @njit
-def _second_target(st, g, p, first, tb):
+def _second_target(st, g, p, first, tb, rng):
     """For Split Fire: the nearest other unit the squad may shoot and can reach (-1: none)."""
+    if plays_random(tb, p):
+        return _random_target(st, g, p, first, tb, rng)
     reach = max_reach(st, g, p, tb)
     best, best_d = -1, 1e18
     for v in range(st.pos.shape[1]):
@@ -311,9 +346,12 @@ def shooting_phase(st, g, p, tb, rng):
     if not on_table(st, g, p) or in_combat(st, g, p) or st.ustate[g, p, US_RAN] != 0:
         return False
     embark_on_run = tb.prm[P_EMBARK_ON_RUN] != 0
-    target = _choose_target(st, g, p, tb)
+    target = _target(st, g, p, tb, rng)
     focus = all_have(st, g, p, MR_BATTLE_FOCUS)
-    wants_run = _wants_run(tb.policy[p], target >= 0, focus)
+    if plays_random(tb, p):
+        wants_run = coin(rng, g) == 1  # the random baseline Runs on a coin
+    else:
+        wants_run = _wants_run(tb.policy[p], target >= 0, focus)
     if embark_on_run and may_run(st, g, p) and can_embark(st, g, p, 1.0, tb):
         wants_run = True
     if wants_run and may_run(st, g, p) and not focus:
@@ -345,7 +383,7 @@ def _fire_at(st, g, p, target, tb, rng):
     begin_shooting_phase(st, g, tb)
     snap = st.ustate[g, p, US_PINNED] != 0 or st.ustate[g, p, US_FALLING_BACK] != 0  # Snap Shots
     skip = -1
-    second = _second_target(st, g, p, target, tb) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
+    second = _second_target(st, g, p, target, tb, rng) if any_has(st, g, p, MR_SPLIT_FIRE) else -1
     if second >= 0:
         skip = split_fire(st, g, p, target, second, tb, rng, snap)
     shoot(st, g, p, target, tb, rng, snap, False, skip)
@@ -354,16 +392,42 @@ def _fire_at(st, g, p, target, tb, rng):
 
 
 @njit
+def _chargeable(st, g, p, v, tb):
+    """May squad p charge unit v: in charge range, and a rival only within the PvP zone (§5.4, §5.5)?"""
+    if v == p or not may_charge_target(st, g, p, v, tb):
+        return False
+    return not is_squad(v, tb) or (may_shoot_unit(st, g, p, v, tb) and ev_distance(
+        st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v], tb.prm) <= tb.prm[P_PVP_ZONE])
+
+
+@njit
+def _random_charge(st, g, p, tb, rng):
+    """The random baseline's charge (kernels.zombie40k.choices): no charge or one of the units
+    squad p may charge, each as likely; -1 = no charge."""
+    n = 0
+    for v in range(st.pos.shape[1]):
+        n += _chargeable(st, g, p, v, tb)
+    if n == 0:
+        return -1
+    k = pick(rng, g, n + 1)
+    for v in range(st.pos.shape[1]):
+        if _chargeable(st, g, p, v, tb):
+            if k == 0:
+                return v
+            k -= 1
+    return -1
+
+
+@njit
 def _charge_target(st, g, p, tb):
     """The unit squad p charges (policy), or -1."""
     mode = tb.policy[p, POL_CHARGE]
     best, best_d = -1, 1e18
     for v in range(st.pos.shape[1]):
-        if v == p or not may_charge_target(st, g, p, v, tb):
+        if not _chargeable(st, g, p, v, tb):
             continue
         if is_squad(v, tb):
-            if tb.policy[p, POL_PVP] < 2 or not may_shoot_unit(st, g, p, v, tb) or ev_distance(
-                    st.pos[g, v, 0], st.pos[g, v, 1], st.radius[g, v], tb.prm) > tb.prm[P_PVP_ZONE]:
+            if tb.policy[p, POL_PVP] < 2:
                 continue
         elif mode == 0 or (mode == 1 and (alive(st, g, v) > tb.policy[p, POL_CHARGE_MAX]
                                           or not gives_powerup(st, g, v, tb))):
@@ -382,7 +446,7 @@ def assault_phase(st, g, p, tb, rng):
     begin_assault_phase(st, g)
     _reset_overwatch(st, g)
     if can_charge(st, g, p):
-        v = _charge_target(st, g, p, tb)
+        v = _random_charge(st, g, p, tb, rng) if plays_random(tb, p) else _charge_target(st, g, p, tb)
         if v >= 0:
             make_charge(st, g, p, v, tb, rng)
     dice_for(st, g, rng, p, 1)  # the fight's dice apart from the charge's
@@ -510,7 +574,7 @@ def _end_player_turn(st, g, p, rng):
 @njit
 def player_turn(st, g, p, tb, rng, check):
     """zombie40k §5. Returns True if the squad escaped (its player wins)."""
-    _start_player_turn(st, g, p, tb)
+    _start_player_turn(st, g, p, tb, rng)
     enter_phase(st, g, rng, PH_RESPAWN, p)
     respawning_phase(st, g, p, tb, rng)
     _check(st, g, tb, check)

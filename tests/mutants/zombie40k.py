@@ -8,8 +8,8 @@ and the core rules tests (tests/test_combat_rules.py), with the JIT off.
 
 from mutant import Mutant as M
 
-TESTS = ["tests/test_zombie40k_mutant_kills.py", "tests/test_zombie40k_fidelity_untested_rules.py",
-         "tests/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py"]
+TESTS = ["tests/zombie40k/test_zombie40k_mutant_kills.py", "tests/zombie40k/test_zombie40k_fidelity_untested_rules.py",
+         "tests/zombie40k/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py"]
 TIMEOUT = 500.0
 
 CORE = "kernels/w40k/combat.py"

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from outwest_helpers import config, play
+
+from sim.rulesets.outwest.config import POLICY_PRESETS, with_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 CFG = dict(zombie_plague=True, zombie_gunslingers=True, start_gunslingers=1)
@@ -22,7 +25,8 @@ PLAIN = """
 import json, sys
 sys.path[:0] = [{tests!r}, {shared!r}]  # outwest_helpers, and the shared tests/helpers.py
 from outwest_helpers import config, play
-df, violations = play(config(**{cfg!r}), {n}, seed=7, batch=7, check=True)
+from sim.rulesets.outwest.config import POLICY_PRESETS, with_policy
+df, violations = play(with_policy(config(**{cfg!r}), POLICY_PRESETS[{policy!r}]), {n}, seed=7, batch=7, check=True)
 print(json.dumps({{"frame": df.astype(str).to_dict("list"), "violations": violations}}))
 """
 
@@ -54,25 +58,32 @@ def test_a_game_depends_only_on_its_index():
     pd.testing.assert_frame_equal(_frame(part), _frame(whole[whole["game"].between(30, 34)]))
 
 
-def test_jit_on_and_off_give_identical_games():
+def played(policy: str):
+    """The config of these tests, every man playing ``policy`` (random-legal play included)."""
+    return with_policy(config(**CFG), POLICY_PRESETS[policy])
+
+
+@pytest.mark.parametrize("policy", ["stand_and_shoot", "random"])
+def test_jit_on_and_off_give_identical_games(policy):
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     here = Path(__file__).parent
-    code = PLAIN.format(tests=str(here), shared=str(here.parent), cfg=CFG, n=N_PLAIN)
+    code = PLAIN.format(tests=str(here), shared=str(here.parent), cfg=CFG, n=N_PLAIN, policy=policy)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     plain = json.loads(out.stdout.strip().splitlines()[-1])
-    jit, violations = play(config(**CFG), N_PLAIN, seed=7, batch=7, check=True)
+    jit, violations = play(played(policy), N_PLAIN, seed=7, batch=7, check=True)
     assert plain["violations"] == violations == 0
     pd.testing.assert_frame_equal(pd.DataFrame(plain["frame"]), _frame(jit))
 
 
-def test_the_shared_threaded_player_gives_the_same_games():
+@pytest.mark.parametrize("policy", ["stand_and_shoot", "random"])
+def test_the_shared_threaded_player_gives_the_same_games(policy):
     """sim.play.play runs batches on threads (numba's thread count): the same games as one
     thread playing them in order."""
     from sim.play import play as shared_play
 
-    cfg = config(**CFG)
+    cfg = played(policy)
     threaded = shared_play(cfg, 200, 7, batch_size=37)
     alone, _ = play(cfg, 200, seed=7, batch=200)
     pd.testing.assert_frame_equal(_frame(threaded), _frame(alone))

@@ -132,11 +132,16 @@ def test_push_back_comes_after_the_other_hits(ow_dice):
 
 
 def test_attacked_from_behind_the_defender_loses_two_dice_and_the_zombie_gains_two(ow_dice):
-    a = Arena()
+    front, a = Arena(), Arena()
+    hf, zf = contact(front)
     h, z = contact(a, arc="rear")
-    ow_dice.script(1, 1, 1, 1, 1, 1)  # six attack dice, no defend dice
+    assert M.zombie_attack_value(a.st, 0, a.tb, z, h) == M.zombie_attack_value(front.st, 0, front.tb, zf, hf) + 2
+    assert M.human_defence(a.st, 0, a.tb, h, z) == M.human_defence(front.st, 0, front.tb, hf, zf) - 2 == 0
+    ow_dice.script(1, 1, 1, 1, 1, 6,  # six attack dice, the sixth a six; no defend dice: one hit
+                   2)  # the hit: knocked down
     M.zombie_attacks(a.st, 0, a.tb, a.rng, z, h)
     ow_dice.done()
+    assert a.fi(h, L.FI_STATE) == L.S_DOWN and a.fi(z, L.FI_STATE) == L.S_STANDING
 
 
 def test_devoured_marks_the_spot_and_starts_a_feeding_frenzy(ow_dice):

@@ -14,7 +14,7 @@ import pytest
 from outwest_helpers import config, play
 from typer.testing import CliRunner
 
-from sim.ruleset import COMMON_COLUMNS, Ruleset, get, with_params
+from sim.ruleset import COMMON_COLUMNS, get, with_params
 from sim.rulesets.outwest import RULESET
 from sim.rulesets.outwest.config import (
     PARAM_FIELDS,
@@ -37,7 +37,6 @@ UNCONFIRMED = ("max_turns", "table_width_in", "posse_start_radius_in", "shoot_di
 
 def test_the_registry_finds_the_ruleset():
     assert get("outwest") is RULESET
-    assert isinstance(RULESET, Ruleset)
     assert RULESET.kernels_package == "outwest" and RULESET.end_reasons[0] == "held"
     assert set(RULESET.policy_help()) == {f.name for f in fields(Policy)}
 
@@ -48,7 +47,7 @@ def test_every_unconfirmed_number_is_a_chosen_parameter():
     for name in UNCONFIRMED:
         assert params[name].tag == "C", name
     for p in params.values():
-        assert p.tag in {"V", "I", "C", "mods", "scenario"} or p.tag.startswith("A"), p
+        assert p.tag in {"V", "I", "C", "mods", "scenario"} or re.fullmatch(r"W\d+", p.tag), p  # readings W1-W30
         assert p.spec and p.help
         if p.range is not None and p.is_numeric:
             assert p.range[0] <= p.default <= p.range[1], p.name
@@ -154,7 +153,8 @@ def test_report_sections_are_well_formed():
     sections = RULESET.report_sections(0.1)
     from experiments.analyses import ANALYSES
 
-    assert {a for s in sections for a in s.analyses} == {"by_value", "outcomes", "paired", "sensitivity"}
+    assert {a for s in sections for a in s.analyses} == {"by_value", "outcomes", "paired", "sensitivity", "winnable",
+                                                          "curve", "carry"}  # the cooperative verdict (issue 29)
     assert all(a in ANALYSES for s in sections for a in s.analyses)
     from experiments.experiment import Experiment, parse_axis
 
@@ -197,19 +197,6 @@ def test_trace_tells_and_draws_one_game(tmp_path):
     untraced = RULESET.new_state(cfg, tables, 3)
     RULESET.play_batch(untraced, tables, np.uint64(4), np.int64(0), False, np.empty(3, np.uint64))
     assert RULESET.events(untraced).shape[0] == 0
-
-
-def test_every_sensitivity_value_is_a_valid_config():
-    """The report's sensitivity plays every numeric [C] parameter at its plausible low and high
-    value (or the default x0.5 and x1.5): each must make a config that compiles."""
-    base = OutwestConfig()
-    for p in RULESET.parameters():
-        if p.tag != "C" or not p.is_numeric:
-            continue
-        low, high = p.plausible or (p.default * 0.5, p.default * 1.5)
-        for value in (low, high):
-            value = int(round(value)) if p.is_integer else float(value)
-            RULESET.compile(with_params(base, {p.name: value}))
 
 
 @pytest.mark.slow

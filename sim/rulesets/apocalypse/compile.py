@@ -118,6 +118,7 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_MERGE] = policy.merge
     row[C.POL_GRENADE] = policy.grenade
     row[C.POL_BLIND] = policy.blind
+    row[C.POL_DECISIONS] = policy.decisions
     row[C.POL_TRAIT] = trait
     return row
 

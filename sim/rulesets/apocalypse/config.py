@@ -81,8 +81,8 @@ def trait_key(value: Any, where: str) -> str:
 PLANS = ("rush", "staged", "escort_first")
 
 
-def _h(default: Any, text: str) -> Any:
-    return field(default=default, metadata={"help": text})
+def _h(default: Any, text: str, range_: tuple = ()) -> Any:
+    return field(default=default, metadata={"help": text, "range": range_} if range_ else {"help": text})
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,8 @@ class Policy:
                          "sergeant, Independent Characters last), 0 in the order bought (weapon swaps first)")
     blind: int = _h(1, "core §8, §12: 1 a model with a defensive (Blind) grenade throws it at a horde within threat_in "
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
+    decisions: int = _h(0, "0 the rules above (P3-P12); 1 random-legal baseline: moves, shoot or Run, targets, "
+                           "charges, Overwatch and Force drawn uniformly among the legal ones", (0, 1))
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
@@ -126,7 +128,7 @@ class Policy:
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
                   "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1),
-                  "warlord_plan": (-1, 2)}
+                  "warlord_plan": (-1, 2), "decisions": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -144,6 +146,7 @@ POLICY_PRESETS = {
     "quiet": Policy(shoot=0, reroll=0, run=0, overwatch=0),
     "gunline": Policy(shoot=2, heavy_only_for_warlords=0, reroll=2, fire_until=0.0),
     "stealth": Policy(plan=0, escort=0, shoot=0, reroll=0, overwatch=0, super_squad=0),
+    "random": Policy(decisions=1),
 }
 PRESET_HELP = {
     "staged": "hold in the corners until the last safe turn; the escort springs the Graveyard, Warlords last (P3)",
@@ -152,6 +155,7 @@ PRESET_HELP = {
     "quiet": "staged, but never shoot, fire Overwatch or run: no noise but the jump packs'",
     "gunline": "shoot everything every turn, re-rolls included",
     "stealth": "head for the zone at once, never shoot nor fire Overwatch, Warlords apart (the best found)",
+    "random": "random-legal baseline: moves, shoot or Run, targets, charges, Overwatch and Force drawn uniformly",
 }
 
 

@@ -26,6 +26,10 @@ a rate near 0 everywhere would say nothing about players, traits or rules: those
 the zombies spawned by source (``spawned_*``) and the turn the game ended. The players win or lose
 together, so the rates are the players' (option ``who``), one row per cell.
 
+The cooperative verdict (experiments.coop) reads these games too: the points section's 400 points
+(the spec's default) against the target band, the smoothness of the points, players and grid
+curves, and the traits section's P8 cell for the army that carries the team.
+
 Sizes: about 46,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """
@@ -48,6 +52,7 @@ POINTS = (200, 400, 600, 800, 1000, 1200)
 GRID_POINTS = (400, 800, 1200)
 GRID_PLAYERS = (1, 2, 4)
 WHO = "players"  # the analyses write "the players"
+SPEC_POINTS = 400  # apocalypse §2: the scenario's points per player, judged winnable or not (a points cell)
 RICH = 800  # the points level of the sections that compare policies, traits and rules
 PRESETS = ("staged", "rush", "escort_first", "quiet", "gunline", "stealth")
 MISSIONS = ({}, {"foggy": False}, {"graveyard": False}, {"foggy": False, "graveyard": False})
@@ -83,25 +88,36 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
         ReportSection(
             "points", "Points level", "Every army refitted to each points level (units grow or shrink, copies "
             "of its units join), the stealth preset.", sneaky, games_for("points", scale), {"points": list(POINTS)},
-            ("by_value",), {"axis": "points", "value_label": "points", "x_label": "points per player",
-                            "unit": " points", "who": WHO, "chart_title": "Extraction rate by points level"}, SEED),
+            ("by_value", "winnable", "curve"),
+            {"axis": "points", "value_label": "points", "x_label": "points per player", "unit": " points", "who": WHO,
+             "chart_title": "Extraction rate by points level",
+             "winnable": {"cell": str(SPEC_POINTS), "at": f"the spec's {SPEC_POINTS} points, four players (stealth, "
+                                                         "the strongest preset)"},
+             "curve": {"axis": "points", "over": "points (four players, stealth)", "unit": " points"}}, SEED),
         ReportSection(
             "players", "Player count", f"The example's first one to four players at {RICH} points, stealth: "
             "each player adds a spawn point and +1 to most zombie rolls, an army to split the hordes, and a "
             "Warlord of whom one must live.", rich_sneaky, games_for("players", scale),
-            {"player_count": [1, 2, 3, 4]}, ("by_value",),
+            {"player_count": [1, 2, 3, 4]}, ("by_value", "curve"),
             {"axis": "player_count", "value_label": "players", "x_label": "players", "unit": " players",
-             "who": WHO, "chart_title": "Extraction rate by player count"}, SEED),
+             "who": WHO, "chart_title": "Extraction rate by player count",
+             "curve": {"axis": "player_count", "over": f"players ({RICH} points, stealth)", "unit": " players"}},
+            SEED),
         ReportSection(
             "grid", "Points level and player count", "Where the scenario becomes winnable, stealth.", sneaky,
             games_for("grid", scale), {"points_players": [f"{pts}x{n}" for pts in GRID_POINTS for n in GRID_PLAYERS]},
-            ("outcomes",), {"value_label": "points, players"}, SEED),
+            ("outcomes", "curve"), {"value_label": "points, players", "curve": {
+                "axis": "points_players", "grid": (" points", " players"),
+                "over": "the grid of points and players (stealth)"}}, SEED),
         ReportSection(
             "traits", "The value of each Warlord trait", f"Every Warlord takes the same trait ({RICH} points, "
             "stealth); each cell against the same games without a trait (auto: P8's choice).", rich_sneaky,
-            games_for("traits", scale), {"trait": traits}, ("paired",),
+            games_for("traits", scale), {"trait": traits}, ("paired", "carry"),
             {"reference": "none", "compare_label": "trait", "thing": "trait", "who": WHO,
-             "titles": dict(TRAIT_TITLES) | {"auto": "P8's choice"}, "chart_title": "Value of each trait"}, SEED),
+             "titles": dict(TRAIT_TITLES) | {"auto": "P8's choice"}, "chart_title": "Value of each trait",
+             "carry": {"by": "army", "cell": "auto", "share": "extracted", "given_win": True, "what": "army",
+                       "share_words": "its Warlord aboard at the extraction", "kills": "zombies_killed", "per": "army",
+                       "at": f"{RICH} points, four players, stealth, P8's traits"}}, SEED),
         ReportSection(
             "missions", "Foggy and the Graveyard", f"Each mission rule off, then both, against the game with "
             f"both ({RICH} points, rush: it shoots when the kills beat the noise, and Foggy's Shrouded acts only "

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kernels.apocalypse.state import head, new_state
+from kernels.apocalypse.state import PER_GAME, new_state
 from kernels.apocalypse.turn import play_batch
+from sim.ruleset import RulesetDefaults
 from sim.rulesets.apocalypse import config as cfg
 from sim.rulesets.apocalypse.axes import AXES, EXAMPLES
 from sim.rulesets.apocalypse.compile import compile_tables, sizes_of
@@ -20,7 +20,7 @@ from sim.rulesets.apocalypse.results import REASONS, results_frame
 EXAMPLE_CONFIGS = {1: "one_player", 2: "two_players", 3: "three_players", 4: "four_players"}
 
 
-class Apocalypse:
+class Apocalypse(RulesetDefaults):
     """Zombie Apocalypse: a cooperative last stand, Warlords to the extraction zone by turn 7."""
 
     id = cfg.RULESET_ID
@@ -34,10 +34,8 @@ class Apocalypse:
     win_word = "extract"
     end_reasons = tuple(REASONS.values())
     play_columns = ("models_lost", "zombies_killed", "noise", "brutes")
-    kernels_package = "apocalypse"
-
-    def __init__(self) -> None:
-        self.play_batch = play_batch  # an instance attribute: a dispatcher on the class would bind as a method
+    per_game = PER_GAME
+    play_batch = staticmethod(play_batch)
 
     # ---------------------------------------------------------------- parameters and configs
 
@@ -56,17 +54,11 @@ class Apocalypse:
                                   "foggy, graveyard and the ambiguity options of `shamble params`)")
         return config
 
-    def mods(self) -> dict[str, str]:
-        return {}
-
     def policy_presets(self) -> dict[str, Any]:
         return dict(cfg.POLICY_PRESETS)
 
     def policy_from(self, value, where: str):
         return cfg.policy_from(value, where)
-
-    def policy_help(self) -> dict[str, str]:
-        return {f.name: f.metadata.get("help", "") for f in fields(cfg.Policy)}
 
     def example_config(self, n_players: int | None = None):
         n = 4 if n_players is None else n_players
@@ -84,17 +76,8 @@ class Apocalypse:
         s = sizes_of(config, tables)
         return new_state(n_games, s.players, s.units, s.models, s.hordes, s.specials, s.spawners, trace_events)
 
-    def head(self, state, count: int):
-        return head(state, count)
-
-    def violations(self, state) -> int:
-        return int(state.viol.sum())
-
     def results(self, config, state, first_game: int, dice: np.ndarray):
         return results_frame(config, state, first_game, dice)
-
-    def events(self, state) -> np.ndarray:
-        return state.events[0, : state.n_events[0]].copy()
 
     def trace(self, config, events, result, out_dir):
         from sim.rulesets.apocalypse.trace import render  # matplotlib only when a trace is drawn
@@ -102,6 +85,12 @@ class Apocalypse:
         return render(config, events, result, out_dir)
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
+
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.apocalypse.config_files import config_files
+
+        return config_files()
 
     def axes(self):
         return dict(AXES)
@@ -126,9 +115,6 @@ class Apocalypse:
         from sim.rulesets.apocalypse.pricing import PRICING
 
         return PRICING
-
-    def cli(self):
-        return None
 
 
 RULESET = Apocalypse()

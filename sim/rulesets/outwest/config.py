@@ -94,6 +94,7 @@ class Policy:
     contact_odds: int = 0  # 1: in contact, Fight or Fire by the better odds of destroying it
     face_zombies: int = 0  # 1: nothing better to do, turn to face a zombie outside the front arc
     chores: int = 0  # 1: nothing better to do, Reload an empty or Fix a jammed gun whatever is near
+    decisions: int = 0  # 0 the heuristic (every field above), 1 random-legal: each action drawn among the legal ones
 
     LIMITS = {"reload_safe_in": (0.0, 100.0), "fight_in_contact": (0, 2), "contact_fire": (0, 1),
               "fire_fraction": (0.0, 1.0), "aim_at_down": (0, 1), "keep_away_in": (0.0, 100.0),
@@ -102,7 +103,7 @@ class Policy:
               "blaze_min_class": (0, 3), "rescue": (0, 1), "rescue_seek_in": (0.0, 100.0), "spend_when": (0, 3),
               "spend_on": (0, 1), "duck_back_in": (0.0, 100.0), "ride": (0, 1), "aim_idle": (0, 1),
               "move_first": (0, 1), "flee_clear": (0, 1), "target_value": (0, 1), "contact_standing": (0, 1),
-              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1)}
+              "contact_odds": (0, 1), "face_zombies": (0, 1), "chores": (0, 1), "decisions": (0, 1)}
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self.LIMITS.items():
@@ -120,7 +121,7 @@ class Policy:
                 self.group_naming, self.blaze_min, self.blaze_radius_in, self.blaze_min_class, self.rescue,
                 self.rescue_seek_in, self.spend_when, self.spend_on, self.duck_back_in, self.ride, self.aim_idle,
                 self.move_first, self.flee_clear, self.target_value, self.contact_standing, self.contact_odds,
-                self.face_zombies, self.chores)
+                self.face_zombies, self.chores, self.decisions)
 
 
 POLICY_HELP = {
@@ -158,6 +159,9 @@ POLICY_HELP = {
     "face_zombies": "1: with nothing better to do, turn (Reposition in place) to face the nearest standing zombie "
                     "that is outside his front arc",
     "chores": "1: with nothing better to do, Reload an empty gun or Fix a jammed one even with a zombie near",
+    "decisions": "0: the heuristic above (P1-P6 and the fields that refine it); 1: random-legal baseline - each "
+                 "action drawn uniformly among the legal kinds (§4), then its heading, distance, target or gun "
+                 "uniformly; held action cards spent or kept at random (§3.2); every other field is ignored",
 }
 
 POLICY_PRESETS = {
@@ -176,6 +180,8 @@ POLICY_PRESETS = {
     "veteran": Policy(retreat_in=10.0, fire_fraction=0.0, keep_away_in=12.0, goal_radius_in=12.0, fight_in_contact=1,
                       flee_clear=1, target_value=1, contact_standing=1, contact_odds=1, spend_when=3, face_zombies=1,
                       chores=1),
+    # the random-legal baseline (issue 26): what the heuristics are worth is the gap to it
+    "random": Policy(decisions=1),
 }
 DEFAULT_POLICY = "veteran"  # stand_and_shoot is the spec's P1
 
@@ -319,7 +325,7 @@ class OutwestConfig:
     town: str = "default"  # "default" (sim/data/outwest/town.toml), "open" (no terrain) or a town file
 
     # ---- scenario and table (§1, §12)
-    scenario: str = _p("hold", "A30", "§12", "the scenario: hold (the town, 10 turns), escape (N off an edge), "
+    scenario: str = _p("hold", "W30", "§12", "the scenario: hold (the town, 10 turns), escape (N off an edge), "
                        "cleanup (no zombie left at the end of a turn)", choices=SCENARIOS)
     max_turns: int = _p(10, "C", "§12", "turns to hold the town; the turn limit of escape and cleanup",
                         (1, 100), plausible=(8, 12))
@@ -344,7 +350,7 @@ class OutwestConfig:
                                 "Gunslinger rule; 0: only risen characters", (0, MAX_GROUPS))
 
     # ---- shooting (§5)
-    shooting_mechanic: str = _p("band_dice", "A1", "§5.1, W1", "band_dice: dice from the weapon's range band plus "
+    shooting_mechanic: str = _p("band_dice", "W1", "§5.1, W1", "band_dice: dice from the weapon's range band plus "
                                 "the class modifier, each 6 hits; class_dice: dice by class, the band sets the "
                                 "score needed", choices=("band_dice", "class_dice"))
     shoot_dice_citizen: int = _p(-1, "C", "§2.1", "shooting dice modifier of a Citizen", (-5, 5), plausible=(-2, 0))
@@ -378,22 +384,22 @@ class OutwestConfig:
                                  meaning={-1: "out of range"})
     hit_on: int = _p(6, "C", "§5.1 step 3", "score a shooting die needs to hit under band_dice (each 6 is a hit)",
                      (2, 6), plausible=(5, 6))
-    class_dice_citizen: int = _p(1, "A1", "W1", "class_dice: a Citizen's shooting dice", (0, 10))
-    class_dice_gunman: int = _p(2, "A1", "W1", "class_dice: a Gunman's shooting dice", (0, 10))
-    class_dice_shootist: int = _p(3, "A1", "W1", "class_dice: a Shootist's shooting dice", (0, 10))
-    class_dice_legend: int = _p(4, "A1", "W1", "class_dice: a Legend's shooting dice", (0, 10))
-    class_hit_on_point_blank: int = _p(4, "A1", "W1", "class_dice: score to hit at point blank", (2, 7))
-    class_hit_on_close: int = _p(4, "A1", "W1", "class_dice: score to hit at close range", (2, 7))
-    class_hit_on_medium: int = _p(5, "A1", "W1", "class_dice: score to hit at medium range", (2, 7))
-    class_hit_on_long: int = _p(6, "A1", "W1", "class_dice: score to hit at long range", (2, 7))
-    class_hit_on_extreme: int = _p(6, "A1", "W1", "class_dice: score to hit at extreme range", (2, 7))
+    class_dice_citizen: int = _p(1, "W1", "W1", "class_dice: a Citizen's shooting dice", (0, 10))
+    class_dice_gunman: int = _p(2, "W1", "W1", "class_dice: a Gunman's shooting dice", (0, 10))
+    class_dice_shootist: int = _p(3, "W1", "W1", "class_dice: a Shootist's shooting dice", (0, 10))
+    class_dice_legend: int = _p(4, "W1", "W1", "class_dice: a Legend's shooting dice", (0, 10))
+    class_hit_on_point_blank: int = _p(4, "W1", "W1", "class_dice: score to hit at point blank", (2, 7))
+    class_hit_on_close: int = _p(4, "W1", "W1", "class_dice: score to hit at close range", (2, 7))
+    class_hit_on_medium: int = _p(5, "W1", "W1", "class_dice: score to hit at medium range", (2, 7))
+    class_hit_on_long: int = _p(6, "W1", "W1", "class_dice: score to hit at long range", (2, 7))
+    class_hit_on_extreme: int = _p(6, "W1", "W1", "class_dice: score to hit at extreme range", (2, 7))
     aim_bonus: int = _p(1, "C", "§5.3, W3", "dice for an aimed shot", (0, 6), plausible=(0, 2))
     blaze_bonus: int = _p(2, "C", "§5.3, W3", "dice for blazing away", (0, 6), plausible=(1, 3))
     cover_penalty: int = _p(1, "C", "§5.3", "dice lost when the target is in cover", (0, 6), plausible=(0, 2))
     move_fire_penalty: int = _p(1, "C", "§5.3", "dice lost by Move & Fire", (0, 6), plausible=(0, 2))
     serious_wound_penalty: int = _p(1, "C", "§5.3", "dice lost per serious wound of the shooter", (0, 6),
                                     plausible=(0, 2))
-    ammo_model: str = _p("ones", "A4", "§5.1 step 5, W4", "ones: 1s rolled empty or jam a gun; capacity: a fixed "
+    ammo_model: str = _p("ones", "W4", "§5.1 step 5, W4", "ones: 1s rolled empty or jam a gun; capacity: a fixed "
                          "number of shots (sim/data/outwest/weapons.toml)", choices=("ones", "capacity"))
     out_of_ammo_ones: int = _p(2, "C", "§5.1, W4", "1s in one roll that empty the gun", (1, 20), plausible=(2, 3))
     jam_ones: int = _p(3, "C", "§5.1, W4", "1s in one blazing roll that jam the gun", (1, 20), plausible=(2, 4))
@@ -408,7 +414,7 @@ class OutwestConfig:
     rifle_close_bonus: str = _p("close", "C", "§5.7", "the seed's rifle +1 'at short range' against zombies: close: "
                                 "over 2\" to 6\" only (the spec's band); close_and_point_blank: within 6\", point "
                                 "blank included", choices=("close", "close_and_point_blank"))
-    zombie_rwnn_effect_mods: bool = _p(False, "A22", "§5.7, W22", "the RWNN effect modifiers (§5.6) also apply to "
+    zombie_rwnn_effect_mods: bool = _p(False, "W22", "§5.7, W22", "the RWNN effect modifiers (§5.6) also apply to "
                                        "zombies")
     head_shot_on: int = _p(6, "V", "§5.7", "modified effect die that destroys a zombie", (1, 12))
     zombie_knocked_over_on: int = _p(5, "V", "§5.7", "modified effect die that knocks a zombie over", (1, 12))
@@ -420,10 +426,10 @@ class OutwestConfig:
     group_hits: str = _p("sequential", "C", "§5.4", "sequential: hits go to the named zombie until it falls, then "
                          "the next nearest it; spread: one hit per zombie in turn", choices=("sequential", "spread"))
     splash_in: float = _p(1.0, "V", "§5.5", "musketoon splash reaches figures within this of the target", (0.0, 12.0))
-    musketoon_splash: str = _p("roll", "A24", "§5.5, W24", "roll: one pistol shooting roll at each figure in the "
+    musketoon_splash: str = _p("roll", "W24", "§5.5, W24", "roll: one pistol shooting roll at each figure in the "
                                "splash; hit: one automatic hit", choices=("roll", "hit"))
-    friendly_fire: bool = _p(True, "A26", "W26", "a shot at a zombie touching a human hits him on each die showing 1")
-    contact_shooting: bool = _p(True, "A25", "W25", "humans may shoot a zombie in base contact, at point blank")
+    friendly_fire: bool = _p(True, "W26", "W26", "a shot at a zombie touching a human hits him on each die showing 1")
+    contact_shooting: bool = _p(True, "W25", "W25", "humans may shoot a zombie in base contact, at point blank")
 
     # ---- melee (§7)
     zombie_attack: int = _p(4, "V", "§7.1", "a zombie's attack dice", (0, 12))
@@ -455,7 +461,7 @@ class OutwestConfig:
     move_heading: str = _p("any", "C", "§4", "a Move goes 'straight ahead': any: he picks his heading and moves "
                            "straight along it, ending facing it; ahead: only within his front arc - to go elsewhere he "
                            "Repositions (up to 2\", ending facing the way he wants) instead", choices=("any", "ahead"))
-    fall_rule: str = _p("all_low", "A6", "§4, W6", "a non-Citizen falls over if all_low: every die shows 1-2; "
+    fall_rule: str = _p("all_low", "W6", "§4, W6", "a non-Citizen falls over if all_low: every die shows 1-2; "
                         "two_ones: two or more 1s", choices=("all_low", "two_ones"))
     building_move_dice: int = _p(1, "I", "§4", "movement dice inside a building", (0, 10))
     dense_minus: int = _p(2, "I", "§4", "movement dice lost starting in dense terrain", (0, 10))
@@ -469,14 +475,14 @@ class OutwestConfig:
     feed_leave_on: int = _p(4, "V", "§6.5", "a feeding zombie leaves the marker on this or more", (1, 7))
     feed_radius_in: float = _p(3.0, "V", "§6.5", "zombies within this of a devoured victim join the feeding",
                                (0.0, 36.0))
-    zombie_target: str = _p("helpless_first", "A16", "§6.4, W16", "which of the humans it touches a zombie attacks: "
+    zombie_target: str = _p("helpless_first", "W16", "§6.4, W16", "which of the humans it touches a zombie attacks: "
                             "one on the ground first, then the fewest defend dice (weakest: the fewest defend dice "
                             "whoever stands)", choices=("helpless_first", "weakest"))
-    fallen_zombies: str = _p("group_recover", "A14", "§6.3, W14", "a fallen zombie gets up: group_recover: only "
+    fallen_zombies: str = _p("group_recover", "W14", "§6.3, W14", "a fallen zombie gets up: group_recover: only "
                              "when its group takes Recover / get up (W14: half the group down); get_up_each: also at "
                              "every Move and attack of its group it rolls to get up instead of moving",
                              choices=("group_recover", "get_up_each"))
-    recover_fraction: float = _p(0.5, "A14", "§6.1, W14", "a group takes Recover when this share of it is down "
+    recover_fraction: float = _p(0.5, "W14", "§6.1, W14", "a group takes Recover when this share of it is down "
                                  "(above 1: never)", (0.0, 2.0))
     single_uses_waiting_cards: bool = _p(True, "C", "§3.2", "a risen character's card (a group of one) uses the "
                                          "waiting Extra action / Dead shall rise card")
@@ -484,11 +490,11 @@ class OutwestConfig:
     # ---- bites and recovery (§8, §9, §5.6)
     bite_lapse_on: int = _p(6, "V", "§8", "basic game: a bite test of this or more lapses into unconsciousness",
                             (1, 7))
-    plague_test: str = _p("either", "A20", "§8, W20", "Zombie Plague bite test of 2 D6: either die a 6, or a total "
+    plague_test: str = _p("either", "W20", "§8, W20", "Zombie Plague bite test of 2 D6: either die a 6, or a total "
                           "of 6", choices=("either", "total"))
     plague_wake_on: int = _p(6, "V", "§8", "plague: an unconscious character wakes on this or more", (1, 7))
     plague_die_on: int = _p(1, "V", "§8", "plague: an unconscious character dies and rises on this or less", (0, 6))
-    bite_can_kill: bool = _p(True, "A21", "§8, W21", "a bite's location roll may kill (off: it caps at a serious "
+    bite_can_kill: bool = _p(True, "W21", "§8, W21", "a bite's location roll may kill (off: it caps at a serious "
                              "wound)")
     bite_death_rises: bool = _p(False, "C", "§8", "under the plague, a human killed by a bite's wound rises too")
     knockout_wake_on: int = _p(6, "C", "§5.6, W10", "a knocked-out character comes round on this or more", (1, 7),
@@ -498,10 +504,10 @@ class OutwestConfig:
                             "'unconscious or badly wounded characters will need to be carried'): immobile: a 'no "
                             "move/turn' result or no movement dice left; serious: also any serious wound",
                             choices=("immobile", "serious"))
-    serious_wounds_to_die: int = _p(0, "A9", "W9", "serious wounds that kill (0: only 'Dead' kills)", (0, 10))
-    citizen_nerve: bool = _p(False, "A12", "W12", "Citizens test their nerve with a zombie near")
-    nerve_radius_in: float = _p(3.0, "A12", "W12", "the nerve test's distance", (0.0, 36.0))
-    nerve_fails_on: int = _p(2, "A12", "W12", "the nerve test fails on this or less", (0, 6))
+    serious_wounds_to_die: int = _p(0, "W9", "W9", "serious wounds that kill (0: only 'Dead' kills)", (0, 10))
+    citizen_nerve: bool = _p(False, "W12", "W12", "Citizens test their nerve with a zombie near")
+    nerve_radius_in: float = _p(3.0, "W12", "W12", "the nerve test's distance", (0.0, 36.0))
+    nerve_fails_on: int = _p(2, "W12", "W12", "the nerve test fails on this or less", (0, 6))
     fix_broken_on: int = _p(2, "I", "§4", "Fix gun: broken on this or less", (0, 6))
     fix_cleared_on: int = _p(5, "I", "§4", "Fix gun: cleared on this or more", (1, 7))
 
@@ -510,11 +516,11 @@ class OutwestConfig:
     thrown_on: int = _p(5, "V", "§10", "a spooked horse throws its rider on this or more", (1, 7))
 
     # ---- the Fate deck (§3)
-    joker: str = _p("end_turn", "A7", "§3.2, W7", "end_turn: the Joker ends the turn and the deck is reshuffled; "
+    joker: str = _p("end_turn", "W7", "§3.2, W7", "end_turn: the Joker ends the turn and the deck is reshuffled; "
                     "wild: a wild action card any character may claim", choices=("end_turn", "wild"))
-    spend_timing: str = _p("between_draws", "A8", "§3.2, W8", "held action cards are spent between any two draws, "
+    spend_timing: str = _p("between_draws", "W8", "§3.2, W8", "held action cards are spent between any two draws, "
                            "or only right after a character card", choices=("between_draws", "after_character"))
-    zombies_claim: bool = _p(False, "A8", "§3.2, W8", "a zombie group card claims the face-up action cards (one more "
+    zombies_claim: bool = _p(False, "W8", "§3.2, W8", "a zombie group card claims the face-up action cards (one more "
                              "action each)")
 
     @property

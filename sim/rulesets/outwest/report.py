@@ -10,7 +10,9 @@ Axes (an experiment file's ``[axes]`` keys, beside every parameter, ``mods`` and
     advanced = ["basic", "plague", "gunslingers", "both"]     # the advanced rules
     posse_policy = ["stand_and_shoot", "fighting_retreat", "rescue_everyone", "veteran"]  # every character's policy
 
-Report sections (analysed by the experiments layer): survival against posse size (``by_value``)
+Report sections (analysed by the experiments layer): survival against posse size (``by_value``;
+the cooperative verdict, experiments.coop: the default posse of five against the target band, the
+smoothness of the curve, the class that carries the posse)
 and class mix at equal points (``outcomes``), shotguns against rifles (``paired``), the Zombie
 Plague and Zombie Gunslingers on and off (``paired``), and every [C] number (``sensitivity``).
 """
@@ -161,7 +163,9 @@ def axis_kinds() -> dict[str, AxisKind]:
     """Labels take the value as written or as parsed."""
     return {
         "posse_size": AxisKind("posse_size", _parse_size, _apply_size, str,
-                               "posse of n: the default posse's classes first (L S G G C), then G C S G C",
+                               "posse of n, replacing the config's posse (posse = or [[players]]) in every cell: "
+                               "the default posse's classes first (L S G G C), then G C S G C, each with its class "
+                               "kit and the first character's policy; escape_needed capped at n",
                                order=1.0, numeric=True, default_range=(1, 12)),
         "class_mix": AxisKind("class_mix", _parse_mix, _apply_mix, lambda v: str(v).upper(),
                               "the posse as class letters (L Legend, S Shootist, G Gunman, C Citizen)", order=1.0),
@@ -195,9 +199,15 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "Hold the town (§12) against four groups of five, the posse grown from the default's classes "
             "(Legend, Shootist, Gunman, Gunman, Citizen, then Gunman, Citizen, Shootist...). A posse wins if "
             "one man is alive, conscious and not a zombie at the end of turn 10.",
-            base, games(3600), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value",),
+            base, games(3600), {"posse_size": [1, 2, 3, 4, 5, 6, 8, 10]}, ("by_value", "winnable", "curve", "carry"),
             {"axis": "posse_size", "value_label": "posse size", "x_label": "men in the posse",
-             "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse"}, SEED,
+             "chart_title": "The town held, by posse size", "unit": " men", "who": "the posse",
+             "winnable": {"cell": str(len(base.players)), "at": f"the spec's default: Hold the town (§12), the "
+                          f"default posse of {len(base.players)} against four groups of five"},
+             "curve": {"axis": "posse_size", "over": "posse size (Hold the town)", "unit": " men"},
+             "carry": {"by": "class", "cell": str(len(base.players)), "share": "survived", "what": "class",
+                       "share_words": "its men alive at the end", "kills": "zombies_destroyed",
+                       "at": f"the default posse of {len(base.players)}"}}, SEED,
             notes=("The rate is the posse's: the town held (somebody still standing at the end).",)),
         ReportSection(
             "class_mix", "Out West: which class mix is best for the points",

@@ -10,11 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels.outwest.state import GameState, Tables
-from kernels.outwest.state import head as state_head
+from kernels.outwest.state import PER_GAME, GameState, Tables
 from kernels.outwest.state import new_state as allocate
 from kernels.outwest.turn import play_batch
-from sim.ruleset import AxisKind, Parameter, ReportSection
+from sim.ruleset import AxisKind, Parameter, ReportSection, RulesetDefaults
 from sim.rulesets.outwest import config as C
 from sim.rulesets.outwest import report, results, trace
 from sim.rulesets.outwest.compile import compile_tables, n_figures
@@ -36,7 +35,7 @@ def parameter_records() -> list[Parameter]:
     return out
 
 
-class OutwestRuleset:
+class OutwestRuleset(RulesetDefaults):
     """Zombies Out West (Lone Warrior #126) on The Rules With No Name."""
 
     id = C.RULESET_ID
@@ -51,10 +50,8 @@ class OutwestRuleset:
     win_word = "survive"
     end_reasons = results.END_REASONS
     play_columns = ("survived", "zombies_destroyed", "shots", "bites")
-    kernels_package = "outwest"
-
-    def __init__(self) -> None:
-        self.play_batch = play_batch  # an instance attribute: a dispatcher is not bound as a method
+    per_game = PER_GAME
+    play_batch = staticmethod(play_batch)
 
     # parameters and configs
     def parameters(self) -> list[Parameter]:
@@ -96,26 +93,21 @@ class OutwestRuleset:
     def new_state(self, config: C.OutwestConfig, tables: Tables, n_games: int, trace_events: int = 0) -> GameState:
         return allocate(n_games, config.n_humans, len(config.groups), n_figures(config), trace_events)
 
-    def head(self, state: GameState, count: int) -> GameState:
-        return state_head(state, count)
-
-    def violations(self, state: GameState) -> int:
-        return int(state.viol.sum())
-
     def results(self, config: C.OutwestConfig, state: GameState | None, first_game: int,
                 dice: np.ndarray) -> pd.DataFrame:
         return results.results_frame(config, state, first_game, dice)
-
-    def events(self, state: GameState) -> np.ndarray:
-        if state.events.shape[0] == 0:
-            return np.zeros((0, state.events.shape[-1]), np.float32)
-        return state.events[0, : state.n_events[0]].copy()
 
     def trace(self, config: C.OutwestConfig, events: np.ndarray, result: pd.DataFrame,
               out_dir: Path | None) -> tuple[list[str], list[Path]]:
         return trace.trace(config, events, result, out_dir)
 
     # experiments, report, bench, commands
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.outwest.config_files import config_files
+
+        return config_files()
+
     def axes(self) -> dict[str, AxisKind]:
         return report.axis_kinds()
 

@@ -304,7 +304,7 @@ def policies(config: GameConfig) -> np.ndarray:
     for p, player in enumerate(config.players):
         pol = player.policy
         out[p] = (pol.hunt_radius_in, pol.run, pol.target, pol.pvp, pol.charge, pol.charge_max, pol.duct_tape,
-                  pol.mushroom, pol.medpack, pol.defibrillator)
+                  pol.mushroom, pol.medpack, pol.defibrillator, pol.decisions)
     return out
 
 

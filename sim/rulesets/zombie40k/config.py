@@ -46,8 +46,9 @@ def _p(default: Any, tag: str, where: str, help_: str = "", choices: tuple = ())
     return field(default=default, metadata=meta)
 
 
-def _h(default: Any, help_: str) -> Any:
-    return field(default=default, metadata={"help": help_})
+def _h(default: Any, help_: str, range_: tuple = ()) -> Any:
+    meta = {"help": help_, "range": range_} if range_ else {"help": help_}
+    return field(default=default, metadata=meta)
 
 
 DICE_RE = re.compile(r"^(\d*)D([36])(?:k(\d+))?$", re.IGNORECASE)
@@ -82,11 +83,14 @@ class Policy:
                                "1 keep it as a Medpack")
     removal: int = _h(0, "casualty order: 0 expendable models first, then special weapons, sergeants and rule "
                          "carriers last (as a player removes them); 1 as listed in the team file")
+    decisions: int = _h(0, "0 the heuristics above; 1 random-legal baseline: moves, Runs, targets, charges and "
+                           "power-up choices drawn uniformly among the legal ones (the fields above are then unused "
+                           "but removal)", (0, 1))
 
     def __post_init__(self) -> None:
         limits = {"run": (0, 2), "target": (0, 1), "pvp": (0, 2), "charge": (0, 2), "charge_max": (0, 50),
                   "duct_tape": (0, 1), "mushroom": (0, 1), "medpack": (0, 1), "defibrillator": (0, 1),
-                  "removal": (0, 1)}
+                  "removal": (0, 1), "decisions": (0, 1)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -101,6 +105,7 @@ POLICY_PRESETS = {
     "advance": Policy(run=1),
     "hunter": Policy(hunt_radius_in=12.0, target=1, charge=1, charge_max=2),
     "backstabber": Policy(run=1, pvp=2),
+    "random": Policy(decisions=1),
 }
 
 

@@ -3,25 +3,27 @@ core (``core-7th-edition.md``, ``catalogue.md``)."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kernels.zombie40k.state import head, new_state
+from kernels.zombie40k.state import PER_GAME, new_state
 from kernels.zombie40k.turn import play_batch
+from sim.ruleset import RulesetDefaults
 from sim.rulesets.zombie40k import config as cfg
 from sim.rulesets.zombie40k.axes import AXES, EXAMPLES
 from sim.rulesets.zombie40k.compile import compile_tables, n_units
 from sim.rulesets.zombie40k.mods import MOD_LIST
 from sim.rulesets.zombie40k.params import parameters
 from sim.rulesets.zombie40k.results import REASONS, results_frame
+from sim.rulesets.zombie40k.trace import narrative, result_line
 
 EXAMPLE_CONFIGS = {2: "two_players", 4: "four_players", 6: "six_players"}
 
 
-class Zombie40k:
+class Zombie40k(RulesetDefaults):
     """Zombie 40,000: a free-for-all race to the Escape Vehicle through respawning hordes."""
 
     id = cfg.RULESET
@@ -35,10 +37,8 @@ class Zombie40k:
     win_word = "escape"
     end_reasons = tuple(REASONS.values())
     play_columns = ("wipes", "hordes_killed")
-    kernels_package = "zombie40k"
-
-    def __init__(self) -> None:
-        self.play_batch = play_batch  # an instance attribute: a dispatcher on the class would bind as a method
+    per_game = PER_GAME
+    play_batch = staticmethod(play_batch)
 
     # ---------------------------------------------------------------- parameters and configs
 
@@ -63,9 +63,6 @@ class Zombie40k:
     def policy_from(self, value, where: str):
         return cfg.policy_from(value, where)
 
-    def policy_help(self) -> dict[str, str]:
-        return {f.name: f.metadata.get("help", "") for f in fields(cfg.Policy)}
-
     def example_config(self, n_players: int | None = None):
         n = 2 if n_players is None else n_players
         if n not in EXAMPLE_CONFIGS:
@@ -81,24 +78,26 @@ class Zombie40k:
     def new_state(self, config, tables, n_games: int, trace_events: int = 0):
         return new_state(n_games, config.n_players, n_units(config), tables.squad_wounds.shape[1], trace_events)
 
-    def head(self, state, count: int):
-        return head(state, count)
-
-    def violations(self, state) -> int:
-        return int(state.viol.sum())
-
     def results(self, config, state, first_game: int, dice: np.ndarray):
         return results_frame(config, state, first_game, dice)
 
-    def events(self, state) -> np.ndarray:
-        return state.events[0, : state.n_events[0]].copy()
-
     def trace(self, config, events, result, out_dir):
-        from sim.rulesets.zombie40k.trace import render  # matplotlib only when a trace is drawn
+        """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+        a PNG of the table per game turn, ``game.gif`` and ``contact_sheet.png``)."""
+        lines = [*narrative(config, events), result_line(result)]
+        if out_dir is None:
+            return lines, []
+        from sim.rulesets.zombie40k.trace_draw import write_pictures  # matplotlib only when pictures are drawn
 
-        return render(config, events, result, out_dir)
+        return lines, write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "))
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
+
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.zombie40k.config_files import config_files
+
+        return config_files()
 
     def axes(self):
         return dict(AXES)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from kernels.zombie40k import columns as GL
@@ -95,15 +93,7 @@ def narrative(config: GameConfig, events: np.ndarray) -> list[str]:
     return lines
 
 
-def render(config: GameConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
-    a PNG of the table per game turn, ``game.gif`` and ``contact_sheet.png``)."""
-    lines = narrative(config, events)
+def result_line(result) -> str:
+    """The last line of a game's narrative: who won, how, after how many turns."""
     winner = result.game_winner.iloc[0] or "nobody"
-    lines.append(f"== result: {winner} ({result.reason.iloc[0]}) after {result.turns.iloc[0]} turns ==")
-    pictures: list[Path] = []
-    if out_dir is not None:
-        from sim.rulesets.zombie40k.trace_draw import write_pictures  # matplotlib only when pictures are drawn
-
-        pictures = write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "))
-    return lines, pictures
+    return f"== result: {winner} ({result.reason.iloc[0]}) after {result.turns.iloc[0]} turns =="

@@ -11,11 +11,10 @@ import pandas as pd
 
 from kernels.zombies9.state import PER_GAME, Tables, new_state
 from kernels.zombies9.turn import play_batch
-from sim.ruleset import AxisKind, Parameter, ReportSection, head_of
+from sim.ruleset import Parameter, ReportSection, RulesetDefaults
 from sim.rulesets.zombies9.compile import compile_tables
 from sim.rulesets.zombies9.config import (
     MODS,
-    PRESET_HELP,
     PRESETS,
     Zombies9Config,
     config_from_dict,
@@ -54,7 +53,7 @@ def _parameter(f, prefix: str = "") -> Parameter:
 # ---------------------------------------------------------------------------------- the ruleset
 
 
-class Zombies9Ruleset:
+class Zombies9Ruleset(RulesetDefaults):
     """Zombies!!! (base game) with Zombies!!! 9: Ashes to Ashes (zombies-ashes-to-ashes.md)."""
 
     id = "zombies9"
@@ -68,10 +67,8 @@ class Zombies9Ruleset:
     win_word = "win"
     end_reasons = END_REASONS
     play_columns = ("kills", "deaths", "hearts_spent", "bullets_spent", "cards_played", "tiles_laid")
-    kernels_package = "zombies9"
-
-    def __init__(self) -> None:
-        self.play_batch = play_batch  # an instance attribute: a dispatcher on the class would bind as a method
+    per_game = PER_GAME
+    play_batch = staticmethod(play_batch)
 
     # parameters and configs
     def parameters(self) -> list[Parameter]:
@@ -98,9 +95,6 @@ class Zombies9Ruleset:
     def policy_help(self) -> dict[str, str]:
         return {f.name: f"{f.metadata['help']} [{f.metadata['spec']}]" for f in policy_fields()}
 
-    def preset_help(self) -> dict[str, str]:
-        return dict(PRESET_HELP)
-
     def policy_from(self, value: Any, where: str):
         return policy_from(value, where)
 
@@ -114,17 +108,8 @@ class Zombies9Ruleset:
     def new_state(self, config: Zombies9Config, tables: Tables, n_games: int, trace_events: int = 0):
         return new_state(n_games, tables, trace_events)
 
-    def head(self, state, count: int):
-        return head_of(state, count, PER_GAME)
-
-    def violations(self, state) -> int:
-        return int(state.viol.sum())
-
     def results(self, config: Zombies9Config, state, first_game: int, dice: np.ndarray) -> pd.DataFrame:
         return results_frame(config, state, first_game, dice)
-
-    def events(self, state) -> np.ndarray:
-        return state.events[0, : state.n_events[0]] if state.events.shape[0] else state.events.reshape(0, 8)
 
     def trace(self, config, events, result, out_dir):
         from sim.rulesets.zombies9.trace import trace
@@ -132,8 +117,11 @@ class Zombies9Ruleset:
         return trace(config, events, result, out_dir)
 
     # experiments, report, bench, commands
-    def axes(self) -> dict[str, AxisKind]:
-        return {}  # the shared axes (players, policy, params, every parameter) are all it needs
+    def config_files(self):
+        """What each config file accepts (`sim.config_files`; `shamble config-ref`)."""
+        from sim.rulesets.zombies9.config_files import config_files
+
+        return config_files()
 
     def report_sections(self, scale: float) -> list[ReportSection]:
         from sim.rulesets.zombies9.report import report_sections
@@ -149,6 +137,6 @@ class Zombies9Ruleset:
         return {"4 players, base game": 500.0}
 
     def cli(self):
-        from sim.rulesets.zombies9.commands import app
+        from sim.rulesets.zombies9.cli import app
 
         return app

@@ -343,13 +343,15 @@ def test_core_12_a_squad_blinded_in_the_zombie_turn_stays_blind_through_its_next
 
 
 def test_core_6_1_losing_exactly_25_percent_in_a_shooting_phase_tests_morale(dice, monkeypatch):
-    """25% or more: 2 of 8 is enough."""
+    """25% or more: 2 of 8 is enough; the failed test makes the squad fall back."""
     st, tb, rng = one_game(example_config("two_players"))
     _two_hordes_shoot(st, tb, 8)
     monkeypatch.setattr(turn, "shoot", KillingShots({2: 2}))
-    dice.script(1, 2)  # the Morale check: passed
+    dice.script(6, 6,  # the Morale check: failed
+                3, 3)  # fall back 6"
     turn.zombie_shooting(st, 0, tb, rng)
     dice.done()
+    assert st.ustate[0, 0, GL.US_FALLING_BACK] == 1
 
 
 def _shotgun_sergeant(st, tb, gap_in):

@@ -211,9 +211,13 @@ def test_core_5_move_through_cover_passes_dangerous_terrain(dice):
     _ruin(st, 24.0, 20.0 + st.radius[0, 1] + 4.0, dangerous=True)
     st.mflags[0, 1, 0] |= L.MR_MOVE_THROUGH_COVER
     st.usum[:] = 0  # models edited by hand: the kept unit summaries are stale (units.touch)
+    marines, (x, y) = units.alive(st, 0, 1), st.pos[0, 1]
     dice.script(2, 3, 4)  # difficult (3D6): no dangerous test
     movement.squad_movement(st, 0, 1, tb, rng)
     dice.done()
+    assert st.pos[0, 1, 1] == pytest.approx(y + 4.0)  # the highest of 3D6, into the ruin
+    assert kernels.zombie40k.terrain.crosses_terrain(st, 0, x, y, *st.pos[0, 1], st.radius[0, 1], tb, True)
+    assert units.alive(st, 0, 1) == marines  # passed: no model tested, none lost
 
 
 def test_a35_chuck_norris_re_rolls_a_failed_dangerous_terrain_test(dice):
