@@ -280,8 +280,8 @@ MUTANTS += [
     # §8 / W19 / W21 / W9 bites and wounds
     M("ow_bite_kill_capped", "§8, W21", ME, "        if tb.prm[P_BITE_CAN_KILL] == 0:\n            bits = R_SERIOUS", "        if tb.prm[P_BITE_CAN_KILL] != 0:\n            bits = R_SERIOUS",
       "a bite's 'Dead' result is only a serious wound by default"),
-    M("ow_spent_card_no_bite_test", "W19", TU, "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    activate(st, g, tb, rng, h)\n",
-      "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    bites, st.fi[g, h, FI_BITES] = st.fi[g, h, FI_BITES], 0\n    activate(st, g, tb, rng, h)\n    st.fi[g, h, FI_BITES] += bites\n",
+    M("ow_spent_card_no_bite_test", "W19", TU, "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    activate_player(st, g, tb, rng, h)\n",
+      "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    bites, st.fi[g, h, FI_BITES] = st.fi[g, h, FI_BITES], 0\n    activate_player(st, g, tb, rng, h)\n    st.fi[g, h, FI_BITES] += bites\n",
       "the free action of a spent card makes no bite tests (W19: every activation does)"),
     M("ow_serious_kill_off_by_one", "W9", SH, "if 0 < tb.prm[P_SERIOUS_KILL] <= st.fi[g, h, FI_SERIOUS]:", "if 0 < tb.prm[P_SERIOUS_KILL] < st.fi[g, h, FI_SERIOUS]:",
       "with the wound cap, the capping serious wound does not kill"),
