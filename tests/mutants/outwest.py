@@ -7,7 +7,8 @@ oracle and ruleset files take minutes each as plain Python, so they are not part
 
 from mutant import Mutant as M
 
-TESTS = ["tests/outwest/test_outwest_mutant_kills.py", "tests/outwest/test_outwest_rules.py"]
+TESTS = ["tests/outwest/test_outwest_rules_gaps.py", "tests/outwest/test_outwest_mutant_kills.py",
+         "tests/outwest/test_outwest_rules.py"]
 TIMEOUT = 300.0
 
 K = "kernels/outwest/"
@@ -15,10 +16,11 @@ SH, ZO, ME, BI, HU, FI, DE = (K + f for f in ("shooting.py", "zombies.py", "mele
                                                "figures.py", "deck.py"))
 CFG = "sim/rulesets/outwest/config.py"
 TAB = "sim/data/outwest/tables.toml"
+WE, TU, CO = "sim/data/outwest/weapons.toml", K + "turn.py", "sim/rulesets/outwest/compile.py"
 
 MUTANTS = [
     # §1 facing and arcs
-    M("ow_front_arc_wide", "§1", CFG, '_p(45.0, "C", "§1, W11", "the front arc', '_p(90.0, "C", "§1, W11", "the front arc',
+    M("ow_front_arc_wide", "§1, W11", CFG, '_p(45.0, "C", "§1, W11", "the front arc', '_p(90.0, "C", "§1, W11", "the front arc',
       "the front arc is 90 degrees either side, so no attack comes from the side"),
     M("ow_rear_arc_narrow", "§1", CFG, '_p(45.0, "C", "§1, W11", "the rear arc', '_p(10.0, "C", "§1, W11", "the rear arc',
       "the rear arc shrinks to 10 degrees either side of straight behind"),
@@ -75,14 +77,14 @@ MUTANTS = [
     # §5 shooting
     M("ow_one_die_floor", "§5.1", SH, "    return max(1, int(n))\n\n\n@njit\ndef ammo_after",
       "    return max(0, int(n))\n\n\n@njit\ndef ammo_after", "a shot with no dice left rolls none, not one"),
-    M("ow_hit_on_five", "§5.1", SH, "hits += r >= hit_on", "hits += r >= hit_on - 1", "a 5 also hits"),
+    M("ow_hit_on_five", "§5.1, W1", SH, "hits += r >= hit_on", "hits += r >= hit_on - 1", "a 5 also hits"),
     M("ow_ammo_one_one", "§5.1, W4", CFG, 'out_of_ammo_ones: int = _p(2,', 'out_of_ammo_ones: int = _p(3,',
       "a gun runs out of ammunition only on three 1s"),
     M("ow_jam_unblazed", "§5.1, W4", SH, "    if blaze and ones >= tb.prm[P_JAM_ONES]:", "    if ones >= tb.prm[P_JAM_ONES]:",
       "three 1s jam a gun that is not blazing away"),
     M("ow_shotgun_stays_loaded", "§5.1", SH, "        st.fi[g, s, FI_AMMO0 + slot] = GUN_EMPTY  # §5.1 step 6",
       "        pass  # §5.1 step 6", "a shotgun need not be reloaded after a Fire"),
-    M("ow_point_blank_edge", "§5.2", CFG, 'band_point_blank_in: float = _p(2.0,', 'band_point_blank_in: float = _p(3.0,',
+    M("ow_point_blank_edge", "§5.2, W2", CFG, 'band_point_blank_in: float = _p(2.0,', 'band_point_blank_in: float = _p(3.0,',
       "point blank reaches 3 inches"),
     M("ow_pistol_long_dice", "§5.2", CFG, 'pistol_dice_long: int = _p(1,', 'pistol_dice_long: int = _p(2,',
       "a pistol rolls 2 dice at long range"),
@@ -106,7 +108,7 @@ MUTANTS = [
       "the musketoon splashes figures within 2 inches"),
     M("ow_splash_class_mod", "§5.5, W24", SH, "max(1, int(tb.band_dice[PROFILE_PISTOL, band]))",
       "max(1, int(tb.band_dice[PROFILE_PISTOL, band]) + 2)", "the splash roll gets two more dice"),
-    M("ow_location_table_head", "§5.6", TAB, 'head = ["graze", "graze", "flesh", "flesh+out", "dead", "dead"]',
+    M("ow_location_table_head", "§5.6, W5", TAB, 'head = ["graze", "graze", "flesh", "flesh+out", "dead", "dead"]',
       'head = ["graze", "graze", "flesh", "flesh+out", "flesh+out", "dead"]', "a head hit on a 5 is not dead"),
     M("ow_shotgun_near_effect", "§5.6", SH, "            mod += tb.prm[P_FX_SHOTGUN_NEAR]\n", "            mod += 0\n",
       "a shotgun at 3 inches or less gets no +1 effect on a human"),
@@ -194,11 +196,114 @@ MUTANTS = [
     M("ow_ko_wakes_standing", "§5.6", BI, "        st.fi[g, h, FI_STATE] = S_DOWN  # comes round, still knocked down",
       "        st.fi[g, h, FI_STATE] = S_STANDING  # comes round, still knocked down", "he comes round standing"),
     # §10 horses
-    M("ow_spook_on_4", "§10", BI, "thrown = roll >= tb.prm[P_THROWN_ON]", "thrown = roll >= tb.prm[P_THROWN_ON] - 1",
+    M("ow_spook_on_4", "§10, W27", BI, "thrown = roll >= tb.prm[P_THROWN_ON]", "thrown = roll >= tb.prm[P_THROWN_ON] - 1",
       "a spooked horse throws its rider on 4+"),
     # §11 gunslingers
     M("ow_no_return_fire", "§11", SH, "        return_fire(st, g, tb, rng, t, s)\n", "        pass\n",
       "a gunslinger shot at does not shoot back"),
     M("ow_slinger_moves_on_1", "§11, W29", ZO, "if st.fi[g, z, FI_GUNSLINGER] and group_roll == 1 and shoots_instead",
       "if st.fi[g, z, FI_GUNSLINGER] and group_roll == 7 and shoots_instead", "a gunslinger moves on a group roll of 1"),
+]
+
+MUTANTS += [
+    # ---- issue 27, second pass: the rules the first list did not reach
+    # §2.2 / W23 weapons: shooting rolls per Fire, blaze away, shotguns as pistols (W22)
+    M("ow_shotgun_one_roll", "§2.2, W23", WE, '[guns.shotgun]\nprofile = "pistol"\nrolls = 2', '[guns.shotgun]\nprofile = "pistol"\nrolls = 1',
+      "a shotgun shoots once per Fire, not twice"),
+    M("ow_sawn_off_two_rolls", "§2.2", WE, '[guns.sawn_off]\nprofile = "pistol"\nrolls = 3', '[guns.sawn_off]\nprofile = "pistol"\nrolls = 2',
+      "a sawn-off shoots twice per Fire, not three times"),
+    M("ow_musketoon_three_rolls", "§2.2", WE, '[guns.musketoon]\nprofile = "pistol"\nrolls = 4', '[guns.musketoon]\nprofile = "pistol"\nrolls = 3',
+      "a musketoon shoots three times per Fire, not four"),
+    M("ow_shotgun_blazes", "§2.2, §5.3", WE, 'rolls = 2\nreload_after_fire = true\nblaze = false', 'rolls = 2\nreload_after_fire = true\nblaze = true',
+      "a shotgun may blaze away"),
+    M("ow_shotgun_rifle_effect", "§5.7, W22", WE, 'capacity = 2\npistol_effect = true\n\n[guns.sawn_off]', 'capacity = 2\npistol_effect = false\n\n[guns.sawn_off]',
+      "a shotgun at point blank gets no pistol +2 against a zombie"),
+    M("ow_shotgun_far_no_minus", "§5.6", SH, "            mod += tb.prm[P_FX_SHOTGUN_FAR]\n", "            mod += 0\n",
+      "a shotgun at more than 6 inches gets no -1 effect on a human"),
+    M("ow_muzzle_no_plus", "§5.6", SH, "    mod = tb.weapons[w, W_MUZZLE] * tb.prm[P_FX_MUZZLE]\n", "    mod = 0.0\n",
+      "a muzzle-loader gets no +2 effect on a human"),
+    # §3.1 / §3.2 the Fate deck
+    M("ow_no_rise_card", "§3.1", DE, "    return n_humans(tb) + n_groups(tb) + 7", "    return n_humans(tb) + n_groups(tb) + 6",
+      "the deck has no 'And the dead shall rise' card"),
+    M("ow_extra_action_unused", "§3.2", ZO, "        st.gs[g, GS_EXTRA] = 0\n        actions = 2", "        st.gs[g, GS_EXTRA] = 0\n        actions = 1",
+      "a waiting 'Extra zombie action' gives the group no second action"),
+    M("ow_rise_stays_waiting", "§3.2, §6.6", ZO, "    if uses and st.gs[g, GS_RISE] != 0:\n        st.gs[g, GS_RISE] = 0", "    if uses and st.gs[g, GS_RISE] != 0:\n        st.gs[g, GS_RISE] = 1",
+      "'And the dead shall rise' is not discarded after its group uses it"),
+    M("ow_spent_card_kept", "§3.2", TU, "    st.gs[g, GS_HELD] &= ~(1 << card)\n", "    st.gs[g, GS_HELD] &= ~0\n",
+      "a held action card spent on a free action stays in hand"),
+    M("ow_face_up_kept", "§3.2", DE, "    st.gs[g, GS_SHOWN] = 0\n    n = 0", "    n = 0",
+      "face-up action cards nobody claimed stay face up through the reshuffle"),
+    # W7 the Joker
+    M("ow_joker_no_end", "W7, §3.2", TU, "            return False\n        return True\n    if c == extra_card(tb):", "            return False\n        return False\n    if c == extra_card(tb):",
+      "the Joker does not end the turn"),
+    M("ow_joker_takes_waiting", "W7, §3.2", DE, "        return st.gs[g, GS_EXTRA] != 0", "        return False",
+      "a waiting 'Extra zombie action' is shuffled back into the new deck"),
+    # W8 spending and claiming
+    M("ow_zombies_claim", "W8, §3.2", TU, "    if tb.prm[P_ZOMBIES_CLAIM] == 0 or st.gs[g, GS_SHOWN] == 0:", "    if st.gs[g, GS_SHOWN] == 0:",
+      "zombie group cards claim the face-up action cards"),
+    M("ow_spend_after_character_only", "W8", TU, "(tb.prm[P_SPEND_OWN] != 0 and not after_character)", "(tb.prm[P_SPEND_OWN] == 0 and not after_character)",
+      "held cards are spent only right after a character card"),
+    # §12 / W30 scenario and victory
+    M("ow_hold_nine_turns", "§12, W30", CFG, "max_turns: int = _p(10,", "max_turns: int = _p(9,", "the posse holds the town for 9 turns"),
+    M("ow_hold_one_turn_more", "§12", TU, "    last = st.gs[g, GS_TURN] >= tb.prm[P_MAX_TURNS]", "    last = st.gs[g, GS_TURN] > tb.prm[P_MAX_TURNS]",
+      "the game goes on one turn after the last"),
+    M("ow_unconscious_holds", "§12", TU, "        if is_conscious(st, g, h):\n            return\n    finish(st, g, tb, WIN_ZOMBIES", "        if is_human(st, g, h):\n            return\n    finish(st, g, tb, WIN_ZOMBIES",
+      "an unconscious man keeps the posse alive"),
+    M("ow_escape_one_more", "§12", TU, "st.gs[g, GS_ESCAPED] >= tb.prm[P_ESCAPE_NEEDED]", "st.gs[g, GS_ESCAPED] > tb.prm[P_ESCAPE_NEEDED]",
+      "Escape needs one man more off the table"),
+    M("ow_cleanup_down_zombies", "§12", TU, "        if is_zombie(st, g, z):\n            return True\n    return False", "        if is_zombie(st, g, z) and st.fi[g, z, FI_STATE] == S_STANDING:\n            return True\n    return False",
+      "Clean-up is won with knocked-down zombies still on the table"),
+    M("ow_posse_start_far", "§12", CFG, "posse_start_radius_in: float = _p(6.0,", "posse_start_radius_in: float = _p(9.0,",
+      "the posse starts up to 9 inches from the centre"),
+    M("ow_groups_share_edges", "§12", CO, "rows[q] = (first, size, q % 4, gunslinger)", "rows[q] = (first, size, q % 2, gunslinger)",
+      "two zombie groups start on the same edge"),
+    M("ow_grave_two_edges", "§12, §6.6", TU, "st.gs[g, GS_GRAVE] = grave if grave >= 0 else random_below(rng, g, 4)", "st.gs[g, GS_GRAVE] = grave if grave >= 0 else random_below(rng, g, 2)",
+      "the graveyard is drawn from two edges, not four"),
+    M("ow_grave_off_middle", "§12, §6.6", ZO, "    off = (k - 0.5 * (n - 1)) * (2.0 * r + 0.25)", "    off = (k + 4.0) * (2.0 * r + 0.25)",
+      "returned zombies stand off the middle of the graveyard edge"),
+    # §6.2 / W13 the nearest living creature
+    M("ow_unconscious_no_target", "§6.2, W13", FI, "        if is_human(st, g, h):\n            d = gap_between(st, g, tb, z, h)", "        if is_conscious(st, g, h):\n            d = gap_between(st, g, tb, z, h)",
+      "zombies ignore unconscious humans"),
+    M("ow_loose_horse_no_target", "§6.2", FI, "        if st.fi[g, h, FI_HORSE] == HORSE_LOOSE:\n            x, y", "        if False:\n            x, y",
+      "zombies ignore loose horses"),
+    # §6.5 the feeding marker
+    M("ow_marker_stays", "§6.5", ME, "            if not fed:\n                st.mk[g, m, MK_ON] = 0.0", "            if False:\n                st.mk[g, m, MK_ON] = 0.0",
+      "a feeding marker stays when no zombie touches it"),
+    # §7.4 / W17 push-back
+    M("ow_push_half", "§7.4, W17", FI, "    place(st, g, tb, f, x + (x - fx) / dist * d, y + (y - fy) / dist * d)", "    place(st, g, tb, f, x + (x - fx) / dist * d * 0.5, y + (y - fy) / dist * d * 0.5)",
+      "a push-back moves half the distance"),
+    # §4 reload, §9 carrying
+    M("ow_reload_nothing", "§4", SH, "    st.fi[g, f, FI_AMMO0 + slot] = GUN_READY\n", "    st.fi[g, f, FI_AMMO0 + slot] = st.fi[g, f, FI_AMMO0 + slot]\n",
+      "Reload leaves the gun empty"),
+    M("ow_carry_full_distance", "§4, §9", HU, "length = clear_length(st, g, tb, c, cx, cy, ux, uy, 0.5 * roll)", "length = clear_length(st, g, tb, c, cx, cy, ux, uy, 1.0 * roll)",
+      "a carrier moves his whole roll"),
+    # §8 / W19 / W21 / W9 bites and wounds
+    M("ow_bite_kill_capped", "§8, W21", ME, "        if tb.prm[P_BITE_CAN_KILL] == 0:\n            bits = R_SERIOUS", "        if tb.prm[P_BITE_CAN_KILL] != 0:\n            bits = R_SERIOUS",
+      "a bite's 'Dead' result is only a serious wound by default"),
+    M("ow_spent_card_no_bite_test", "W19", TU, "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    activate_player(st, g, tb, rng, h)\n",
+      "    log_event(st, g, EK_SPEND, h, card, 0.0, 0.0, 0.0)\n    bites, st.fi[g, h, FI_BITES] = st.fi[g, h, FI_BITES], 0\n    activate_player(st, g, tb, rng, h)\n    st.fi[g, h, FI_BITES] += bites\n",
+      "the free action of a spent card makes no bite tests (W19: every activation does)"),
+    M("ow_serious_kill_off_by_one", "W9", SH, "if 0 < tb.prm[P_SERIOUS_KILL] <= st.fi[g, h, FI_SERIOUS]:", "if 0 < tb.prm[P_SERIOUS_KILL] < st.fi[g, h, FI_SERIOUS]:",
+      "with the wound cap, the capping serious wound does not kill"),
+    # W12 nerve (option), W26 friendly fire
+    M("ow_nerve_fails_on_3", "W12", BI, "    return roll <= tb.prm[P_NERVE_ON]", "    return roll <= tb.prm[P_NERVE_ON] + 1",
+      "the Citizen's nerve test fails on 1-3"),
+    M("ow_friendly_fire_once", "W26", SH, "    for _ in range(ones if victim >= 0 else 0):", "    for _ in range(min(ones, 1) if victim >= 0 else 0):",
+      "friendly fire hits the man in contact once, not on each 1"),
+    # §10 horses, §11 gunslingers
+    M("ow_spook_radius_4", "§10", BI, "    if gap > tb.prm[P_SPOOK_RADIUS]:", "    if gap > tb.prm[P_SPOOK_RADIUS] - 1.0:",
+      "a horse is spooked only within 4 inches"),
+    M("ow_thrown_stays_mounted", "§10", BI, "    if thrown:\n        horse_bolts(st, g, h)\n        knock_down(st, g, tb, h)", "    if thrown:\n        knock_down(st, g, tb, h)",
+      "a thrown rider's horse does not bolt"),
+    M("ow_citizen_rises_gunslinger", "§8, §11", FI, "st.fi[g, h, FI_CLASS] > CITIZEN)", "st.fi[g, h, FI_CLASS] >= CITIZEN)",
+      "a Citizen rises as a zombie gunslinger"),
+    M("ow_return_fire_aimed", "§11", SH, "        volley(st, g, tb, rng, z, s, slot, 0, 0, 0)", "        volley(st, g, tb, rng, z, s, slot, 1, 0, 0)",
+      "a gunslinger's return fire counts as aimed"),
+    # §13 the turn procedure: a victory check after every card
+    M("ow_no_victory_after_card", "§13, §12", TU, "    clear_markers(st, g)\n    victory(st, g, tb)\n    if not st.gs[g, GS_OVER]:",
+      "    clear_markers(st, g)\n    if not st.gs[g, GS_OVER]:", "the zombies' win is not checked after a card"),
+    # §7.3 step 1: one attack per figure
+    M("ow_zombie_attacks_everyone", "§7.3", ZO, "            h = zombie_target(st, g, tb, z)\n            if h >= 0:\n                zombie_attacks(st, g, tb, rng, z, h)",
+      "            for h in range(n_humans(tb)):\n                if is_human(st, g, h) and touching(gap_between(st, g, tb, z, h)):\n                    zombie_attacks(st, g, tb, rng, z, h)",
+      "a zombie touching two men attacks both"),
 ]
