@@ -2,16 +2,19 @@
 """Mutants of Zombie Apocalypse (shared/rules/zombie-apocalypse.md, A*; and the 7th-edition core
 rules it plays in its own kernels).
 
-``TESTS``: the Apocalypse rules tests (and the grenade and terrain rules), with the JIT off.
+``TESTS``: the Apocalypse rules tests (and the grenade and terrain rules), with the JIT off; the tests of
+the set-up, spawning, spawners, traits and victory (test_apocalypse_rules_gaps.py) first.
 """
 
 from mutant import Mutant as M
 
-TESTS = ["tests/apocalypse/test_apocalypse_mutant_kills.py", "tests/apocalypse/test_apocalypse_rules.py"]
+TESTS = ["tests/apocalypse/test_apocalypse_rules_gaps.py", "tests/apocalypse/test_apocalypse_mutant_kills.py",
+         "tests/apocalypse/test_apocalypse_rules.py"]
 TIMEOUT = 400.0
 
 K = "kernels/apocalypse/"
 AS, ST, SH, HO, MV, NO = (K + f for f in ("assault.py", "strike.py", "shooting.py", "hordes.py", "movement.py", "noise.py"))
+ZO, SE, TU, UN = (K + f for f in ("zombies.py", "setup.py", "turn.py", "units.py"))
 
 MUTANTS = [
     M("ap_morale_double_one", "core §9.1", AS, "    if fearless or (d1 == 1 and d2 == 1):\n        return True",
@@ -46,4 +49,95 @@ MUTANTS = [
       "moving 6-7 inches makes no noise"),
     M("ap_off_table_all", "core §9.3", MV, "    if radius <= 0.0 or over >= 2.0 * radius:\n        return n_models",
       "    if radius <= 0.0 or over >= 0.0:\n        return n_models", "a unit that falls back a little past the edge loses every model"),
+    # set-up, spawning, spawners, noise, traits and victory (§3-§13; tests/apocalypse/test_apocalypse_rules_gaps.py)
+    M("ap_first_turn_tie", "§3.4", SE, "        if a != b:\n            return SIDE_PLAYERS if a > b else SIDE_ZOMBIES",
+      "        return SIDE_PLAYERS if a > b else SIDE_ZOMBIES", "a tied first-turn roll-off goes to the zombies, not re-rolled"),
+    M("ap_spawner_on_zone", "§3.3", SE, "    if zone_distance(x, y, tb.prm) <= r:\n        return False\n", "",
+      "a spawn point may stand on the extraction zone"),
+    M("ap_spawner_exclusion", "§3.3", SE,
+      "< tb.prm[P_EXCLUSION]:\n                return False\n    return True\n\n\n@njit\ndef nearest_legal_on_line",
+      "< 0.0:\n                return False\n    return True\n\n\n@njit\ndef nearest_legal_on_line",
+      "a spawn point may land within 6\" of player models"),
+    M("ap_spawner_scatter_n", "§3.3, A1", SE, "int(tb.prm[P_SCATTER_DICE])) + tb.prm[P_SCATTER_BONUS]", "int(tb.prm[P_SCATTER_DICE]))",
+      "spawn points scatter 3D6, not 3D6 + N"),
+    M("ap_start_zombies_n", "§3.3, A1", SE, "int(tb.prm[P_START_DICE])) + int(tb.prm[P_START_BONUS])", "int(tb.prm[P_START_DICE]))",
+      "2D6 starting zombies per spawn point, not 2D6 + N"),
+    M("ap_first_zombie_first_spawner", "§3.3, A13", SE, "        if d < best_d and h >= 0:", "        if best_h < 0 and h >= 0:",
+      "the First Zombie joins the first spawn point's horde, not the one nearest the centre"),
+    M("ap_wave_dice", "§9.1, A35", ZO, "    return max(0, start - zombie_turn)", "    return max(0, start - zombie_turn + 1)",
+      "8D6 on the first zombie turn, not 7D6"),
+    M("ap_edge_wave_n", "§9.1, A1", ZO, "int(tb.prm[P_EDGE_DICE])) + int(tb.prm[P_EDGE_BONUS])", "int(tb.prm[P_EDGE_DICE]))",
+      "edge waves are D6, not D6 + N"),
+    M("ap_edge_waves_three", "§9.1", ZO, "    for e in range(4):\n        count = sum_d6", "    for e in range(3):\n        count = sum_d6",
+      "only three table edges spawn a wave"),
+    M("ap_held_back_stay", "§9.1", ZO, "        spawn_batch(st, g, x, y, count, -1, tb.prm[P_EXCHANGE_ALL] != 0, tb, PH_Z_MOVEMENT)\n    else:",
+      "        st.gst[g, G_HELD] += count\n    else:", "held-back zombies are never placed"),
+    M("ap_aura_fear_mod", "§10", ZO, "    return atsknf or die_total <= ld - modifier", "    return atsknf or die_total <= ld",
+      "the spawner's Fear test is on Ld, not Ld - 1"),
+    M("ap_aura_locked", "§10", ZO,
+      "if not unit_alive(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0 or _locked(st, g, u):\n            continue\n        hit = 0",
+      "if not unit_alive(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:\n            continue\n        hit = 0",
+      "a unit locked in combat takes the spawner's aura wounds"),
+    M("ap_aura_ws1", "§10, A18", ZO, "                st.ust[g, u, US_AURA_WS1] = 1", "                pass",
+      "failing the spawner's Fear test has no effect"),
+    M("ap_aura_every_model", "§10", ZO, "        if done >= n:\n            break\n", "",
+      "every model of a unit takes an aura wound, not those within 6\""),
+    M("ap_merge_reach", "§5", HO, "st.hpos[g, b, 0], st.hpos[g, b, 1], st.hrad[g, b]) <= reach:", "st.hpos[g, b, 0], st.hpos[g, b, 1], st.hrad[g, b]) <= 0.0:",
+      "hordes merge only when they touch, not within 2\""),
+    M("ap_exchange_free", "§9.1", HO, "    zombies = placed - j * int(tb.prm[P_EXCHANGE_COST])", "    zombies = placed - j",
+      "a Juggernaut costs one Zombie, not three"),
+    M("ap_horde_no_run", "§5, §11", ZO, "    budget = tb.prm[P_Z_MOVE] + sum_d6(rng, g, int(tb.prm[P_Z_RUN_DICE]))", "    budget = tb.prm[P_Z_MOVE]",
+      "zombies move but do not run (Zombie!)"),
+    M("ap_charge_roll_strict", "core §7.1, §11", ZO, "        success = roll >= distance", "        success = roll > distance",
+      "a charge roll equal to the distance fails"),
+    M("ap_split_leaves_20", "§5, A25", ZO, "        if st.hst[g, h, HS_Z] < least or horde_models(st, g, h) - least < least:",
+      "        if st.hst[g, h, HS_Z] < least:", "a split leaves fewer than 20 in the horde"),
+    M("ap_overwatch_support", "§6 (b)", ZO, "        if v != u and unit_gap_unit(st, g, u, v) > 6.0:", "        if v != u:",
+      "no unit supports a charged friend with Overwatch"),
+    M("ap_graveyard_twice", "§6", MV, "if tb.prm[P_GRAVEYARD] == 0 or st.gst[g, G_GRAVEYARD] != 0 or not unit_alive",
+      "if tb.prm[P_GRAVEYARD] == 0 or not unit_alive", "the Graveyard triggers more than once a game"),
+    M("ap_graveyard_n", "§6, A1", MV, "    zombies = int(tb.prm[P_GRAVE_Z] + tb.prm[P_GRAVE_BONUS])", "    zombies = int(tb.prm[P_GRAVE_Z])",
+      "the Graveyard horde is 20 Zombies, not 20 + N"),
+    M("ap_graveyard_not_charged", "§6", MV, "    st.ust[g, u, US_WAS_CHARGED] = 1\n    log_event(st, g, phase, EK_GRAVEYARD",
+      "    log_event(st, g, phase, EK_GRAVEYARD", "the unit caught by the Graveyard does not count as charged"),
+    M("ap_victory_one_on_zone", "§13", TU, "    players = alive >= 1 and on_zone == alive", "    players = on_zone >= 1",
+      "the players win with one living Warlord on the zone, not all"),
+    M("ap_victory_none_alive", "§13", TU, "    players = alive >= 1 and on_zone == alive", "    players = on_zone == alive",
+      "the players win with no Warlord alive"),
+    M("ap_tenacity_had", "§7, A33", UN, "    return TENACITY_FNP_HAD if fnp_as_built < NONE else TENACITY_FNP", "    return TENACITY_FNP",
+      "Tenacity gives 5+ to a model that already had Feel No Pain"),
+    M("ap_inspiring_range", "§7", UN, "INSPIRING_RANGE = 12.0", "INSPIRING_RANGE = 6.0", "Inspiring Presence reaches 6\", not 12\""),
+    M("ap_defence_counter", "§7", UN, "        return MR_COUNTER_ATTACK", "        return 0", "Master of Defence gives no Counter-attack"),
+    M("ap_offence_fc", "§7", UN, "        return MR_FURIOUS_CHARGE", "        return 0", "Master of Offence gives no Furious Charge"),
+    M("ap_offence_psyker", "§7", UN, "            if (st.mflags[g, u, st.wl_slot[g, p]] & MR_PSYKER) == 0:", "            if True:",
+      "a psyker Warlord's unit re-rolls To Wound with Master of Offence"),
+    M("ap_inspiring_fearless", "§7", UN, "            return MR_FEARLESS\n    return 0", "            return 0\n    return 0",
+      "a Fearless HQ Warlord with Inspiring Presence does not make the detachment Fearless"),
+    M("ap_traits_outlive_warlord", "§7", UN, "    if not warlord_alive(st, g, p):\n        return 0\n    trait", "    trait",
+      "the detachment keeps its Warlord's trait after he dies"),
+    M("ap_priority_ones", "§7", SH, "    elif priority_hit and spec[SP_HIT_REROLL] == RR_NONE:\n        spec[SP_HIT_REROLL] = RR_ONES",
+      "    elif False:\n        spec[SP_HIT_REROLL] = RR_ONES", "Target Priority gives no re-roll of 1s to hit"),
+    M("ap_priority_bs5", "§7", SH, "return distance <= TARGET_PRIORITY_RANGE, st.stats[g, u, wm, BS] >= 5",
+      "return distance <= TARGET_PRIORITY_RANGE, st.stats[g, u, wm, BS] > 5", "a BS 5 Warlord does not re-roll every failed hit"),
+    M("ap_shhh_forced", "§6", SH, "    if not use:\n        spec[SP_HIT_REROLL] = RR_NONE", "    if False:\n        spec[SP_HIT_REROLL] = RR_NONE",
+      "to-hit re-rolls are forced (Shhh! makes them optional)"),
+    M("ap_legendary_per_attack", "§7, A31", AS, "_auto_hits(rng, g, st, h, st.w_ma[u, m], spec, tb, out)", "_auto_hits(rng, g, st, h, 0, spec, tb, out)",
+      "Legendary Fighter's Warlord gets no automatic hit per Attack"),
+    M("ap_legendary_sixes", "§7, A31", AS, "        extra = st.w_sixes[p] // 3\n        st.w_sixes[p] -= 3 * extra",
+      "        extra = st.w_sixes[p] // 2\n        st.w_sixes[p] -= 2 * extra", "an extra hit for every 2 natural 6s, not 3"),
+    M("ap_noise_heavy_n", "§9.3, A1", NO, "roll_d3s(rng, g, int(tb.prm[P_NOISE_HEAVY_D3])) + int(tb.prm[P_NOISE_HEAVY_BONUS])",
+      "roll_d3s(rng, g, int(tb.prm[P_NOISE_HEAVY_D3]))", "a Heavy weapon makes 2D3 noise, not 2D3 + N"),
+    M("ap_noise_psychic_half", "§9.3, A19", NO, "    return amount if tb.prm[P_PSY_FULL] != 0 else (amount + 1) // 2",
+      "    return amount if tb.prm[P_PSY_FULL] != 0 else amount // 2", "a psychic power's half noise is rounded down"),
+    M("ap_noise_overwatch_half", "§6, §9.3", NO, "    return (total + 1) // 2", "    return total // 2", "Overwatch noise is halved rounding down"),
+    M("ap_noise_infantry_round", "§9.3, A17", NO, "    return -(-models_over // per)", "    return models_over // per",
+      "one zombie per 2 infantry models moving over 6\", rounded down"),
+    M("ap_noise_over12", "§9.3", NO, "roll_d3s(rng, g, int(tb.prm[P_OVER12_D3])) + int(tb.prm[P_OVER12_ADD])", "roll_d3s(rng, g, int(tb.prm[P_OVER12_D3]))",
+      "moving over 12\" makes D3 noise, not D3 + 2"),
+    M("ap_noise_bike", "§9.3", NO, "roll_d3s(rng, g, int(tb.prm[P_BIKE_NOISE_D3])) + int(tb.prm[P_BIKE_NOISE_ADD])",
+      "roll_d3s(rng, g, int(tb.prm[P_BIKE_NOISE_D3]))", "a Bike moving over 6\" makes 3D3 noise, not 3D3 + 3"),
+    M("ap_noise_reroll", "§9.3", NO, "    return roll_d3s(rng, g, int(tb.prm[P_NOISE_REROLL_D3]))", "    return 0",
+      "re-rolling to hit makes no noise"),
+    M("ap_brute_wounds", "§4", AS, "    att[W] = min(int(tb.prm[P_W_CAP]), (host[W] + 1) // 2)", "    att[W] = min(int(tb.prm[P_W_CAP]), host[W] // 2)",
+      "a Brute's halved Wounds are rounded down"),
 ]
