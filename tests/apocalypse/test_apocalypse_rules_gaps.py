@@ -327,3 +327,52 @@ def test_s13_the_players_win_only_with_every_living_warlord_on_the_zone(dice):
         st.wounds[0, u] = 0
         st.ust[0, u, C.US_ALIVE] = 0
     assert result() == C.SIDE_ZOMBIES
+
+
+# ------------------------------------------------------------------ §2, §3.2, §11, §13 (second pass)
+
+
+def test_s2_fearless_is_removed_from_every_model_but_the_hq(dice):
+    """§2 (ap_fearless_hq)."""
+    from dataclasses import replace
+
+    from sim.rulesets.apocalypse.armies import _strip_fearless
+    from sim.rulesets.apocalypse.catalogue import catalogue
+
+    entry = next(iter(catalogue().units.values()))
+    brave = replace(entry.profile, rules=frozenset(entry.profile.rules) | {"fearless"})
+    assert "fearless" in _strip_fearless(brave, True).rules
+    assert "fearless" not in _strip_fearless(brave, False).rules
+
+
+def test_s3_2_units_deploy_wholly_within_10_of_their_corner():
+    """§3.2 (ap_deploy_corner)."""
+    cfg, tb, _, _ = table()
+    spot = py(setup.deploy_spot)
+    for r in (1.0, 2.5, 4.0):
+        for k in range(3):
+            x, y = spot(0, k, 3, r, tb.prm)
+            assert np.hypot(x, y) + r <= cfg.corner_in + 1e-9 and min(x, y) >= r - 1e-9
+
+
+def test_s11_equally_close_units_the_horde_goes_for_the_one_with_more_models(dice):
+    """§11, P1: the closest player model; ties to the unit with more models (ap_closest_tie)."""
+    _, tb, st, _ = table()
+    h = put_horde(st, tb, 24, 24, 5)
+    a = put_unit(st, tb, 0, 0, 0)  # the lone Captain
+    b = put_unit(st, tb, 1, 0, 0)  # ten Tactical Marines
+    st.upos[0, a] = 24 - st.hrad[0, h] - st.urad[0, a] - 5.0, 24
+    st.upos[0, b] = 24 + st.hrad[0, h] + st.urad[0, b] + 5.0, 24
+    assert units.models_alive(st, 0, b) > units.models_alive(st, 0, a)
+    assert zombies.closest_unit(st, 0, h) == b
+
+
+def test_s13_the_zombies_win_at_once_when_no_warlord_lives(dice):
+    """§13 (ap_zombies_win_now)."""
+    _, tb, st, _ = table()
+    u = put_unit(st, tb, 0, 20, 20)
+    warlord(st, tb)
+    assert not turn.zombies_win_now(st, 0)
+    st.wounds[0, u] = 0
+    st.ust[0, u, C.US_ALIVE] = 0
+    assert turn.zombies_win_now(st, 0) and st.res[0, C.R_WINNER] == C.SIDE_ZOMBIES

@@ -15,6 +15,7 @@ TIMEOUT = 400.0
 K = "kernels/apocalypse/"
 AS, ST, SH, HO, MV, NO = (K + f for f in ("assault.py", "strike.py", "shooting.py", "hordes.py", "movement.py", "noise.py"))
 ZO, SE, TU, UN = (K + f for f in ("zombies.py", "setup.py", "turn.py", "units.py"))
+ARMIES = "sim/rulesets/apocalypse/armies.py"
 
 MUTANTS = [
     M("ap_morale_double_one", "core §9.1", AS, "    if fearless or (d1 == 1 and d2 == 1):\n        return True",
@@ -140,4 +141,12 @@ MUTANTS = [
       "re-rolling to hit makes no noise"),
     M("ap_brute_wounds", "§4", AS, "    att[W] = min(int(tb.prm[P_W_CAP]), (host[W] + 1) // 2)", "    att[W] = min(int(tb.prm[P_W_CAP]), host[W] // 2)",
       "a Brute's halved Wounds are rounded down"),
+    M("ap_fearless_hq", "§2", ARMIES, '    if is_hq or "fearless" not in profile.rules:', '    if "fearless" not in profile.rules:',
+      "the HQ loses Fearless too"),
+    M("ap_deploy_corner", "§3.2", SE, "    reach = max(prm[P_CORNER] - r, r * 1.4143)", "    reach = max(prm[P_CORNER], r * 1.4143)",
+      "units deploy with their centre, not wholly, within 10\" of the corner"),
+    M("ap_closest_tie", "§11, P1", ZO, "        if d < best_d - 1e-9 or (abs(d - best_d) <= 1e-9 and n > best_n):", "        if d < best_d - 1e-9:",
+      "equally close units: the horde goes for the first, not the one with more models"),
+    M("ap_zombies_win_now", "§13", TU, "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) == 0:",
+      "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) < 0:", "the zombies do not win when the last Warlord falls"),
 ]

@@ -19,6 +19,7 @@ K = "kernels/zombie40k/"
 SP, MV, PU, TU, SH, CA, SHOP = (K + f for f in ("spawning.py", "movement.py", "powerups.py", "turn.py", "shooting.py",
                                                  "casualties.py", "shop.py"))
 MODS, CFG = "sim/rulesets/zombie40k/mods.py", "sim/rulesets/zombie40k/config.py"
+TEAMS, COMP = "sim/rulesets/zombie40k/teams.py", "sim/rulesets/zombie40k/compile.py"
 
 MUTANTS = [
     # core §6 shooting and wounds (kernels/w40k, shared)
@@ -196,4 +197,17 @@ MUTANTS = [
       "st.ustate[g, u, US_KF_POINTS] += int(tb.prm[P_KF_PER_KILL])", "Killing Floor points per attack, not per zombie killed"),
     M("z40k_kf_sell_round_down", "§10.11", SHOP, "    return (cost + 1) // 2", "    return cost // 2",
       "items sell back for half their cost rounded down"),
+    M("z40k_embark_no_win", "§1, §5.2", MV, "        embark(st, g, p, tb)\n        return True\n    advance(st, g, p, allowance",
+      "        embark(st, g, p, tb)\n        return False\n    advance(st, g, p, allowance", "embarking does not win the game at once"),
+    M("z40k_two_leaders", "§2", TEAMS, "    if leaders > 1:", "    if leaders > 2:", "a team may upgrade two leaders"),
+    M("z40k_three_swaps", "§2", TEAMS, "    if swaps > MAX_SWAPS:", "    if swaps > MAX_SWAPS + 1:", "three models may swap weapons"),
+    M("z40k_budget_inclusive", "§2", TEAMS, "    if known > budget:", "    if known >= budget:", "a team costing exactly the budget is refused"),
+    M("z40k_table_width", "§3.1, A8", CFG, "return 48.0 if self.n_players <= 4 else", "return 48.0 if self.n_players < 4 else",
+      "a four-player table is 60\" wide, not 48\""),
+    M("z40k_shamble_dice", "§6.2", COMP, '_dice(prm, GL.P_SHAMBLE_N, c.shamble_dice, "shamble_dice")',
+      '_dice(prm, GL.P_SHAMBLE_N, c.consolidate_dice, "shamble_dice")', "the Shamble is rolled on the consolidation dice (D6), not 2D6"),
+    M("z40k_coop_win_early", "§10.1, A11", TU, "        elif on_table(st, g, p) or _may_respawn(st, g, p, tb):\n            return False\n    return boarded",
+      "        elif on_table(st, g, p):\n            return False\n    return boarded", "Coop is won while a wiped-out squad may still respawn"),
+    M("z40k_nobody_respawns", "§10.7, A11", TU, "        if on_table(st, g, p) or _may_respawn(st, g, p, tb):\n            return False\n    return True",
+      "        if on_table(st, g, p):\n            return False\n    return True", "the zombies win while wiped-out squads may still respawn"),
 ]

@@ -8,10 +8,12 @@ functions as plain Python.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 # the root conftest at collection (tests/zombies9/conftest.py takes the module name later in a whole run)
-from conftest import clear_table, example_config, one_game, put_unit
+from conftest import EXAMPLES, clear_table, example_config, one_game, put_unit
 from fidelity_helpers import GL, L, gap, keep_models, units
 
 import kernels.zombie40k.assault as assault
@@ -676,3 +678,60 @@ def test_s5_1_a_respawned_squad_rolls_for_a_power_up(dice):
     turn.respawning_phase(st, 0, 0, tb, rng)
     dice.done()
     assert units.on_table(st, 0, 0) and st.pu[0, 0, GL.PU_MEDPACKS] == 1
+
+
+# ------------------------------------------------------------------ §1, §2, §3.1 and A11
+
+
+def test_s1_s5_2_a_squad_that_embarks_ends_the_game_for_its_player(dice):
+    """§1, §5.2: the squad that embarks in its Movement phase wins at once (z40k_embark_no_win)."""
+    st, tb, rng = _game()
+    clear_table(st, keep=(0,))
+    x0, x1, y0, _ = geometry.ev_rect(tb.prm)
+    put_unit(st, tb, 0, 0.5 * (x0 + x1), y0 - 4.0)
+    assert movement.squad_movement(st, 0, 0, tb, rng)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_EMBARKED] == 1 and not units.on_table(st, 0, 0)
+
+
+def test_s2_one_leader_two_weapon_swaps_and_the_budget_inclusive():
+    """§2: at most one leader, two weapon swaps; a team costing exactly the budget is legal
+    (z40k_two_leaders, z40k_three_swaps, z40k_budget_inclusive)."""
+    from sim.rulesets.zombie40k.teams import ModelChoice, check_team, load_team, team_cost
+
+    team = load_team(EXAMPLES / "teams" / "marines.toml")
+    cost = team_cost(team)
+    assert check_team(team, cost) == [] and check_team(team, cost - 1) != []
+    models = list(team.models)
+    two = replace(team, models=[models[0], ModelChoice(models[1].unit, leader=models[0].leader), *models[2:]])
+    assert any("leaders" in p for p in check_team(two, 1000))
+    swap = next(m.swap for m in models if m.swap)
+    three = replace(team, models=[models[0]] + [ModelChoice(m.unit, swap=swap) for m in models[1:]])
+    assert len(models) >= 4 and any("weapon swaps" in p for p in check_team(three, 1000))
+
+
+def test_s3_1_the_table_is_48_wide_up_to_4_players_60_for_5_6():
+    """§3.1, A8 (z40k_table_width)."""
+    assert example_config("four_players").width == 48.0 and example_config("six_players").width == 60.0
+
+
+def test_a11_coop_is_won_only_when_no_squad_can_still_play(dice):
+    """A11: Coop players win when every squad still able to play is embarked; one wiped out that may
+    respawn still plays (z40k_coop_win_early)."""
+    st, tb, _ = one_game(_mods("coop"))
+    units.remove_unit(st, 0, 0)
+    st.ustate[0, 0, GL.US_EMBARKED] = 1
+    units.remove_unit(st, 0, 1)
+    assert turn._may_respawn(st, 0, 1, tb) and not turn._coop_won(st, 0, tb)
+    st.ustate[0, 1, GL.US_OUT] = 1
+    assert turn._coop_won(st, 0, tb)
+
+
+def test_a11_nobody_can_play_only_when_no_squad_may_come_back(dice):
+    """A11, §10.7 (z40k_nobody_respawns)."""
+    st, tb, _ = _game()
+    clear_table(st)
+    assert not turn._nobody_can_play(st, 0, tb)
+    st, tb, _ = one_game(_mods("instant_death"))
+    clear_table(st)
+    assert turn._nobody_can_play(st, 0, tb)
