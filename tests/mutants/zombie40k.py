@@ -210,4 +210,16 @@ MUTANTS = [
       "        elif on_table(st, g, p):\n            return False\n    return boarded", "Coop is won while a wiped-out squad may still respawn"),
     M("z40k_nobody_respawns", "§10.7, A11", TU, "        if on_table(st, g, p) or _may_respawn(st, g, p, tb):\n            return False\n    return True",
       "        if on_table(st, g, p):\n            return False\n    return True", "the zombies win while wiped-out squads may still respawn"),
+    # Power-Ups and Regroup with tests already in TESTS (test_zombie40k_fidelity_untested_rules.py)
+    M("z40k_regroup_below_quarter", "§5.2", MV, "    passed = any_has(st, g, p, MR_ATSKNF) or leadership_test(st, g, p, 0, tb, rng)",
+      "    passed = any_has(st, g, p, MR_ATSKNF) or leadership_test(st, g, p, 0 if alive(st, g, p) > 1 else -12, tb, rng)",
+      "a squad down to its last model regroups only on a double 1 (the 7th-edition rule §5.2 removes)"),
+    M("z40k_medpack_last", "§8, A33", CORE, "    if spend and cancels.shape[0] > 0 and cancels[0] > 0:",
+      "    if spend and cancels.shape[0] > 0 and cancels[0] > 1:", "the last Medpack is never spent"),
+    M("z40k_duct_attack", "§8", AS, "    if st.mpow[g, u, m] & MP_DUCT_ATTACK:\n        attacks += 1", "    if False:\n        attacks += 1",
+      "Duct Tape's +1 Attack is lost"),
+    M("z40k_duct_shot", "§8, A31", SH, "            dice += 1  # Duct Tape: one extra shot (A31)", "            dice += 0  # Duct Tape: one extra shot (A31)",
+      "Duct Tape's +1 shot is lost"),
+    M("z40k_mushroom_move", "§8", MV, "    bonus = tb.prm[P_MUSH_MOVE] if st.pu[g, p, PU_MUSHROOM_ON] == turn else 0.0", "    bonus = 0.0",
+      "the Speed Pack adds nothing to the move"),
 ]
