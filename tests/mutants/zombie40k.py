@@ -222,4 +222,8 @@ MUTANTS = [
       "Duct Tape's +1 shot is lost"),
     M("z40k_mushroom_move", "§8", MV, "    bonus = tb.prm[P_MUSH_MOVE] if st.pu[g, p, PU_MUSHROOM_ON] == turn else 0.0", "    bonus = 0.0",
       "the Speed Pack adds nothing to the move"),
+    M("z40k_warp_no_mastery", "§5.3, A17", TU, "    dice = min(2, roll + _mastery(st, g, p))", "    dice = min(2, roll)",
+      "the Warp Charge pool is the D6 without the Mastery Levels"),
+    M("z40k_deny_on_5", "§5.3, A17", TU, "        denied += d6(rng, g) == 6", "        denied += d6(rng, g) >= 5",
+      "the zombies deny on 5+, not 6"),
 ]

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 # the root conftest at collection (tests/zombies9/conftest.py takes the module name later in a whole run)
-from conftest import EXAMPLES, clear_table, example_config, one_game, put_unit
+from conftest import EXAMPLES, clear_table, example_config, one_game, put_unit, team_config
 from fidelity_helpers import GL, L, gap, keep_models, units
 
 import kernels.zombie40k.assault as assault
@@ -735,3 +735,18 @@ def test_a11_nobody_can_play_only_when_no_squad_may_come_back(dice):
     st, tb, _ = one_game(_mods("instant_death"))
     clear_table(st)
     assert turn._nobody_can_play(st, 0, tb)
+
+
+def test_s5_3_a17_the_warp_charge_pool_is_d6_plus_mastery_the_zombies_deny_on_6s(dice):
+    """§5.3, A17: the pool is D6 + the Mastery Levels (two dice thrown for Warp Charge 1, 4+ each);
+    the zombies deny with as many dice as the D6, each 6 a success (z40k_warp_no_mastery,
+    z40k_deny_on_5)."""
+    st, tb, rng = one_game(team_config("grey_knights", "guard"))
+    h = _first_horde(tb)
+    clear_table(st, keep=(0, h))
+    put_unit(st, tb, 0, 24.0, 20.0)
+    put_unit(st, tb, h, 24.0, 20.0 + st.radius[0, 0] + st.radius[0, h] + 6.0)
+    dice.script(1, 4, 1, 5)  # the pool D6 = 1 (+3 Mastery: two dice), one success; the deny die: a 5
+    turn.psychic_phase(st, 0, 0, tb, rng)
+    dice.done()
+    assert st.ustate[0, 0, GL.US_FORCE] == st.res[0, GL.R_TURNS]
