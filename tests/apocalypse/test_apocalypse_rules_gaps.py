@@ -176,7 +176,11 @@ def _charge_scene(tb, st, gap_in, models=5):
 def test_core_7_1_a_charge_roll_equal_to_the_distance_succeeds(dice):
     """core §7.1, §11 (ap_charge_roll_strict)."""
     _, tb, st, rng = table()
-    u, h = _charge_scene(tb, st, 7.0)
+    u, h = _charge_scene(tb, st, 7.0, models=1)
+    st.urad[0, u] = 2.0  # radii and places that sum exactly: the gap is 7.0, no rounding either way
+    st.hrad[0, h] = hordes.disc_radius(1, tb.prm[C.P_BASE_R], tb.prm[C.P_Z_SPACING])
+    st.hpos[0, h] = st.upos[0, u, 0] + 2.0 + st.hrad[0, h] + 7.0, st.upos[0, u, 1]
+    assert units.unit_gap_horde(st, 0, u, h) == 7.0
     dice.script(3, 4)
     assert zombies.charge(rng, 0, st, h, u, tb)
     dice.done()
