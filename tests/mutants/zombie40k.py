@@ -226,4 +226,8 @@ MUTANTS = [
       "the Warp Charge pool is the D6 without the Mastery Levels"),
     M("z40k_deny_on_5", "§5.3, A17", TU, "        denied += d6(rng, g) == 6", "        denied += d6(rng, g) >= 5",
       "the zombies deny on 5+, not 6"),
+    M("z40k_coop_pvp", "§10.1", MODS, "(GL.P_COOP, 1), (GL.P_PVP, 0)", "(GL.P_COOP, 1), (GL.P_PVP, 1)",
+      "Coop squads may still shoot rivals near the EV"),
+    M("z40k_coop_result6_policy", "§10.1, A26", SP, "    policy = int(tb.prm[P_RESULT6]) if tb.prm[P_COOP] == 0 else 0",
+      "    policy = int(tb.prm[P_RESULT6])", "result6_policy still applies under Coop Mode (issue 27 item 2)"),
 ]

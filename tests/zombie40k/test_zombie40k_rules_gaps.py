@@ -750,3 +750,23 @@ def test_s5_3_a17_the_warp_charge_pool_is_d6_plus_mastery_the_zombies_deny_on_6s
     turn.psychic_phase(st, 0, 0, tb, rng)
     dice.done()
     assert st.ustate[0, 0, GL.US_FORCE] == st.res[0, GL.R_TURNS]
+
+
+def test_s10_1_coop_no_rival_fire_and_result_6_in_front_of_the_leader_whatever_the_policy(dice):
+    """§10.1: nobody shoots another player's squad, not even near the EV; Respawn result 6 Deep
+    Strikes in front of the squad closest to the EV whatever result6_policy says (no die for the aim)
+    (z40k_coop_pvp, z40k_coop_result6_policy)."""
+    config = example_config("two_players", result6_policy="random", mods=frozenset({"coop"}))
+    st, tb, rng = one_game(config)
+    clear_table(st, keep=(0, 1))
+    x0, x1, y0, _ = geometry.ev_rect(tb.prm)
+    put_unit(st, tb, 1, 24.0, y0 - st.radius[0, 1] - 5.0)
+    put_unit(st, tb, 0, 24.0, 8.0)
+    assert not shooting.may_attack_squad(st, 0, 0, 1, tb)
+    put_unit(st, tb, 1, 24.0, y0 - st.radius[0, 1] - 25.0)  # no squad near the EV yet: the table's result counts
+    assert st.ustate[0, 1, GL.US_REACHED_ZONE] == 0
+    h = _first_horde(tb)
+    dice.script(6, 1, 0.5)  # result 6; the scatter die: HIT
+    assert spawning.respawn_horde(st, 0, h, tb, rng)
+    dice.done()
+    assert gap(st, h, 1) == pytest.approx(config.result6_gap_in, abs=1e-6)
