@@ -349,10 +349,10 @@ def test_s2_fearless_is_removed_from_every_model_but_the_hq(dice):
     assert "fearless" not in _strip_fearless(brave, False).rules
 
 
-def test_s3_2_units_deploy_wholly_within_10_of_their_corner():
+def test_s3_2_units_deploy_wholly_within_10_of_their_corner(dice):
     """§3.2 (ap_deploy_corner)."""
     cfg, tb, _, _ = table()
-    spot = py(setup.deploy_spot)
+    spot = setup.deploy_spot  # plain Python under ``dice``: nothing compiled
     for r in (1.0, 2.5, 4.0):
         for k in range(3):
             x, y = spot(0, k, 3, r, tb.prm)

@@ -516,14 +516,14 @@ def test_s8_the_ork_boy_joins_with_his_profile_and_rules(dice):
     assert st.mflags[0, p, m] & L.MR_FURIOUS_CHARGE
 
 
-def test_s8_the_shotgun_hits_on_2_removes_wounds_and_allows_armour_saves():
+def test_s8_the_shotgun_hits_on_2_removes_wounds_and_allows_armour_saves(dice):
     """§8 result 8, A34: hits on 2+, a Wound per hit, no Feel No Pain, no cover; armour and
     invulnerable saves allowed (z40k_shotgun_no_saves)."""
     import numpy as np
 
     tb = compile_tables(example_config("two_players"))
     spec = np.zeros(L.N_SPEC, np.int64)
-    py(shooting._shotgun_spec)(spec, tb, 0)
+    shooting._shotgun_spec(spec, tb, 0)  # plain Python under ``dice``: nothing compiled
     assert spec[L.SP_HIT_ON] == tb.prm[GL.P_SHOTGUN_HIT_ON] and spec[L.SP_NO_SAVES] == 0 and spec[L.SP_NO_FNP] == 1
     assert spec[L.SP_NO_COVER] == 1 and spec[L.SP_AUTO_WOUND] == 1
 
