@@ -230,4 +230,6 @@ MUTANTS = [
       "Coop squads may still shoot rivals near the EV"),
     M("z40k_coop_result6_policy", "§10.1, A26", SP, "    policy = int(tb.prm[P_RESULT6]) if tb.prm[P_COOP] == 0 else 0",
       "    policy = int(tb.prm[P_RESULT6])", "result6_policy still applies under Coop Mode (issue 27 item 2)"),
+    M("z40k_zombie_consolidate_still", "§6.4", MV, "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, p, 0], st.pos[g, p, 1]",
+      "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, z, 0], st.pos[g, z, 1]", "zombies whose combat ended stay where they are"),
 ]

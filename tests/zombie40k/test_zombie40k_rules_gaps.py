@@ -770,3 +770,17 @@ def test_s10_1_coop_no_rival_fire_and_result_6_in_front_of_the_leader_whatever_t
     assert spawning.respawn_horde(st, 0, h, tb, rng)
     dice.done()
     assert gap(st, h, 1) == pytest.approx(config.result6_gap_in, abs=1e-6)
+
+
+def test_s6_4_a_horde_whose_combat_ended_consolidates_d6_towards_the_nearest_squad(dice):
+    """§6.4, A21: D6" towards its Shamble target (z40k_zombie_consolidate_still)."""
+    st, tb, rng = _game()
+    h = _first_horde(tb)
+    clear_table(st, keep=(0, h))
+    put_unit(st, tb, h, 24.0, 30.0)
+    put_unit(st, tb, 0, 24.0, 50.0)
+    st.ustate[0, h, GL.US_CONSOLIDATE] = 1
+    dice.script(4)
+    turn._consolidations(st, 0, tb, rng)
+    dice.done()
+    assert st.pos[0, h, 0] == pytest.approx(24.0) and st.pos[0, h, 1] == pytest.approx(34.0)
