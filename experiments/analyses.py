@@ -631,9 +631,9 @@ def matchups(s: Played) -> None:
                           f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "
                           f"to {rate_text(float(decisive.max().max()))}; the rest end without a winner."))
     s.figures.append(Chart(s.spec.key, charts.heatmap(matrix, f"{s.view.rate.capitalize()} of the row side",
-                                                       "opponent", "side"),
+                                                       "opponent", "side", halfwidth),
                            f"Each square is how often the row side {word}s against the column side, averaged "
-                           "over both seats."))
+                           "over both seats, with its 95% half-width in points."))
 
 
 # ---------------------------------------------------------------------------- sensitivity

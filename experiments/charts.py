@@ -5,10 +5,10 @@ no display needed, and a notebook shows them inline.
 - ``rate_vs_value``: win rate per player against a numeric axis (points budget) with 95%
   Wilson bands;
 - ``forest``: paired differences with 95% intervals (mods vs the base game, power-up ablation,
-  sensitivity), rows flagged by Holm drawn filled;
+  sensitivity), ticks in points, rows flagged by Holm drawn filled;
 - ``game_length``: distribution of game length (turns) per cell;
 - ``win_curves``: cumulative share of games won by the end of turn t, per cell;
-- ``heatmap``: side x side win rates (a matchup matrix);
+- ``heatmap``: side x side win rates (a matchup matrix), each with its 95% half-width;
 - ``search_path``: each side's win rate over the candidates of a rebalance, with the band of
   the mean ± the margin.
 """
@@ -37,6 +37,17 @@ def _percent(ax: Axes, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
 
 
+def _points(ax: Axes) -> None:
+    """x ticks of a difference of rates in points (+5, 0, -10), as the axis label says."""
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v * 100:+.0f}" if round(v * 100)
+                                                                 else "0"))
+
+
+def _whole(axis) -> None:
+    """Ticks on whole numbers only (turns, players): no 2.5 turns."""
+    axis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+
+
 def rate_vs_value(summary: pd.DataFrame, value: str, title: str, xlabel: str, ylabel: str = "win rate") -> Figure:
     """Win rate per player against a numeric column ``value`` of a sweep summary, with bands."""
     fig, ax = _figure()
@@ -47,6 +58,8 @@ def rate_vs_value(summary: pd.DataFrame, value: str, title: str, xlabel: str, yl
         ax.fill_between(x, rows.ci_low, rows.ci_high, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(0, 1))
     _percent(ax)
+    if len(summary) and np.allclose(summary[value].astype(float) % 1, 0):
+        _whole(ax.xaxis)
     ax.legend(frameon=False)
     ax.grid(alpha=0.3)
     return fig
@@ -71,7 +84,7 @@ def forest(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.set(title=title, xlabel=xlabel)
-    _percent(ax, "x")
+    _points(ax)
     if names:
         ax.legend(frameon=False, fontsize="small")
     else:
@@ -89,6 +102,7 @@ def game_length(games: pd.DataFrame, title: str) -> Figure:
         ax.hist(rows.turns, bins=bins, histtype="step", density=True, linewidth=1.5, label=str(label))
     ax.set(title=title, xlabel="game length (turns)", ylabel="share of games")
     _percent(ax)
+    _whole(ax.xaxis)
     ax.legend(frameon=False, fontsize="small")
     return fig
 
@@ -100,19 +114,25 @@ def win_curves(curves: pd.DataFrame, title: str) -> Figure:
         ax.step(rows.turn, rows.share, where="post", label=str(label))
     ax.set(title=title, xlabel="game turn", ylabel="games won so far", ylim=(0, 1))
     _percent(ax)
+    _whole(ax.xaxis)
     ax.legend(frameon=False, fontsize="small")
     ax.grid(alpha=0.3)
     return fig
 
 
-def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> Figure:
-    """A rate matrix (rows x columns) with the rate written in each square."""
-    fig, ax = _figure(1.2 + 0.55 * len(matrix))
+def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str,
+            halfwidth: pd.DataFrame | None = None) -> Figure:
+    """A rate matrix (rows x columns) with the rate written in each square, and under it its 95%
+    half-width in points when ``halfwidth`` (same shape) is given."""
+    fig, ax = _figure(1.2 + (0.7 if halfwidth is not None else 0.55) * len(matrix))
     image = ax.imshow(matrix.to_numpy(float), cmap="viridis", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(matrix.shape[1]), matrix.columns)
     ax.set_yticks(range(matrix.shape[0]), matrix.index)
+    widths = None if halfwidth is None else halfwidth.reindex_like(matrix).to_numpy(float)
     for (i, j), rate in np.ndenumerate(matrix.to_numpy(float)):
-        ax.text(j, i, f"{rate:.0%}", ha="center", va="center", color="white" if rate < 0.6 else "black")
+        text = f"{rate:.0%}" if widths is None or np.isnan(widths[i, j]) else f"{rate:.0%}\n±{widths[i, j] * 100:.0f}"
+        ax.text(j, i, text, ha="center", va="center", color="white" if rate < 0.6 else "black",
+                fontsize="small" if widths is not None else None)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     fig.colorbar(image, ax=ax, format=matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     return fig

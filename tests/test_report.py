@@ -109,6 +109,33 @@ def test_charts_write_png_and_svg(tmp_path):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
 
 
+def _ticks(fig, axis: str = "x") -> list[float]:
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    return [t for t in (ax.get_xticks() if axis == "x" else ax.get_yticks()) if lo <= t <= hi]
+
+
+def test_chart_axes_read_as_labelled():
+    """Issue 29 item 15: turns and player counts tick on whole numbers; a forest labelled in points
+    ticks in points (+10, not 10%); a matchup square carries its 95% half-width."""
+    length = charts.game_length(pd.DataFrame({"label": ["a"] * 3, "turns": [1, 2, 3]}), "t")
+    curves = charts.win_curves(pd.DataFrame({"label": ["a", "a"], "turn": [1, 2], "share": [0.1, 0.4]}), "t")
+    players = pd.DataFrame({"players": [1, 2, 3], "name": ["A"] * 3, "rate": [0.2, 0.3, 0.4],
+                            "ci_low": [0.1, 0.2, 0.3], "ci_high": [0.3, 0.4, 0.5]})
+    for fig in (length, curves, charts.rate_vs_value(players, "players", "t", "players")):
+        ticks = _ticks(fig)
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    forest = charts.forest(pd.DataFrame({"label": ["m"], "name": ["A"], "diff": [0.1], "ci_low": [0.05],
+                                         "ci_high": [0.15]}), "t", "change (points)")
+    forest.canvas.draw()
+    words = [t.get_text() for t in forest.axes[0].get_xticklabels() if t.get_text()]
+    assert words and not any("%" in w for w in words) and "+10" in words, words
+    rates = pd.DataFrame([[0.5, 0.25]], index=["A"], columns=["B", "C"])
+    heat = charts.heatmap(rates, "t", "x", "y", pd.DataFrame([[0.031, 0.02]], index=["A"], columns=["B", "C"]))
+    assert {t.get_text() for t in heat.axes[0].texts} == {"50%\n±3", "25%\n±2"}
+
+
 def test_a_forest_with_no_comparison_draws_and_says_so(tmp_path):
     """A section whose every comparison was left out (a scenario held in every game) still draws."""
     empty = pd.DataFrame({"label": [], "name": [], "diff": [], "ci_low": [], "ci_high": []})
