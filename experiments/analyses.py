@@ -441,6 +441,8 @@ def _moves(name: str, rows: pd.DataFrame, lo: float, hi: float, unit: str) -> st
     ends' intervals leave out ('peaking at 24% at 75')."""
     first, last = rows.iloc[0], rows.iloc[-1]
     text = f"{the(name)} from {rate_text(first.rate)} to {rate_text(last.rate)}"
+    if len(rows) == 1:
+        return f"{the(name)} {rate_text(first.rate)} at {first.value:g}{unit} (the only value it plays)"
     if first.value != lo or last.value != hi:
         text = (f"{the(name)} from {rate_text(first.rate)} at {first.value:g} to {rate_text(last.rate)} at "
                 f"{last.value:g}{unit} (it plays only those)")

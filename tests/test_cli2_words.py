@@ -7,6 +7,7 @@ import pandas as pd
 from experiments import analyses
 from experiments.analyses import change_text, equivalence, rate_interval, the
 from experiments.stats import wilson_interval
+from sim.ruleset import get
 
 
 def test_a_change_from_almost_nothing_is_a_factor_not_plus_1887_percent():
@@ -80,3 +81,10 @@ def test_people_take_no_article(monkeypatch):
     `players_are_people` has its players' names left bare."""
     monkeypatch.setattr(analyses, "PEOPLE", {"Cat"})
     assert the("Cat") == "Cat" and the("Marines") == "the Marines"
+    assert get("zombies9").players_are_people and not getattr(get("zombie40k"), "players_are_people", False)
+
+
+def test_a_side_at_one_value_is_said_once():
+    """'the Fay from 17% at 6 to 17% at 6 players (it plays only those)' says one number twice."""
+    one = pd.DataFrame({"value": [6], "rate": [0.17], "ci_low": [0.15], "ci_high": [0.19]})
+    assert analyses._moves("Fay", one, 2, 6, " players") == "the Fay 17% at 6 players (the only value it plays)"

@@ -65,6 +65,7 @@ class Zombies9Ruleset(RulesetDefaults):
                    "The report plays four balanced players, the first player in seat 1.")
     spec = "zombies-ashes-to-ashes.md"
     win_word = "win"
+    players_are_people = True  # the report names them bare: "Cat", not "the Cat" (experiments.report.analyse)
     end_reasons = END_REASONS
     play_columns = ("kills", "deaths", "hearts_spent", "bullets_spent", "cards_played", "tiles_laid")
     per_game = PER_GAME
