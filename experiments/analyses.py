@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from experiments import charts
-from experiments.compare import anyone, outcome_words, paired_table, per_game, win_turn_curves
+from experiments.compare import anyone, in_play_curves, outcome_words, paired_table, per_game, win_turn_curves
 from experiments.sensitivity import sensitivity_table
 from experiments.stats import TABLE_NOTE, one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
@@ -313,6 +313,10 @@ def outcomes(s: Played) -> None:
     s.figures.append(Chart(f"{s.spec.key}_game_length", charts.game_length(chart_games, "Game length"),
                            f"Games of {where} last {ref_games.turns.mean():.1f} turns on average (median "
                            f"{ref_games.turns.median():.0f}){'; ' + others if others else ''}."))
+    won_on = pd.unique(games.turns[games.won])
+    if len(won_on) == 1:  # every win on one turn: its curve is a single step; show the games still in play
+        _in_play(s, res[res[axis].astype(str).isin(charted)], axis, top, int(won_on[0]), where, reference)
+        return
     curves = win_turn_curves(res[res[axis].astype(str).isin(charted)], axis, top)
     base = curves[curves.label.astype(str) == reference]
     half = base[base.share >= base.share.max() / 2]
@@ -320,6 +324,18 @@ def outcomes(s: Played) -> None:
     s.figures.append(Chart(f"{s.spec.key}_win_turns", charts.win_curves(curves, f"{word.capitalize()}-turn curves"),
                            f"Each line is the share of games someone has won by the end of a turn; in {where} "
                            f"{when}."))
+
+
+def _in_play(s: Played, res: pd.DataFrame, axis: str, top: int, turn: int, where: str, reference: str) -> None:
+    """The chart of games still in play by turn, for a game whose every win comes on one turn."""
+    curves = in_play_curves(res, axis, top)
+    base = curves[curves.label.astype(str) == reference]
+    before = float(base[base.turn == turn - 1].share.iloc[0]) if turn > 1 and len(base) else 1.0
+    s.figures.append(Chart(f"{s.spec.key}_in_play", charts.win_curves(curves, "Games still in play by turn",
+                                                                        "games still in play"),
+                           f"Every {s.view.win_word} comes on turn {turn}, so a win-turn curve would be one step; "
+                           f"each line is instead the share of games still in play (not yet lost) at the end of "
+                           f"a turn: in {where} {_pc(before)} reach turn {turn}."))
 
 
 def _split_sentence(split: pd.DataFrame, s: Played) -> str:

@@ -107,12 +107,13 @@ def game_length(games: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def win_curves(curves: pd.DataFrame, title: str) -> Figure:
-    """Cumulative share of games won by turn t (``label``, ``turn``, ``share``)."""
+def win_curves(curves: pd.DataFrame, title: str, ylabel: str = "games won so far") -> Figure:
+    """Cumulative share of games won by turn t (``label``, ``turn``, ``share``), or another share
+    per turn named by ``ylabel``."""
     fig, ax = _figure()
     for label, rows in curves.groupby("label", sort=False):
         ax.step(rows.turn, rows.share, where="post", label=str(label))
-    ax.set(title=title, xlabel="game turn", ylabel="games won so far", ylim=(0, 1))
+    ax.set(title=title, xlabel="game turn", ylabel=ylabel, ylim=(0, 1))
     _percent(ax)
     _whole(ax.xaxis)
     ax.legend(frameon=False, fontsize="small")

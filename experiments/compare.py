@@ -154,6 +154,17 @@ def win_turn_curves(results: pd.DataFrame, axis: str, max_turn: int) -> pd.DataF
     return pd.DataFrame(rows)
 
 
+def in_play_curves(results: pd.DataFrame, axis: str, max_turn: int) -> pd.DataFrame:
+    """Share of games still in play at the end of turn t (not yet won or lost), per cell: where every
+    win comes on one turn (Apocalypse's extraction at the end of turn 7, §13), the curve that varies."""
+    games = per_game(results, axis)
+    rows = []
+    for label, group in games.groupby("label", sort=False):
+        turns = group.turns.to_numpy()
+        rows += [{"label": label, "turn": t, "share": float(np.mean(turns > t))} for t in range(1, max_turn + 1)]
+    return pd.DataFrame(rows)
+
+
 def faction_matrix(summary: pd.DataFrame, row_axis: str, col_axis: str, player: int = 0) -> pd.DataFrame:
     """Win rate of ``player`` with the row team against the column team (from a sweep summary)."""
     rows = summary[summary.player == player]

@@ -136,6 +136,18 @@ def test_chart_axes_read_as_labelled():
     assert {t.get_text() for t in heat.axes[0].texts} == {"50%\n±3", "25%\n±2"}
 
 
+def test_games_in_play_by_turn_where_every_win_comes_on_one_turn():
+    """Issue 29 item 15: Apocalypse extracts only at the end of turn 7, so its win-turn curve is one
+    step; the share of games still in play varies: 4 games ending on turns 2, 3, 7, 7 leave 3/4 in
+    play after turn 2, 1/2 after turn 3 and none after turn 7."""
+    from experiments.compare import in_play_curves
+
+    results = pd.DataFrame({"cell": ["a"] * 4, "game": range(4), "turns": [2, 3, 7, 7], "reason": ["dead"] * 2 +
+                            ["extracted"] * 2, "won": [False, False, True, True]})
+    curve = in_play_curves(results, "cell", 7).set_index("turn").share
+    assert curve.to_dict() == {1: 1.0, 2: 0.75, 3: 0.5, 4: 0.5, 5: 0.5, 6: 0.5, 7: 0.0}
+
+
 def test_a_forest_with_no_comparison_draws_and_says_so(tmp_path):
     """A section whose every comparison was left out (a scenario held in every game) still draws."""
     empty = pd.DataFrame({"label": [], "name": [], "diff": [], "ci_low": [], "ci_high": []})
