@@ -115,7 +115,8 @@ class Policy:
     attack_life: int = _p(2, "policy", "Q7", "send zombies at a leader with this life or less (no path goal)",
                           range_=(0, 5))
     discard: str = _p("rule", "policy", "Q8", "discard: rule (Q8) or never", ("rule", "never"))
-    discard_below: int = _p(2, "policy", "Q8", "discard the lowest card ranked below this", range_=(0, 11))
+    discard_below: int = _p(5, "policy", "Q8", "discard the lowest card ranked below this at the end of the "
+                            "turn (5: `shamble optimality` found each of 2, 3, 4 losing to the next)", range_=(0, 11))
     stack: str = _p("default", "policy", "Q9/D25", "mixed: which tile stack (default: graveyard first until the "
                     "Crematorium or the Helipad is down)", ("default", "base", "graveyard", "random"))
     hunt: bool = _p(False, "policy", "Q1", "before the Helipad, hunt zombies as well as tokens (the spec's Q1: true)")
@@ -136,7 +137,7 @@ class Policy:
 
 PRESETS: dict[str, Policy] = {
     "balanced": Policy(),
-    "spec": Policy(hunt=True, scout=False, fight_steps=2.0),
+    "spec": Policy(hunt=True, scout=False, fight_steps=2.0, discard_below=2),
     "runner": Policy(goal="helipad", helipad_value=40.0, fight_steps=3.0, detour=1, hunt=False, threat_turns=2.0),
     "hunter": Policy(goal="kills", farm_kills=0, fight_steps=0.5, combat="hearts", multi_zombies=1,
                      helipad_value=5.0, zombie_value=-0.5),
@@ -146,7 +147,8 @@ PRESETS: dict[str, Policy] = {
 }
 PRESET_HELP = {
     "balanced": "the default (issue 26's strongest found): the spec's Q1-Q9 but no hunting before the Helipad, "
-                "scouting the road ends off the map instead, a zombie square costing 3 steps",
+                "scouting the road ends off the map instead, a zombie square costing 3 steps, discarding any "
+                "card ranked below 5 (Q8)",
     "spec": "the spec's Q1-Q9 defaults as written (hunts zombies before the Helipad, no scouting)",
     "runner": "Helipad runner: always heads for the Helipad, avoids fights, gathers tokens only",
     "hunter": "zombie hunter: farms kills for the 25-zombie win, seeks fights",
