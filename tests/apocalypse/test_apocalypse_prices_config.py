@@ -198,7 +198,7 @@ def test_play_patch_plays_the_priced_armies_and_shows_the_prices(base, tmp_path,
     result = CliRunner().invoke(app, ["play", str(FOUR), "--patch", str(path), "-n", "24", "--json", "--out",
                                       str(out)])
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    summary = json.loads(result.stdout)
     assert summary["played"]["changed"] == table  # the prices, not a points_limit
     pd.testing.assert_frame_equal(pd.read_parquet(out), run_play(expected, 24, 1, show_progress=False),
                                   check_dtype=False)
@@ -229,7 +229,7 @@ def test_a_tiny_rebalance_proposal_applies_with_play_patch(tmp_path):
     played = CliRunner().invoke(app, ["play", str(config_file), "--patch", str(out / "proposal.toml"), "-n", "10",
                                       "--json", "--out", str(rows)])
     assert played.exit_code == 0, played.output
-    assert json.loads(played.output)["played"]["changed"] == {
+    assert json.loads(played.stdout)["played"]["changed"] == {
         "army_cost_factors": [list(kv) for kv in sorted(expected.items())]}
     pd.testing.assert_frame_equal(pd.read_csv(rows), run_play(patched, 10, 1, show_progress=False)
                                   .reset_index(drop=True), check_dtype=False)
