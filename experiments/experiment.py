@@ -150,10 +150,12 @@ class Experiment:
 def config_fingerprint(config: Any) -> str:
     """A stable hash of a game config (fields declared ``compare=False``, such as team file paths,
     excluded: only what plays counts)."""
-    return hashlib.blake2b(_canonical(config).encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(canonical_config(config).encode(), digest_size=8).hexdigest()
 
 
-def _canonical(config: Any) -> str:
+def canonical_config(config: Any) -> str:
+    """A config as canonical JSON text (``_plain``: only the fields that decide its games), the
+    text every key and fingerprint of a config hashes."""
     return json.dumps(_plain(config), sort_keys=True, separators=(",", ":"))
 
 
@@ -177,7 +179,7 @@ def cell_key(coords, config: Any, seed: int, games: int, target: float | None = 
     edited kernel or rule file gives new keys), so the key names exactly one set of results."""
     label = ",".join(f"{a}={v}" for a, v in coords) or "base"
     label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:80]
-    text = f"{_canonical(config)}|{seed}|{games}|{target}|{rules_version(config.ruleset)}"
+    text = f"{canonical_config(config)}|{seed}|{games}|{target}|{rules_version(config.ruleset)}"
     digest = hashlib.blake2b(text.encode(), digest_size=5).hexdigest()
     return f"{label}-{digest}"
 
@@ -334,7 +336,7 @@ def experiment_summary(exp: Experiment) -> dict:
     return {
         "name": exp.name, "description": exp.description, "games": exp.games, "seed": exp.seed,
         "target_halfwidth": exp.target_halfwidth,
-        "axes": {a.name: list(a.labels) for a in exp.axes}, "base": json.loads(_canonical(exp.base)),
+        "axes": {a.name: list(a.labels) for a in exp.axes}, "base": json.loads(canonical_config(exp.base)),
         "ruleset": ruleset_of(exp.base).id,
         "base_players": [_player_summary(p) for p in exp.base.players],
     }

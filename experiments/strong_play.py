@@ -143,6 +143,8 @@ class SideRates:
     random: np.ndarray | None
     verdict: str  # the tune's PASSED / NOT BETTER
     changed: dict = field(default_factory=dict)  # field -> {"default", "tuned"}
+    uplift: dict = field(default_factory=dict)  # the tune's own validation: diff, low, high, games
+    seed: int | None = None  # ... and its seed
 
 
 def _seat_outcomes(config, games: int, seed: int) -> np.ndarray:
@@ -152,13 +154,6 @@ def _seat_outcomes(config, games: int, seed: int) -> np.ndarray:
 
 def _seat_policy(config, seat: int, policy):
     return with_side_policy(config, Side("", (seat,), "player"), policy)
-
-
-def _changed(ruleset: Ruleset, default, tuned) -> dict:
-    from dataclasses import fields as dc_fields
-
-    return {f.name: {"default": getattr(default, f.name), "tuned": getattr(tuned, f.name)}
-            for f in dc_fields(tuned) if getattr(default, f.name) != getattr(tuned, f.name)}
 
 
 # ---------------------------------------------------------------------------- playing
@@ -222,8 +217,8 @@ def _cooperative(ruleset: Ruleset, config, side: Side, size: Sizes, out: Path | 
         from experiments.tune_search import side_outcomes
 
         random = side_outcomes(with_side_policy(config, side, rnd), size.fresh, SEED + 1, side)
-    return SideRates(side.name, games["default"], games["tuned"], random, info["verdict"],
-                     {k: v for k, v in info["changed"].items()})
+    return SideRates(side.name, games["default"], games["tuned"], random, info["verdict"], info["changed"],
+                     info["uplift"], info["validation"]["seed"])
 
 
 def _competitive(ruleset: Ruleset, config, size: Sizes, out: Path | None, settings: dict):
@@ -240,8 +235,8 @@ def _competitive(ruleset: Ruleset, config, size: Sizes, out: Path | None, settin
         tuned_policy = ruleset.policy_from(tune["tuned_policy"], f"the tuned policy of {p.name}")
         tuned = _seat_outcomes(_seat_policy(config, k, tuned_policy), games, seed)[:, k]
         random = None if rnd is None else _seat_outcomes(_seat_policy(config, k, rnd), games, seed)[:, k]
-        rows.append(SideRates(p.name, default[:, k], tuned, random, tune["verdict"],
-                              _changed(ruleset, p.policy, tuned_policy)))
+        rows.append(SideRates(p.name, default[:, k], tuned, random, tune["verdict"], tune["changed"],
+                              tune["uplift"], tune["validation"]["seed"]))
     return rows, pd.DataFrame(rounds["table"])
 
 
@@ -262,13 +257,22 @@ def _gap(a: np.ndarray, b: np.ndarray | None) -> str:
     return f"{d.diff * 100:+.1f} ({d.low * 100:+.1f} to {d.high * 100:+.1f})"
 
 
+def _verdict_cell(r: SideRates) -> str:
+    """The tune's verdict with the evidence it was judged on: its own validation games."""
+    if not r.uplift:
+        return r.verdict
+    u = r.uplift
+    return (f"{r.verdict}: {u['diff'] * 100:+.1f} ({u['low'] * 100:+.1f} to {u['high'] * 100:+.1f}) on "
+            f"{u['games']:,} games of seed {r.seed}")
+
+
 def rates_table(strong: Strong, word: str) -> pd.DataFrame:
     """Per side: random-legal, default and tuned rates with intervals, the two gaps, the verdict."""
     return pd.DataFrame([{
         "side": r.side, f"random-legal {word} rate": _rate(r.random) if r.random is not None else
         "no random-legal baseline", f"default {word} rate": _rate(r.default), f"tuned {word} rate": _rate(r.tuned),
         "tuned - random (points)": _gap(r.tuned, r.random), "tuned - default (points)": _gap(r.tuned, r.default),
-        "tune on fresh games": r.verdict,
+        "tune on fresh games": _verdict_cell(r),
         "fields changed": ", ".join(f"{k} {v['default']} -> {v['tuned']}" for k, v in r.changed.items()) or "none",
     } for r in strong.rows])
 
@@ -293,9 +297,13 @@ def rates_sentence(strong: Strong, word: str) -> str:
             gaps.append(f"{r.side} {d.diff * 100:+.1f} points ({d.low * 100:+.1f} to {d.high * 100:+.1f})")
     skill = (f" Skill gap, tuned over random-legal play: {'; '.join(gaps)}." if gaps else
              " This ruleset has no random policy preset: no random-legal baseline, so no tuned - random gap.")
+    judged = (" Each tune is judged on its own validation games (the last column: the paired uplift, a seed of its "
+              "own, the other players on the policies they held at that point of the round), so a PASSED tune's "
+              "gap over the default in the rate columns, where every other player plays as given, may be smaller."
+              if strong.kind == "competitive" else " The tune is judged on these same games (the last column).")
     return (f"{head}{skill} Rates on {strong.sizes.fresh} fresh games (seed {SEED + 1}) with their 95% intervals; "
             f"gaps are paired on the same games. A NOT BETTER tune's column is the search's best, not shown better "
-            f"than the default ({word} rate).")
+            f"than the default ({word} rate).{judged}")
 
 
 def fairness(strong: Strong, margin, word: str) -> tuple[pd.DataFrame, list[Finding]]:
@@ -376,9 +384,9 @@ def headline_table(strong: Strong, margin, word: str) -> pd.DataFrame:
 
 
 def key_of(strong: Strong) -> str:
-    from experiments.experiment import _canonical
+    from experiments.experiment import canonical_config
 
-    text = json.dumps([KEY, _canonical(strong.config), strong.sizes.__dict__, strong.fields, SEED,
+    text = json.dumps([KEY, canonical_config(strong.config), strong.sizes.__dict__, strong.fields, SEED,
                        rules_version(strong.ruleset.id)], default=str)
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 

@@ -104,9 +104,9 @@ def run_key(config, side: Side, dims: list[Dimension], games: int, seed: int, po
     seed, the rules' version and cma's version (checkpoints of another run are refused)."""
     import cma
 
-    from experiments.experiment import _canonical
+    from experiments.experiment import canonical_config
 
-    text = json.dumps([_canonical(config), dataclasses.asdict(side), [d.describe() for d in dims], games, seed,
+    text = json.dumps([canonical_config(config), dataclasses.asdict(side), [d.describe() for d in dims], games, seed,
                        popsize, rules_version(config.ruleset), cma.__version__], default=str)
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 

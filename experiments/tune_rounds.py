@@ -82,7 +82,8 @@ def run_best_responses(config_path_or_config, rounds: int = 2, budget: int = ROU
                 policy = rs.policy_from(info["tuned_policy"], f"round {r}, {name}")
                 config = _with_seat_policy(config, j, policy)
             tunes.append({"round": r, "player": name, "verdict": info["verdict"], "uplift": info["uplift"],
-                          "games": info["games"], "tuned_policy": info["tuned_policy"]})
+                          "validation": info["validation"], "changed": info["changed"], "games": info["games"],
+                          "tuned_policy": info["tuned_policy"]})
         table += standings(config, validate_games, seed + 1, r, adopted)
     out = {"ruleset": rs.id, "config": None if source is None else str(source), "rounds": rounds, "budget": budget,
            "seed": seed, "standings_seed": seed + 1, "standings_games": validate_games, "table": table,

@@ -38,7 +38,11 @@ def test_cooperative_toy_shows_three_rates_the_gap_and_no_random_baseline(safecr
     rates, head = section.tables
     _columns(rates.frame, "open")
     row = rates.frame.iloc[0]
-    assert row["side"] == "crew" and row["tune on fresh games"] == "PASSED"
+    assert row["side"] == "crew" and row["tune on fresh games"].startswith("PASSED: +")
+    # a cooperative tune is validated on the very games the rates show: its uplift is the shown gap
+    assert row["tune on fresh games"].split(": ")[1].split(" on ")[0] == row["tuned - default (points)"]
+    assert row["tune on fresh games"].endswith(f"on {section.spec.games:,} games of seed {sp.SEED + 1}")
+    assert "judged on these same games" in rates.sentence
     assert row["random-legal open rate"] == "no random-legal baseline" == row["tuned - random (points)"]
     assert "no random-legal baseline" in rates.sentence
     assert head.frame.iloc[0]["moves by more than ±3.0 points"] == "yes"
@@ -78,7 +82,12 @@ def test_zombies9_competitive_section_at_a_tiny_size(tmp_path):
     _columns(rates.frame, "win")
     assert list(rates.frame.side) == [p.name for p in get("zombies9").example_config().players]
     assert all("%" in v for v in rates.frame["random-legal win rate"])
-    assert set(rates.frame["tune on fresh games"]) <= {"PASSED", "NOT BETTER"}
+    verdicts = rates.frame["tune on fresh games"]
+    assert {v.split(":")[0] for v in verdicts} <= {"PASSED", "NOT BETTER"}
+    # each tune is judged on a validation seed of its own, never the standings' games the rates show
+    seeds = {int(v.rsplit("seed ", 1)[1]) for v in verdicts}
+    assert len(seeds) == len(verdicts) and sp.SEED + 1 not in seeds
+    assert "its own validation games" in rates.sentence
     assert list(fair.frame.judged) == ["seats"] and set(fair.frame["tuned play"]) <= {"fair", "not fair", "not shown"}
     assert [f.what for f in section.findings] == ["seats under tuned play"]
     assert (tmp_path / "z9" / "rounds" / "rounds.json").exists()
