@@ -28,7 +28,7 @@ from experiments.experiment import Experiment, parse_axes
 from experiments.play import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
-from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of, ruleset_of
+from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, players_are_people_of, pricing_of, ruleset_of
 
 CALIBRATION_GAMES = 200
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -103,7 +103,7 @@ def analyse(section: Played) -> None:
 
     base = section.experiment.base
     analyses.PEOPLE.clear()  # a ruleset whose players are people (`players_are_people`) names them bare
-    if getattr(ruleset_of(base), "players_are_people", False):
+    if players_are_people_of(ruleset_of(base)):
         analyses.PEOPLE.update(str(p.name) for p in base.players)
         analyses.PEOPLE.update(str(v) for v in pd.unique(section.result.results.name))
     for name in section.spec.analyses:
@@ -285,21 +285,38 @@ def _report_meta(meta: dict, parts: list[Part], scale: float, rates: dict, elaps
 
 def write_pages(folder: Path, parts: list[Part], meta: dict) -> None:
     """index.html (self-contained), README.md, the figures (PNG + SVG), tables (CSV) and meta.json."""
-    images = {}
+    images, written = {}, set()
     for part in parts:
         for s in part.sections:
             for f in s.figures:
                 stem = f"{part.ruleset.id}_{f.name}"
-                charts.save(f.figure, folder / stem)
+                written.update(charts.save(f.figure, folder / stem))
                 images[stem] = base64.b64encode(charts.png_bytes(f.figure)).decode()
             for k, t in enumerate(s.tables):
-                write_table(t.frame, folder / f"{part.ruleset.id}_{s.spec.key}_table{k + 1}.csv")
+                path = folder / f"{part.ruleset.id}_{s.spec.key}_table{k + 1}.csv"
+                write_table(t.frame, path)
+                written.add(path)
+    remove_stale(folder, written)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     context = {"parts": parts, "meta": meta, "images": images, "markdown": markdown_table}
     (folder / "index.html").write_text(env.get_template("report.html.j2").render(context))
     (folder / "README.md").write_text(env.get_template("report.md.j2").render(context))
     write_json(meta, folder / "meta.json")
+
+
+STALE = ("*.png", "*.svg", "*_table*.csv")  # what write_pages writes at the top of a report folder
+
+
+def remove_stale(folder: Path, written: set[Path]) -> list[Path]:
+    """Delete the charts and tables an earlier report left in ``folder`` that this one did not
+    write (a section or chart since renamed or dropped), so the folder holds only what its pages
+    show; ``data/`` (the resumable sweeps) is never touched. Returns the files removed."""
+    keep = {Path(p).resolve() for p in written}
+    stale = sorted(p for pattern in STALE for p in folder.glob(pattern) if p.resolve() not in keep)
+    for path in stale:
+        path.unlink()
+    return stale
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

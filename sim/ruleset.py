@@ -268,10 +268,13 @@ class RulesetDefaults:
     ``kernels_package`` (its folder under ``kernels/``: the cache folder of its compiled code and
     the sources of ``rules_version``): the ruleset's id. ``per_game``: the fields of its state that
     hold one row per game (axis 0), the others being per-batch scratch; None, every field.
+    ``players_are_people``: the report names its players bare ("Cat", not "the Cat"): False, its
+    players are factions or teams.
     """
 
     play_columns: tuple[str, ...] = ()
     per_game: tuple[str, ...] | None = None
+    players_are_people: bool = False
 
     @property
     def kernels_package(self) -> str:
@@ -331,11 +334,19 @@ DEFAULTED = ("play_columns", "kernels_package", "head", "violations", "events", 
 """The members `RulesetDefaults` supplies (a ruleset not subclassing it writes them; ``per_game`` is
 a setting of the default ``head``, not a member the shared layers call)."""
 
-OPTIONAL_MEMBERS = ("pricing", "bench_goals", "config_files")
-"""Members a ruleset may leave out; `pricing_of` and `bench_goals_of` read them with their defaults:
-``pricing()`` (a `Pricing`, what a rebalance may price; absent = "nothing to price"),
-``bench_goals()`` (bench label -> games/s aimed at; absent = {}) and ``config_files()`` (what its
-config files accept, for ``shamble config-ref``; absent = none documented, as `RulesetDefaults`)."""
+OPTIONAL_MEMBERS = ("pricing", "bench_goals", "config_files", "players_are_people")
+"""Members a ruleset may leave out; `pricing_of`, `bench_goals_of` and `players_are_people_of` read
+them with their defaults: ``pricing()`` (a `Pricing`, what a rebalance may price; absent = "nothing
+to price"), ``bench_goals()`` (bench label -> games/s aimed at; absent = {}), ``config_files()``
+(what its config files accept, for ``shamble config-ref``; absent = none documented, as
+`RulesetDefaults`) and ``players_are_people`` (the report names its players bare; absent = False,
+as `RulesetDefaults`)."""
+
+
+def players_are_people_of(ruleset: Ruleset) -> bool:
+    """The optional ``players_are_people``: True where the players are people ("Cat"), so the
+    report names them bare; False (factions and teams, "the Boyz") for a ruleset without it."""
+    return bool(getattr(ruleset, "players_are_people", False))
 
 
 def pricing_of(ruleset: Ruleset) -> Pricing | None:

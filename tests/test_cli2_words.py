@@ -7,7 +7,7 @@ import pandas as pd
 from experiments import analyses
 from experiments.analyses import change_text, equivalence, rate_interval, the
 from experiments.stats import wilson_interval
-from sim.ruleset import get
+from sim.ruleset import get, players_are_people_of
 
 
 def test_a_change_from_almost_nothing_is_a_factor_not_plus_1887_percent():
@@ -81,7 +81,7 @@ def test_people_take_no_article(monkeypatch):
     `players_are_people` has its players' names left bare."""
     monkeypatch.setattr(analyses, "PEOPLE", {"Cat"})
     assert the("Cat") == "Cat" and the("Marines") == "the Marines"
-    assert get("zombies9").players_are_people and not getattr(get("zombie40k"), "players_are_people", False)
+    assert players_are_people_of(get("zombies9")) and not players_are_people_of(get("zombie40k"))
 
 
 def test_a_side_at_one_value_is_said_once():

@@ -54,7 +54,14 @@ def test_readme_figures_tables_and_data(tiny_report):
 
 def test_rerun_resumes_every_section(tiny_report):
     first = (tiny_report / "data" / "zombie40k" / "budget" / "results.parquet").read_bytes()
+    stale = [tiny_report / "zombie40k_dropped_chart.png", tiny_report / "zombie40k_dropped_chart.svg",
+             tiny_report / "zombie40k_gone_table9.csv"]  # what an older report wrote and this one does not
+    for path in stale:
+        path.write_bytes(b"old")
     run_report("tiny", tiny_report.parent, scale=SCALE)
+    assert not any(path.exists() for path in stale)
+    readme = (tiny_report / "README.md").read_text()
+    assert all((tiny_report / png).exists() for png in re.findall(r"\]\((\w+\.png)\)", readme))
     meta = json.loads((tiny_report / "meta.json").read_text())
     assert all(s["played_now"] == 0 for s in meta["sections"].values())
     pd.testing.assert_frame_equal(pd.read_parquet(tiny_report / "data" / "zombie40k" / "budget" / "results.parquet"),
@@ -85,6 +92,20 @@ def test_points_in_words():
     assert points(-0.091, 0.031) == "9 points less often (±3)"
     assert points(0.012, 0.02) == "1 point more often (±2)"
     assert points(0.001, 0.002) == "0.1 points more often (±0.2)"  # a small change is a small number, not "about as"
+
+
+def test_remove_stale_keeps_what_was_written_and_the_data(tmp_path):
+    from experiments.report import remove_stale
+
+    for name in ("a.png", "a.svg", "b.png", "x_table1.csv", "x_table2.csv", "notes.txt", "meta.json"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "old.png").write_text("")
+    gone = remove_stale(tmp_path, {tmp_path / "a.png", tmp_path / "a.svg", tmp_path / "x_table1.csv"})
+    assert sorted(p.name for p in gone) == ["b.png", "x_table2.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png", "a.svg", "data", "meta.json", "notes.txt",
+                                                            "x_table1.csv"]
+    assert (tmp_path / "data" / "old.png").exists()
 
 
 def test_markdown_table():
