@@ -36,3 +36,36 @@ def test_the_sheet_grid_holds_every_scene_near_square():
     for n in range(1, 40):
         cols, rows = TP.sheet_grid(n, 1.0)
         assert cols * rows >= n and cols * (rows - 1) < n and abs(cols - rows) <= 2
+
+
+def test_shamble_trace_s_line_heads_every_picture(tmp_path, monkeypatch):
+    """The line `shamble trace` prints first reaches every picture it draws (experiments.trace)."""
+    from dataclasses import replace
+
+    from experiments.trace import trace
+
+    config = replace(get("outwest").example_config(), max_turns=2)
+    seen = []
+    monkeypatch.setattr(TP, "draw_header", lambda fig, header, *a, **k: seen.append(header))
+    _, pictures = trace(config, 5, 0, tmp_path, played="outwest hold.toml; game 0, seed 5; shamble x (commit y)")
+    assert len(seen) == len(pictures) - 1  # a turn's picture each (the GIF is their frames) and the contact sheet
+    assert set(seen) == {"outwest hold.toml; game 0, seed 5; shamble x (commit y)"}
+
+
+def test_zombie40k_s_pictures_carry_the_header_only_when_given():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from sim.rulesets.zombie40k import trace_draw as TD
+
+    config = get("zombie40k").example_config()
+    scene = TD.Scene(1, (TD.UnitMark(0, 10, 24.0, 30.0, 2.0),), (), (), (), ())
+    fig = Figure(figsize=TD.figure_size(config), dpi=TD.DPI)
+    FigureCanvasAgg(fig)
+    TD.draw_turn(fig, config, scene, 1)
+    assert not [t for t in fig.texts if t.get_gid() == "header"]
+    TD.draw_turn(fig, config, scene, 1, header="zombie40k x.toml; game 2, seed 3; shamble 0.1.0")
+    assert [t.get_text() for t in fig.texts if t.get_gid() == "header"] == ["zombie40k x.toml; game 2, seed 3; "
+                                                                           "shamble 0.1.0"]
+    sheet = TD.draw_sheet(config, [scene], header="zombie40k x.toml; game 2, seed 3")
+    assert [t.get_text() for t in sheet.texts if t.get_gid() == "header"] == ["zombie40k x.toml; game 2, seed 3"]

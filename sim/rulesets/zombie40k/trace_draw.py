@@ -34,6 +34,7 @@ from kernels.zombie40k import columns as GL
 from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
 from sim.rulesets.zombie40k.trace import count, narrative, unit_name  # the narrative's names and words
+from sim.trace_pictures import HEADER_IN, draw_header
 from sim.trace_pictures import GifWriter as _GifWriter  # the shared trace pictures' helpers, which began here
 from sim.trace_pictures import Labels as _Labels
 from sim.trace_pictures import sheet_grid as _sheet_grid
@@ -453,9 +454,13 @@ def figure_size(config: GameConfig) -> tuple[float, float]:
     return 0.5 + w + 0.2 + PANEL_WIDTH_IN, max(h, 6.0) + 0.8
 
 
-def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outcome: str = "") -> None:
-    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn as the narrative tells it."""
+def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outcome: str = "",
+              header: str = "") -> None:
+    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn as the narrative
+    tells it; ``header`` (what was played) across the top, in the margin above the title."""
     fig.clear()
+    if header:
+        draw_header(fig, header, 0.06, fontsize=7.0)
     fw, fh = fig.get_size_inches()
     w, h = _table_box(config)
     table = fig.add_axes((0.5 / fw, (fh - 0.5 - h) / fh, w / fw, h / fh), label="table")
@@ -480,18 +485,23 @@ def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outco
 SHEET_TITLE_IN, SHEET_GAP_IN, SHEET_TOP_IN = 0.2, 0.12, 0.45
 
 
-def draw_sheet(config: GameConfig, all_scenes: list[Scene]) -> Figure:
-    """Every turn small, in a grid, with one legend of the players' colours."""
+def draw_sheet(config: GameConfig, all_scenes: list[Scene], header: str = "") -> Figure:
+    """Every turn small, in a grid, with one legend of the players' colours (under ``header``, what was played)."""
     n = max(len(all_scenes), 1)
     aspect = config.table_length_in / config.width
     cols, rows = _sheet_grid(n, aspect)
     cell = min(2.4, 18.0 / cols)
     row_h = cell * aspect + SHEET_TITLE_IN + SHEET_GAP_IN
-    fw, fh = cols * (cell + SHEET_GAP_IN) + SHEET_GAP_IN, SHEET_TOP_IN + rows * row_h
+    top = SHEET_TOP_IN + (HEADER_IN if header else 0.0)
+    fw, fh = cols * (cell + SHEET_GAP_IN) + SHEET_GAP_IN, top + rows * row_h
+    if header:
+        fw = max(fw, 7.0)
     fig = Figure(figsize=(fw, fh), dpi=DPI)
+    if header:
+        draw_header(fig, header, 0.08)
     for k, scene in enumerate(all_scenes):
         row, col = divmod(k, cols)
-        left, bottom = SHEET_GAP_IN + col * (cell + SHEET_GAP_IN), fh - SHEET_TOP_IN - (row + 1) * row_h
+        left, bottom = SHEET_GAP_IN + col * (cell + SHEET_GAP_IN), fh - top - (row + 1) * row_h
         ax = fig.add_axes((left / fw, (bottom + SHEET_GAP_IN) / fh, cell / fw, cell * aspect / fh),
                           label=f"turn {scene.turn}")
         draw_table(ax, config, scene, small=True)
@@ -503,13 +513,16 @@ def draw_sheet(config: GameConfig, all_scenes: list[Scene]) -> Figure:
                        label="the Zombie Boss"),
                 Line2D([], [], ls="none", marker=WIPE_MARKER, mfc=WIPE_COLOUR, mec="white", ms=8, label="wiped out"),
                 Line2D([], [], ls="none", marker=ESCAPE_MARKER, mfc="#555555", mec="white", ms=8, label="escaped")]
-    fig.legend(handles=handles, loc="upper center", ncols=min(len(handles), 6), fontsize=7, frameon=False)
+    where = dict(bbox_to_anchor=(0.5, 1 - HEADER_IN / fh)) if header else {}
+    fig.legend(handles=handles, loc="upper center", ncols=min(len(handles), 6), fontsize=7, frameon=False, **where)
     return fig
 
 
-def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcome: str = "") -> list[Path]:
+def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcome: str = "",
+                   header: str = "") -> list[Path]:
     """``turn_NN.png`` per game turn, ``game.gif`` (a frame per game turn) and ``contact_sheet.png``
-    in ``out_dir`` (which exists), each written atomically; returns their paths."""
+    in ``out_dir`` (which exists), each written atomically, under ``header`` (what was played, none
+    when empty); returns their paths."""
     out_dir = Path(out_dir)
     all_scenes = scenes(config, events)
     if not all_scenes:
@@ -523,7 +536,7 @@ def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcom
         writer = _GifWriter(fps=GIF_FPS)
         writer.setup(fig, gif_tmp, dpi=DPI)
         for scene in all_scenes:
-            draw_turn(fig, config, scene, n_turns, outcome)
+            draw_turn(fig, config, scene, n_turns, outcome, header)
             path = out_dir / f"turn_{scene.turn:02d}.png"
             with atomic_path(path) as tmp:
                 fig.savefig(tmp, dpi=DPI, format="png")
@@ -532,5 +545,5 @@ def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcom
         writer.finish()
     sheet = out_dir / "contact_sheet.png"
     with atomic_path(sheet) as tmp:
-        draw_sheet(config, all_scenes).savefig(tmp, dpi=DPI, format="png")
+        draw_sheet(config, all_scenes, header).savefig(tmp, dpi=DPI, format="png")
     return [*written, gif, sheet]
