@@ -116,3 +116,6 @@ def test_the_trace_writes_a_png_per_turn_a_gif_and_a_contact_sheet(game, tmp_pat
         assert gif.n_frames == len(turns) == int(result.turns.iloc[0])
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left
     assert lines[-1].startswith("== result:")
+    plural = [p.name for p in cfg.players if p.name.endswith("s")]  # 'Cadians' Guardsman', not 'Cadians's'
+    assert plural and any(f"{name}' " in line for line in lines for name in plural)
+    assert not any("s's " in line for line in lines)

@@ -34,7 +34,8 @@ class Names:
         self.hq: list[bool] = []  # the Warlord's unit (an HQ)
         for p, (player, army) in enumerate(zip(config.players, built_armies(config))):
             for unit in army:
-                self.units.append(f"{player.name}'s {unit.datasheet}" + (" (Warlord)" if unit.is_hq else ""))
+                owner = f"{player.name}'" if player.name.endswith("s") else f"{player.name}'s"  # Cadians', Ork's
+                self.units.append(f"{owner} {unit.datasheet}" + (" (Warlord)" if unit.is_hq else ""))
                 self.owner.append(p)
                 self.datasheet.append(unit.datasheet)
                 self.hq.append(bool(unit.is_hq))
