@@ -40,10 +40,12 @@ def test_a_scene_per_round_and_the_pawns_end_where_the_kernels_last_saw_them(gam
     snap = {int(e[L.EV_PLAYER]): int(e[L.EV_A]) for e in events if int(e[L.EV_KIND]) == L.EK_SNAP_P}
     assert {p.player: p.square for p in scenes[-1].pawns} == snap
     assert scenes[-1].n_tiles == 1 + int((events[:, L.EV_KIND] == L.EK_TILE).sum())
-    figures = events[events[:, L.EV_KIND] == L.EK_SNAP_Z]
-    assert sum(f.adults + f.kids + f.dogs for f in scenes[-1].figures) == sum(
-        int(b) % 10 + int(b) // 10 % 10 + int(b) // 100 for b in figures[:, L.EV_B])
-    assert all(not s.figures for s in scenes[:-1])
+    snaps = events[events[:, L.EV_KIND] == L.EK_SNAP_Z]
+    for scene in scenes:  # every round's zombies and tokens, square by square, as the kernels logged them
+        mine = snaps[snaps[:, L.EV_ROUND] == scene.turn]
+        assert [(f.square, f.adults + 10 * f.kids + 100 * f.dogs, f.life, f.bullets) for f in scene.figures] == [
+            (int(e[L.EV_A]), int(e[L.EV_B]), int(e[L.EV_C]), int(e[L.EV_D])) for e in mine]
+    assert all(scene.figures for scene in scenes)  # zombies stand on the map from the first tile on
 
 
 def test_each_round_ends_with_the_pawns_where_their_next_turns_begin(game):

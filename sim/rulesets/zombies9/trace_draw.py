@@ -5,10 +5,10 @@ The trace events (``kernels.zombies9.layout`` EV_* / EK_*) are first read into o
 round (pure Python, no matplotlib): the tiles laid so far (EK_TILE, in slot order after the start
 tile; this round's outlined), every pawn's square (where its turn began, EK_TURN, moved by EK_MOVE,
 sent back by EK_DEATH), the round's moves as arrows from the square a move began on to the square
-it ended on (the kernels log the two ends, not the squares between: the arrow is straight), and
-the deaths (where the pawn stood when its move began or ended). The kernels log the zombie figures
-and tokens on the squares once, at the game's end (EK_SNAP_Z): they are drawn on the last round's
-map only. Coordinates are the map's own: squares (three to a tile side), the tiles numbered by
+it ended on (the kernels log the two ends, not the squares between: the arrow is straight), the
+deaths (where the pawn stood when its move began or ended), and the zombie figures and the life and
+bullet tokens on every square as the round ends (EK_SNAP_Z, logged after every round of a traced
+game and at its end). Coordinates are the map's own: squares (three to a tile side), the tiles numbered by
 their cell of the tile grid. ``sim.trace_pictures`` lays the pictures out and writes
 ``turn_NN.png`` (NN the round), ``game.gif`` and ``contact_sheet.png``.
 """
@@ -62,7 +62,7 @@ class Death:
 
 @dataclass(frozen=True)
 class Figures:
-    """What stands on one square at the game's end (EK_SNAP_Z)."""
+    """What stands on one square as a round ends (EK_SNAP_Z)."""
     square: int
     adults: int
     kids: int
@@ -79,7 +79,7 @@ class Scene:
     pawns: tuple[Pawn, ...]
     steps: tuple[Step, ...]
     deaths: tuple[Death, ...]
-    figures: tuple[Figures, ...]  # the last round only
+    figures: tuple[Figures, ...]  # as the round ends
     happenings: tuple[str, ...] = field(default=())
 
 
@@ -263,11 +263,8 @@ class Board:
         handles += [Patch(fill=False, ec=NEW_TILE_COLOUR, lw=2.0, label="tile laid this round"),
                     TP.move_handle("this round's move (start to end square)"),
                     TP.marker_handle(DEATH_MARKER, TP.LOSS_COLOUR, "died this round", ms=10)]
-        if scene.figures:
-            handles += [TP.marker_handle("o", colour, name, ms=6) for name, colour in FIGURE_COLOURS]
-            handles.append(Patch(fc="white", ec="none", label="L/B: life / bullet tokens on the square"))
-        else:
-            handles.append(Patch(fc="white", ec="none", label="zombies: on the last round's map (logged at the end)"))
+        handles += [TP.marker_handle("o", colour, name, ms=6) for name, colour in FIGURE_COLOURS]
+        handles.append(Patch(fc="white", ec="none", label="L/B: life / bullet tokens on the square"))
         return handles
 
     def text(self, scene: Scene, last: bool) -> list[str]:
@@ -279,7 +276,8 @@ class Board:
     def sheet_legend(self) -> list:
         handles = [TP.marker_handle(PAWN_MARKER, TP.player_colour(p), pl.name, ms=7)
                    for p, pl in enumerate(self.config.players)]
-        return handles + [TP.marker_handle(DEATH_MARKER, TP.LOSS_COLOUR, "died", ms=8),
+        return handles + [TP.marker_handle("o", FIGURE_COLOURS[0][1], "zombies", ms=5),
+                          TP.marker_handle(DEATH_MARKER, TP.LOSS_COLOUR, "died", ms=8),
                           Patch(fill=False, ec=NEW_TILE_COLOUR, lw=2.0, label="new tile")]
 
 
