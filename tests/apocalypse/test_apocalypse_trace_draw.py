@@ -82,13 +82,21 @@ def test_a_hand_made_game_gives_its_arrows_losses_and_names():
         _ev(1, C.PH_END, C.EK_SNAP_HORDE, 0, 8, 0, 25.0, 25.0),
         _ev(2, C.PH_ASSAULT, C.EK_UNIT_LOST, 0, 0, 0, 13.0, 15.0),
         _ev(2, C.PH_END, C.EK_SNAP_HORDE, 0, 8, 0, 14.0, 16.0),
+        _ev(3, C.PH_Z_MOVEMENT, C.EK_SPAWN, 1, 6, 0, 40.0, 40.0),  # horde 0's slot holds a new horde
+        _ev(3, C.PH_Z_MOVEMENT, C.EK_HMOVE, 0, 6, 0, 38.0, 38.0),
+        _ev(3, C.PH_Z_MOVEMENT, C.EK_SPAWN, 2, 4, 1, 5.0, 40.0),  # comes on and merges within the turn
+        _ev(3, C.PH_Z_MOVEMENT, C.EK_HMOVE, 1, 4, 0, 6.0, 39.0),
+        _ev(3, C.PH_END, C.EK_SNAP_HORDE, 0, 6, 0, 38.0, 38.0),
     ])
-    one, two = TD.scenes(cfg, events, names)
+    one, two, three = TD.scenes(cfg, events, names)
     assert [(m.kind, m.index, m.points) for m in one.moves] == [
         ("unit", 0, ((10.0, 10.0), (12.0, 14.0))), ("horde", 0, ((30.0, 30.0), (25.0, 25.0)))]
     assert [(m.kind, m.index, m.points[0], m.points[-1]) for m in two.moves] == [
         ("unit", 0, (12.0, 14.0), (13.0, 15.0)), ("horde", 0, (25.0, 25.0), (14.0, 16.0))]
     assert two.losses == (TD.Loss("unit", 0, 13.0, 15.0),) and two.units == ()
+    assert three.losses == (TD.Loss("horde", 0, 14.0, 16.0),)  # the slot's old horde is gone, not moved;
+    # horde 2 (slot 1) came on and merged this turn: no mark, no arrow
+    assert [(m.kind, m.index, m.points) for m in three.moves] == [("horde", 0, ((40.0, 40.0), (38.0, 38.0)))]
     fig = Figure(figsize=(12, 9), dpi=TP.DPI)
     FigureCanvasAgg(fig)
     board = TD.Board(cfg, events, names, "== result ==", 2)

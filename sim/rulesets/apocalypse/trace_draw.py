@@ -6,8 +6,9 @@ game turn (pure Python, no matplotlib): the units and hordes standing at the tur
 (EK_SNAP_UNIT / EK_SNAP_HORDE: models, position), the path each took this turn (from where it stood
 at the previous snapshot, or where it deployed or spawned, through the moves, charges and falls
 back the kernels log, to where it stands now or was lost), the units lost (EK_UNIT_LOST, where)
-and the hordes gone (in the last snapshot or spawned this turn, not in this one: destroyed or
-merged). Spawn points and ruins stand all game. ``sim.trace_pictures`` lays the pictures out and
+and the hordes gone (in the last snapshot, not in this one: destroyed or merged; a horde that comes
+on and merges or dies within one turn is not drawn, its models counted in the horde it joined).
+Spawn points and ruins stand all game. ``sim.trace_pictures`` lays the pictures out and
 writes ``turn_NN.png``, ``game.gif`` and ``contact_sheet.png``.
 """
 
@@ -101,9 +102,23 @@ class _Paths:
         self.open = {key: [xy] for key, xy in where.items()}
         self.done: list[Move] = []
         self.ends: dict = {}  # key -> its last point (a horde gone is marked there)
+        self.fresh: set = set()  # keys that came onto the table this turn
 
     def start(self, key, x: float, y: float) -> None:
         self.open[key] = [(x, y)]
+        self.fresh.add(key)
+
+    def drop(self, key) -> tuple[float, float] | None:
+        """A horde gone before the snapshot: its last point if it stood at the last turn's end (it
+        is marked, its path drawn); None if it came on this turn (it spawned and merged or died
+        within the turn: its models are in another horde's count, or dead; nothing is drawn)."""
+        if key in self.fresh:
+            self.open.pop(key, None)
+            self.fresh.discard(key)
+            return None
+        end = self.open[key][-1]
+        self.close(key)
+        return end
 
     def step(self, key, x: float, y: float) -> None:
         self.open.setdefault(key, [(x, y)]).append((x, y))
@@ -159,8 +174,14 @@ def _read_turn(config, names, evs, turn, where) -> Scene:
             paths.step(("horde", a), x, y)
         elif kind == C.EK_HMOVE:
             paths.step(("horde", a), x, y)
-        elif kind in (C.EK_SPAWN, C.EK_GRAVEYARD, C.EK_BRUTE, C.EK_FIRST_ZOMBIE):
-            h = {C.EK_SPAWN: c, C.EK_GRAVEYARD: b, C.EK_BRUTE: c, C.EK_FIRST_ZOMBIE: a}[kind]
+        elif kind in (C.EK_SPAWN, C.EK_GRAVEYARD):  # a new horde: its slot's last horde, if open, is gone
+            h = c if kind == C.EK_SPAWN else b
+            if h >= 0 and ("horde", h) in paths.open and (end := paths.drop(("horde", h))):
+                losses.append(Loss("horde", h, *end))
+            if h >= 0:
+                paths.start(("horde", h), x, y)
+        elif kind in (C.EK_BRUTE, C.EK_FIRST_ZOMBIE):  # joins a horde (a new one if none stands there)
+            h = c if kind == C.EK_BRUTE else a
             if h >= 0 and ("horde", h) not in paths.open:
                 paths.start(("horde", h), x, y)
         elif kind == C.EK_UNIT_LOST:
@@ -173,9 +194,8 @@ def _read_turn(config, names, evs, turn, where) -> Scene:
             paths.close(("horde", a), x, y)
             hordes.append(HordeMark(a, b, c, x, y, horde_radius(config, b)))
     for key in sorted(k for k in paths.open if k[0] == "horde"):  # not in this snapshot: destroyed or merged
-        points = paths.open[key]
-        paths.close(key)
-        losses.append(Loss("horde", key[1], *points[-1]))
+        if end := paths.drop(key):
+            losses.append(Loss("horde", key[1], *end))
     told = tuple(line.strip() for line in narrative(names, evs)[1:])  # [1:]: the turn's heading
     return Scene(turn, tuple(units), tuple(hordes), tuple(paths.done), tuple(losses), told)
 
