@@ -251,8 +251,9 @@ class Board:
         if cfg.scenario == "escape":
             handles.append(Patch(fc=EXIT_COLOUR, alpha=0.6, label=f"exit: the {cfg.escape_edge} edge"))
         handles += [TP.move_handle("this turn's move (from o)"),
-                    *(TP.marker_handle(LEFT_MARKERS[how][0], LEFT_MARKERS[how][1], f"{how} this turn", ms=9)
-                      for how in ("escaped", "devoured", "destroyed"))]
+                    *(TP.marker_handle(LEFT_MARKERS[how][0], LEFT_MARKERS[how][1], f"{words} this turn", ms=9)
+                      for how, words in (("escaped", "escaped"), ("devoured", "devoured or dead"),
+                                         ("destroyed", "destroyed (a zombie)")))]
         return handles
 
     def text(self, scene: Scene, last: bool) -> list[str]:
