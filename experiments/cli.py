@@ -286,8 +286,9 @@ def trace(
         if png is not None:
             writable(f"--png {png}", png)
         cfg = _config(config, mod)
-        lines, pictures = trace_one(cfg, seed, game, png)
-    typer.echo(f"== {played_text(cfg, config, f'game {game}', seed)} ==")  # what was played, before the setup
+        played = played_text(cfg, config, f"game {game}", seed)
+        lines, pictures = trace_one(cfg, seed, game, png, played)
+    typer.echo(f"== {played} ==")  # what was played, before the setup; the pictures' headers say it too
     typer.echo("\n".join(lines))
     for path in pictures:
         typer.echo(f"wrote {path}")

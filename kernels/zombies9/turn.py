@@ -553,6 +553,8 @@ def play_game(st, tb, rng, g, check):
                 player_turn(st, tb, rng, g, p, check)
             if is_over(st):
                 break
+        if st.events.shape[0] > g and not is_over(st) and rounds < limit:
+            _snapshot_figures(st, g)  # the trace's map of this round (_finish logs the last round's)
     _finish(st, tb, g, rounds)
 
 
@@ -571,13 +573,19 @@ def _finish(st, tb, g, rounds):
 
 
 @njit
-def _snapshot(st, tb, g):
-    """The end position for the trace's map: figures, tokens and pawns."""
+def _snapshot_figures(st, g):
+    """The zombie figures and the tokens on every square, for the trace's map (rolls no dice)."""
     for q in range(9 * st.w_gs[GS_NT]):
         s = st.w_sq[q]
         if s[SQ_ADULT] + s[SQ_KID] + s[SQ_DOGS] + s[SQ_LIFE] + s[SQ_BULLET] > 0:
             log_event(st, g, EK_SNAP_Z, -1, q, s[SQ_ADULT] + 10 * s[SQ_KID] + 100 * s[SQ_DOGS], s[SQ_LIFE],
                       s[SQ_BULLET])
+
+
+@njit
+def _snapshot(st, tb, g):
+    """The end position for the trace's map: figures, tokens and pawns."""
+    _snapshot_figures(st, g)
     for p in range(int(tb.prm[P_N_PLAYERS])):
         log_event(st, g, EK_SNAP_P, p, st.w_pl[p, PL_SQ], st.w_pl[p, PL_KILLS], st.w_pl[p, PL_LIFE], 0)
     if st.w_gs[GS_WINNER] >= 0:

@@ -138,7 +138,7 @@ def test_trace_tells_the_game_and_draws_the_table(tmp_path):
     assert "== result: the" in lines[-1]
     assert "the First Zombie joins horde" in text and "zombie models come on (deployment)" in text
     assert pictures and all(p.exists() and p.stat().st_size > 1000 for p in pictures)
-    assert len(pictures) == int(result.turns.iloc[0])
+    assert len(pictures) == int(result.turns.iloc[0]) + 2  # turn_NN.png per game turn, game.gif, the contact sheet
     # What the table drawings show: every spawn point, and each horde at the end of each turn with its models
     kinds = events[:, C.EV_KIND]
     assert (kinds == C.EK_SPAWNER).sum() == cfg.n_players  # A10: one spawn point per player

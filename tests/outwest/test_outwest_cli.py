@@ -29,7 +29,8 @@ def test_play_with_a_mod_and_trace_with_pictures(tmp_path):
     result = RUNNER.invoke(app, ["trace", str(EXAMPLES / "cleanup.toml"), "--game", "2", "--png", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "Marshal Kane" in result.output and "== turn 1" in result.output
-    assert (tmp_path / "outwest_trace.png").exists()
+    assert all((tmp_path / name).exists() for name in ("turn_01.png", "game.gif", "contact_sheet.png"))
+    assert "wrote " in result.output and "== outwest " in result.output  # the line naming what was played first
 
 
 def test_sweep_of_an_example_experiment(tmp_path):

@@ -192,8 +192,8 @@ def test_trace_tells_and_draws_one_game(tmp_path):
     assert len(events) < 20_000 and lines[0].startswith("Zombies Out West")
     assert any(line.startswith("== turn 1") for line in lines) and any("the game ends" in line for line in lines)
     assert any("'s card" in line for line in lines) and any("zombie group" in line for line in lines)
-    assert [p.name for p in paths] == ["outwest_trace.png", "outwest_trace_final.png"]
-    assert all(p.stat().st_size > 10_000 for p in paths)
+    assert [p.name for p in paths[-2:]] == ["game.gif", "contact_sheet.png"]  # after turn_NN.png per turn
+    assert paths[0].name == "turn_01.png" and all(p.stat().st_size > 10_000 for p in paths)
     untraced = RULESET.new_state(cfg, tables, 3)
     RULESET.play_batch(untraced, tables, np.uint64(4), np.int64(0), False, np.empty(3, np.uint64))
     assert RULESET.events(untraced).shape[0] == 0

@@ -149,7 +149,8 @@ def test_trace_tells_the_game_and_draws_the_map(tmp_path):
     assert any("lays the" in line for line in lines)
     last = lines[-1]
     assert "WINS" in last or "no winner" in last
-    assert len(paths) == 1 and paths[0].stat().st_size > 10_000 and paths[0].suffix == ".png"
+    assert [p.name for p in paths[-2:]] == ["game.gif", "contact_sheet.png"]  # after turn_NN.png per round
+    assert paths[0].name == "turn_01.png" and all(p.stat().st_size > 10_000 for p in paths)
     assert RS.trace(config, RS.events(st), df, None)[1] == []
 
 

@@ -1,18 +1,14 @@
 """Zombie Apocalypse's trace renderer (``shamble trace``): one game told turn by turn from its
 events (``kernels.apocalypse.columns`` EV_* / EK_*), and the table drawn at the end of each game
-turn: the extraction zone, the ruins of the terrain option, the spawn points with their 6" auras,
-the players' units by player and the hordes, each disc sized by its model count."""
+turn (``trace_draw``: the extraction zone, the ruins of the terrain option, the spawn points with
+their 6" auras, the players' units and the hordes by name, each disc sized by its model count, the
+turn's moves as arrows, the units lost; a GIF and a contact sheet)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
-import matplotlib
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Patch, Rectangle
 
 from kernels.apocalypse import columns as C
 from sim.rulesets.apocalypse.config import ApocalypseConfig
@@ -21,7 +17,6 @@ from sim.rulesets.apocalypse.results import SOURCES
 PHASES = {C.PH_SETUP: "setup", C.PH_MOVEMENT: "movement", C.PH_PSYCHIC: "psychic", C.PH_SHOOTING: "shooting",
           C.PH_ASSAULT: "assault", C.PH_Z_MOVEMENT: "zombie movement", C.PH_Z_ASSAULT: "zombie assault",
           C.PH_END: "end"}
-RUIN_COLOUR = "#b5a27a"
 FALL_EDGES = ("the bottom edge", "the right edge", "the top edge", "the left edge")
 REASONS = {C.REASON_EXTRACTED: "every living Warlord on the extraction zone",
            C.REASON_WARLORDS_DEAD: "no Warlord left", C.REASON_TIME: "time: a living Warlord off the zone"}
@@ -34,9 +29,16 @@ class Names:
         from sim.rulesets.apocalypse.compile import built_armies
 
         self.units: list[str] = []
-        for player, army in zip(config.players, built_armies(config)):
+        self.owner: list[int] = []  # unit slot -> its player
+        self.datasheet: list[str] = []
+        self.hq: list[bool] = []  # the Warlord's unit (an HQ)
+        for p, (player, army) in enumerate(zip(config.players, built_armies(config))):
             for unit in army:
-                self.units.append(f"{player.name}'s {unit.datasheet}" + (" (Warlord)" if unit.is_hq else ""))
+                owner = f"{player.name}'" if player.name.endswith("s") else f"{player.name}'s"  # Cadians', Ork's
+                self.units.append(f"{owner} {unit.datasheet}" + (" (Warlord)" if unit.is_hq else ""))
+                self.owner.append(p)
+                self.datasheet.append(unit.datasheet)
+                self.hq.append(bool(unit.is_hq))
         self.players = [p.name for p in config.players]
 
     def unit(self, u: int) -> str:
@@ -106,79 +108,21 @@ def narrative(names: Names, events: np.ndarray) -> list[str]:
     return lines
 
 
-def _disc(count: int, base: float, spacing: float) -> float:
-    return 0.0 if count <= 0 else base + spacing * float(np.sqrt((count - 1) * 0.2757))
-
-
-def draw_turn(config: ApocalypseConfig, names: Names, spawners: np.ndarray, units: np.ndarray, hordes: np.ndarray,
-              turn: int, path: Path, ruins: np.ndarray | None = None) -> None:
-    """The table at the end of a game turn (module docstring)."""
-    side = config.table_in
-    fig = Figure(figsize=(5, 5.6))  # no pyplot: no global state
-    ax = fig.subplots()
-    ax.add_patch(Rectangle((0, 0), side, side, fill=False, lw=1.5))
-    for ev in () if ruins is None else ruins:
-        ax.add_patch(Circle((float(ev[C.EV_X]), float(ev[C.EV_Y])), config.terrain_piece_radius_in,
-                            color=RUIN_COLOUR, alpha=0.6))
-    c, r = side / 2, config.zone_radius_in
-    if config.zone_shape == "square":
-        ax.add_patch(Rectangle((c - r, c - r), 2 * r, 2 * r, color="tab:green", alpha=0.25))
-    else:
-        ax.add_patch(Circle((c, c), r, color="tab:green", alpha=0.25))
-    ax.annotate("extraction", (c, c), ha="center", va="center", fontsize=7, color="darkgreen")
-    for ev in spawners:
-        x, y = float(ev[C.EV_X]), float(ev[C.EV_Y])
-        ax.add_patch(Circle((x, y), config.spawner_radius_in + config.aura_in, fill=False, ls=":", color="purple"))
-        ax.add_patch(Circle((x, y), config.spawner_radius_in, color="purple", alpha=0.6))
-    colours = matplotlib.colormaps["tab10"]
-    for ev in hordes:
-        n = int(ev[C.EV_B])
-        ax.add_patch(Circle((float(ev[C.EV_X]), float(ev[C.EV_Y])),
-                            max(0.4, _disc(n, config.base_radius_in, config.zombie_spacing_in)),
-                            color="dimgray", alpha=0.7))
-        ax.annotate(str(n), (float(ev[C.EV_X]), float(ev[C.EV_Y])), ha="center", va="center", fontsize=6,
-                    color="white")
-    for ev in units:
-        p, n = int(ev[C.EV_C]), int(ev[C.EV_B])
-        x, y = float(ev[C.EV_X]), float(ev[C.EV_Y])
-        ax.add_patch(Circle((x, y), max(0.4, _disc(n, config.base_radius_in, config.model_spacing_in)),
-                            color=colours(p % 10)))
-        if "(Warlord)" in names.unit(int(ev[C.EV_A])):
-            ax.annotate("W", (x, y), ha="center", va="center", fontsize=7, color="white", weight="bold")
-    handles = [Patch(color=colours(p % 10), label=player.name) for p, player in enumerate(config.players)]
-    if ruins is not None and len(ruins):
-        handles.append(Patch(color=RUIN_COLOUR, alpha=0.6, label="ruin (difficult, cover)"))
-    handles += [Patch(color="dimgray", alpha=0.7, label="horde (models)"),
-                Patch(color="purple", alpha=0.6, label=f"spawn point, its {config.aura_in:g}\" aura dotted")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize=6, frameon=False)
-    ax.set_xlim(-1, side + 1)
-    ax.set_ylim(-1, side + 1)
-    ax.set_aspect("equal")
-    ax.set_title(f"end of game turn {turn}", fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".png")
-    os.close(fd)
-    fig.savefig(tmp, dpi=90)
-    os.replace(tmp, path)
-
-
 def render(config: ApocalypseConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The narrative of one game and, with ``out_dir``, a PNG of the table per game turn."""
-    names = Names(config)
-    lines = narrative(names, events)
-    lines.append(f"== result: the {result.game_winner.iloc[0]} win ({result.reason.iloc[0]}) in game turn "
-                 f"{result.turns.iloc[0]} ==")
-    pictures: list[Path] = []
-    if out_dir is not None:
-        out_dir = Path(out_dir)
-        kinds = events[:, C.EV_KIND]
-        spawners = events[kinds == C.EK_SPAWNER]
-        ruins = events[kinds == C.EK_TERRAIN]
-        units, hordes = events[kinds == C.EK_SNAP_UNIT], events[kinds == C.EK_SNAP_HORDE]
-        for turn in np.unique(np.concatenate([units[:, C.EV_TURN], hordes[:, C.EV_TURN]])).astype(int):
-            path = out_dir / f"turn_{turn:02d}.png"
-            draw_turn(config, names, spawners, units[units[:, C.EV_TURN] == turn],
-                      hordes[hordes[:, C.EV_TURN] == turn], turn, path, ruins)
-            pictures.append(path)
-    return lines, pictures
+    """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+    ``turn_NN.png`` per game turn, ``game.gif``, ``contact_sheet.png``)."""
+    lines = narrative(Names(config), events)
+    lines.append(result_line(result))
+    if out_dir is None:
+        return lines, []
+    from sim.rulesets.apocalypse.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+    return lines, write_pictures(config, events, result, Path(out_dir))
+
+
+def result_line(result) -> str:
+    """The narrative's last line: who won, how, in which game turn."""
+    if result is None or not len(result):
+        return ""
+    return (f"== result: the {result.game_winner.iloc[0]} win ({result.reason.iloc[0]}) in game turn "
+            f"{result.turns.iloc[0]} ==")

@@ -1,20 +1,18 @@
 """`shamble trace` for Zombies Out West: one game told card by card, and the town drawn.
 
 ``trace_lines(config, events)`` turns the kernels' trace events (kernels.outwest.layout EK_*)
-into sentences; ``draw_town(config, events, out_dir)`` draws the town at the set-up and at the
-end of every turn from the position snapshots (PNG, written atomically).
+into sentences; ``trace_draw.write_pictures`` draws the town at the end of every turn from the
+position snapshots (the posse and the zombies by name, the turn's moves as arrows, the text beside
+it; a GIF and a contact sheet, each file written atomically).
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 
 from kernels.outwest import layout as L
-from sim.files import atomic_path
-from sim.rulesets.outwest import data as D
 from sim.rulesets.outwest.config import EDGES, OutwestConfig
 from sim.rulesets.outwest.results import REASONS, WINNERS
 
@@ -158,100 +156,19 @@ def trace_lines(config: OutwestConfig, events: np.ndarray) -> list[str]:
     return lines
 
 
-def snapshots(events: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """(turn, rows of (figure, kind*10+state, x, y, facing)) of every position snapshot."""
-    out, current, turn = [], [], None
-    for ev in events:
-        if int(ev[L.EV_KIND]) == L.EK_POS:
-            if turn is None:
-                turn = int(ev[L.EV_TURN])
-            current.append((ev[L.EV_FIG], ev[L.EV_OTHER], ev[L.EV_A], ev[L.EV_B], ev[L.EV_C]))
-        elif current:
-            out.append((turn, np.array(current)))
-            current, turn = [], None
-    if current:
-        out.append((turn, np.array(current)))
-    return out
-
-
-COLOURS = {"building": "#b08d57", "dense": "#3c7d3c", "loose": "#a7c77a"}
-
-
-def _draw(ax, config: OutwestConfig, rows: np.ndarray, title: str, names: Names) -> None:
-    from matplotlib.patches import Circle, Rectangle
-
-    ax.set_xlim(0, config.table_width_in)
-    ax.set_ylim(0, config.table_height_in)
-    ax.set_aspect("equal")
-    ax.set_facecolor("#efe3c2")
-    ax.set_title(title, fontsize=8)
-    ax.tick_params(labelsize=6)
-    for t in D.town(config.town):
-        x0, y0, x1, y1 = t.rect
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, color=COLOURS[t.kind], alpha=0.8, lw=0))
-    r = config.base_radius_in
-    for f, code, x, y, facing in rows:
-        kind, state = int(code) // 10, int(code) % 10
-        if state == L.S_GONE:
-            continue
-        human = kind == L.K_HUMAN
-        colour = "#1f4e9c" if human else "#5b6b3a"
-        filled = state == L.S_STANDING
-        ax.add_patch(Circle((x, y), r, facecolor=colour if filled else "none", edgecolor=colour, lw=1.2))
-        if state == L.S_STANDING:
-            ax.plot([x, x + r * 1.6 * math.cos(facing)], [y, y + r * 1.6 * math.sin(facing)], color=colour, lw=0.8)
-        if state == L.S_OUT:
-            ax.plot([x - r, x + r], [y - r, y + r], color="#b22222", lw=1.0)
-        if human or int(f) < names.H:
-            ax.annotate(names.figure(int(f))[:3], (x, y + r * 1.2), fontsize=5, ha="center")
-
-
-def _save(fig, path: Path) -> None:
-    """Atomic write: a temporary file beside the target, then a rename."""
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=130, format="png")
-
-
-def draw_town(config: OutwestConfig, events: np.ndarray, out_dir: Path, stem: str = "outwest_trace") -> list[Path]:
-    """The town at the set-up and at the end of each turn (one grid), and the last state alone."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    shots = snapshots(events)
-    if not shots:
-        return []
-    names = Names(config)
-    cols = min(4, len(shots))
-    rows = -(-len(shots) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, 3.0 * rows), squeeze=False)
-    for k, ax in enumerate(axes.flat):
-        if k < len(shots):
-            turn, data = shots[k]
-            label = "set-up" if k == 0 else (f"end of turn {turn}" if k < len(shots) - 1 else "the end")
-            _draw(ax, config, data, label, names)
-        else:
-            ax.axis("off")
-    fig.tight_layout()
-    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}_final.png"]
-    _save(fig, paths[0])
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(6, 6))
-    _draw(ax, config, shots[-1][1], "the end of the game", names)
-    fig.tight_layout()
-    _save(fig, paths[1])
-    plt.close(fig)
-    return paths
-
-
 def trace(config: OutwestConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
+    """The game told card by card and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+    ``turn_NN.png`` per turn, ``game.gif``, ``contact_sheet.png``)."""
     lines = trace_lines(config, events)
+    tally = []
     if result is not None and len(result):
         for _, row in result.iterrows():
-            lines.append(f"   {row['name']}: {row['outcome']}, {row['zombies_destroyed']} zombie(s) destroyed, "
+            tally.append(f"   {row['name']}: {row['outcome']}, {row['zombies_destroyed']} zombie(s) destroyed, "
                          f"{row['shots']} shooting roll(s), {row['bites']} bite(s)")
-    paths = draw_town(config, events, out_dir) if out_dir is not None else []
-    return lines, paths
+    lines += tally
+    if out_dir is None:
+        return lines, []
+    from sim.rulesets.outwest.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+    ends = [describe(Names(config), ev) for ev in events if int(ev[L.EV_KIND]) == L.EK_END]
+    return lines, write_pictures(config, events, result, Path(out_dir), [*ends[:1], *(t.strip() for t in tally)])

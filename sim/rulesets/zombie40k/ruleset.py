@@ -89,7 +89,8 @@ class Zombie40k(RulesetDefaults):
             return lines, []
         from sim.rulesets.zombie40k.trace_draw import write_pictures  # matplotlib only when pictures are drawn
 
-        return lines, write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "))
+        return lines, write_pictures(config, events, Path(out_dir), outcome=lines[-1].strip("= "),
+                                     header=result.attrs.get("played", ""))  # set by `shamble trace`
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
 

@@ -18,25 +18,27 @@ atomically (``sim.files.atomic_path``).
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
 import numpy as np
-from matplotlib.animation import PillowWriter
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, Rectangle
 from matplotlib.path import Path as MplPath
-from PIL import Image
 
 from kernels.zombie40k import columns as GL
 from sim.files import atomic_path
 from sim.rulesets.zombie40k.config import GameConfig
 from sim.rulesets.zombie40k.trace import count, narrative, unit_name  # the narrative's names and words
+from sim.trace_pictures import HEADER_IN, draw_header
+from sim.trace_pictures import GifWriter as _GifWriter  # the shared trace pictures' helpers, which began here
+from sim.trace_pictures import Labels as _Labels
+from sim.trace_pictures import sheet_grid as _sheet_grid
+from sim.trace_pictures import wrap as _wrap
 
 # ---- colours and markers ------------------------------------------------------------------
 BOSS_COLOUR = "#000000"  # black: no player colour is near it (see PLAYER_COLOURS)
@@ -251,65 +253,6 @@ def _draw_board(ax, config: GameConfig, scene: Scene, small: bool) -> None:
                 zorder=2.5)
 
 
-class _Labels:
-    """Greedy placement of the table's labels: each goes to the first spot around its point that
-    overlaps no label or marker placed before it (text boxes estimated from the text's length), a
-    thin leader line joining a label pushed away from its point."""
-
-    def __init__(self, ax) -> None:
-        bbox, (x0, x1), (y0, y1) = ax.get_position(), ax.get_xlim(), ax.get_ylim()
-        self.ax, self.limits = ax, (x0, y0, x1, y1)
-        fig_w, fig_h = ax.figure.get_size_inches()
-        self.inch_per_pt = max((x1 - x0) / (bbox.width * fig_w * 72), (y1 - y0) / (bbox.height * fig_h * 72))
-        self.boxes: list[tuple[float, float, float, float]] = []
-
-    def block(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        self.boxes.append((x0, y0, x1, y1))
-
-    def _cost(self, box) -> float:
-        def overlap(b):
-            return max(0.0, min(box[2], b[2]) - max(box[0], b[0])) * max(0.0, min(box[3], b[3]) - max(box[1], b[1]))
-        x0, y0, x1, y1 = self.limits
-        outside = (max(0.0, x0 - box[0]) + max(0.0, box[2] - x1) + max(0.0, y0 - box[1]) + max(0.0, box[3] - y1))
-        return sum(overlap(b) for b in self.boxes) + 100.0 * outside
-
-    def put(self, x: float, y: float, gap: float, text: str, fontsize: float, below_first: bool = False, **kw):
-        w = (0.6 * len(text) + 0.4) * fontsize * self.inch_per_pt
-        h = 1.45 * fontsize * self.inch_per_pt
-        best = None
-        for ring, dx, dy, ha, va in _spots(gap, h, below_first):
-            box = _box(x + dx, y + dy, ha, va, w, h)
-            cost = self._cost(box)
-            if best is None or cost < best[0]:
-                best = (cost, ring, dx, dy, ha, va, box)
-            if cost == 0.0:
-                break
-        _, ring, dx, dy, ha, va, box = best
-        self.boxes.append(box)
-        if ring > 0:
-            self.ax.plot([x, x + dx], [y, y + dy], color="#555555", lw=0.6, zorder=6.5)
-        return self.ax.text(x + dx, y + dy, text, ha=ha, va=va, fontsize=fontsize, zorder=7, **kw)
-
-
-def _spots(gap: float, h: float, below_first: bool):
-    """(ring, dx, dy, ha, va): above, below, right, left and the corners, then further out."""
-    for ring in range(5):
-        d = gap + ring * 1.2 * h
-        spots = [(0, d, "center", "bottom"), (0, -d, "center", "top"), (d, 0, "left", "center"),
-                 (-d, 0, "right", "center"), (d, d, "left", "bottom"), (-d, d, "right", "bottom"),
-                 (d, -d, "left", "top"), (-d, -d, "right", "top")]
-        if below_first:
-            spots[0], spots[1] = spots[1], spots[0]
-        for spot in spots:
-            yield (ring, *spot)
-
-
-def _box(x, y, ha, va, w, h):
-    x0 = {"left": x, "center": x - w / 2, "right": x - w}[ha]
-    y0 = {"bottom": y, "center": y - h / 2, "top": y - h}[va]
-    return x0, y0, x0 + w, y0 + h
-
-
 def _draw_units(ax, config: GameConfig, scene: Scene, small: bool) -> None:
     boss = boss_unit(config)
     for m in scene.units:
@@ -495,10 +438,6 @@ def _panel_text(config: GameConfig, scene: Scene, outcome: str, max_lines: int =
     return "\n".join(lines + [row for line in tail for row in _wrap(line)])
 
 
-def _wrap(line: str) -> list[str]:
-    return textwrap.wrap(line, PANEL_CHARS, subsequent_indent="      ", break_on_hyphens=False) or [""]
-
-
 TABLE_HEIGHT_IN = 8.0  # figure inches of the table's axes (long side); the panel is beside it
 PANEL_WIDTH_IN = 4.6
 
@@ -515,9 +454,13 @@ def figure_size(config: GameConfig) -> tuple[float, float]:
     return 0.5 + w + 0.2 + PANEL_WIDTH_IN, max(h, 6.0) + 0.8
 
 
-def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outcome: str = "") -> None:
-    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn as the narrative tells it."""
+def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outcome: str = "",
+              header: str = "") -> None:
+    """One turn's picture on ``fig`` (cleared first): the table, the legend and the turn as the narrative
+    tells it; ``header`` (what was played) across the top, in the margin above the title."""
     fig.clear()
+    if header:
+        draw_header(fig, header, 0.06, fontsize=7.0)
     fw, fh = fig.get_size_inches()
     w, h = _table_box(config)
     table = fig.add_axes((0.5 / fw, (fh - 0.5 - h) / fh, w / fw, h / fh), label="table")
@@ -539,31 +482,26 @@ def draw_turn(fig: Figure, config: GameConfig, scene: Scene, n_turns: int, outco
                gid="happenings")
 
 
-def _sheet_grid(n: int, aspect: float) -> tuple[int, int]:
-    """(columns, rows) for n panels of height/width ``aspect``: a sheet near square, few empty cells."""
-    def score(cols: int) -> float:
-        rows = math.ceil(n / cols)
-        return abs(math.log(rows * aspect / cols)) + 0.15 * (rows * cols - n)
-
-    cols = min(range(1, n + 1), key=score)
-    return cols, math.ceil(n / cols)
-
-
 SHEET_TITLE_IN, SHEET_GAP_IN, SHEET_TOP_IN = 0.2, 0.12, 0.45
 
 
-def draw_sheet(config: GameConfig, all_scenes: list[Scene]) -> Figure:
-    """Every turn small, in a grid, with one legend of the players' colours."""
+def draw_sheet(config: GameConfig, all_scenes: list[Scene], header: str = "") -> Figure:
+    """Every turn small, in a grid, with one legend of the players' colours (under ``header``, what was played)."""
     n = max(len(all_scenes), 1)
     aspect = config.table_length_in / config.width
     cols, rows = _sheet_grid(n, aspect)
     cell = min(2.4, 18.0 / cols)
     row_h = cell * aspect + SHEET_TITLE_IN + SHEET_GAP_IN
-    fw, fh = cols * (cell + SHEET_GAP_IN) + SHEET_GAP_IN, SHEET_TOP_IN + rows * row_h
+    top = SHEET_TOP_IN + (HEADER_IN if header else 0.0)
+    fw, fh = cols * (cell + SHEET_GAP_IN) + SHEET_GAP_IN, top + rows * row_h
+    if header:
+        fw = max(fw, 7.0)
     fig = Figure(figsize=(fw, fh), dpi=DPI)
+    if header:
+        draw_header(fig, header, 0.08)
     for k, scene in enumerate(all_scenes):
         row, col = divmod(k, cols)
-        left, bottom = SHEET_GAP_IN + col * (cell + SHEET_GAP_IN), fh - SHEET_TOP_IN - (row + 1) * row_h
+        left, bottom = SHEET_GAP_IN + col * (cell + SHEET_GAP_IN), fh - top - (row + 1) * row_h
         ax = fig.add_axes((left / fw, (bottom + SHEET_GAP_IN) / fh, cell / fw, cell * aspect / fh),
                           label=f"turn {scene.turn}")
         draw_table(ax, config, scene, small=True)
@@ -575,28 +513,16 @@ def draw_sheet(config: GameConfig, all_scenes: list[Scene]) -> Figure:
                        label="the Zombie Boss"),
                 Line2D([], [], ls="none", marker=WIPE_MARKER, mfc=WIPE_COLOUR, mec="white", ms=8, label="wiped out"),
                 Line2D([], [], ls="none", marker=ESCAPE_MARKER, mfc="#555555", mec="white", ms=8, label="escaped")]
-    fig.legend(handles=handles, loc="upper center", ncols=min(len(handles), 6), fontsize=7, frameon=False)
+    where = dict(bbox_to_anchor=(0.5, 1 - HEADER_IN / fh)) if header else {}
+    fig.legend(handles=handles, loc="upper center", ncols=min(len(handles), 6), fontsize=7, frameon=False, **where)
     return fig
 
 
-class _GifWriter(PillowWriter):
-    """matplotlib's PillowWriter, which takes each frame as the figure was just drawn for its PNG
-    (same size: a second drawing would cost a third of the time) and names the format (the atomic
-    temporary file has no .gif suffix)."""
-
-    def grab_drawn_frame(self) -> None:
-        frame = Image.fromarray(np.asarray(self.fig.canvas.buffer_rgba()), "RGBA")
-        assert frame.size == tuple(self.frame_size), "every frame has the figure's size"
-        self._frames.append(frame.convert("RGB").quantize(255, method=Image.Quantize.FASTOCTREE))  # 7x faster
-
-    def finish(self) -> None:
-        self._frames[0].save(self.outfile, format="GIF", save_all=True, append_images=self._frames[1:],
-                             duration=int(1000 / self.fps), loop=0)
-
-
-def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcome: str = "") -> list[Path]:
+def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcome: str = "",
+                   header: str = "") -> list[Path]:
     """``turn_NN.png`` per game turn, ``game.gif`` (a frame per game turn) and ``contact_sheet.png``
-    in ``out_dir`` (which exists), each written atomically; returns their paths."""
+    in ``out_dir`` (which exists), each written atomically, under ``header`` (what was played, none
+    when empty); returns their paths."""
     out_dir = Path(out_dir)
     all_scenes = scenes(config, events)
     if not all_scenes:
@@ -610,7 +536,7 @@ def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcom
         writer = _GifWriter(fps=GIF_FPS)
         writer.setup(fig, gif_tmp, dpi=DPI)
         for scene in all_scenes:
-            draw_turn(fig, config, scene, n_turns, outcome)
+            draw_turn(fig, config, scene, n_turns, outcome, header)
             path = out_dir / f"turn_{scene.turn:02d}.png"
             with atomic_path(path) as tmp:
                 fig.savefig(tmp, dpi=DPI, format="png")
@@ -619,5 +545,5 @@ def write_pictures(config: GameConfig, events: np.ndarray, out_dir: Path, outcom
         writer.finish()
     sheet = out_dir / "contact_sheet.png"
     with atomic_path(sheet) as tmp:
-        draw_sheet(config, all_scenes).savefig(tmp, dpi=DPI, format="png")
+        draw_sheet(config, all_scenes, header).savefig(tmp, dpi=DPI, format="png")
     return [*written, gif, sheet]

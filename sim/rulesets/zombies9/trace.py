@@ -1,4 +1,5 @@
-"""`shamble trace` for Zombies!!!: one game told turn by turn, and the tile map drawn at its end."""
+"""`shamble trace` for Zombies!!!: one game told turn by turn, and the tile map drawn at the end of
+every round (``trace_draw``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from kernels.zombies9 import layout as L
-from sim.files import atomic_path
 from sim.rulesets.zombies9.compile import game_of
 from sim.rulesets.zombies9.config import Zombies9Config
 from sim.rulesets.zombies9.results import REASONS
@@ -102,79 +102,13 @@ def narrative(config: Zombies9Config, events: np.ndarray) -> list[str]:
     return lines
 
 
-def draw_map(config: Zombies9Config, events: np.ndarray, result: pd.DataFrame | None, path: Path) -> Path:
-    """The tile map at the end of the game (PNG, written atomically)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Circle, Rectangle
-
-    from sim.rulesets.zombies9.compile import compile_tables
-
-    tb = compile_tables(config)
-    game = game_of(config)
-    tiles = _tiles_from(config, events)
-    xs = [t[1] for t in tiles]
-    ys = [t[2] for t in tiles]
-    x0, y0 = min(xs), min(ys)
-    w, h = max(xs) - x0 + 1, max(ys) - y0 + 1
-    fig, ax = plt.subplots(figsize=(min(16, 1.0 + 1.1 * w), min(16, 1.0 + 1.1 * h)))
-    colours = {L.K_BLOCKED: "#5b7f4f", L.K_ROAD: "#9a9a9a", L.K_BUILDING: "#d8b98a", L.K_DOOR: "#8b5a2b"}
-    for t, x, y, r in tiles:
-        for i in range(9):
-            sx, sy = 3 * (x - x0) + i % 3, 3 * (y - y0) + i // 3
-            ax.add_patch(Rectangle((sx, sy), 1, 1, facecolor=colours[int(tb.tile_sq[t, r, i])], edgecolor="#444444",
-                                   linewidth=0.3))
-        ax.add_patch(Rectangle((3 * (x - x0), 3 * (y - y0)), 3, 3, fill=False, edgecolor="black", linewidth=1.2))
-        ax.text(3 * (x - x0) + 1.5, 3 * (y - y0) + 0.25, game.tiles[t].name[:14], ha="center", va="center",
-                fontsize=5)
-    slots = [(x - x0, y - y0) for _, x, y, _ in tiles]
-
-    def centre(q: int) -> tuple[float, float]:
-        cx, cy = slots[q // 9]
-        return 3 * cx + (q % 9) % 3 + 0.5, 3 * cy + (q % 9) // 3 + 0.5
-
-    for ev in events:
-        kind = int(ev[L.EV_KIND])
-        if kind == L.EK_SNAP_Z:
-            q, figures = int(ev[L.EV_A]), int(ev[L.EV_B])
-            cx, cy = centre(q)
-            for k, (count, colour) in enumerate(((figures % 10, "#b00000"), (figures // 10 % 10, "#ff69b4"),
-                                                 (figures // 100, "#ff8c00"))):
-                for j in range(count):
-                    ax.add_patch(Circle((cx - 0.22 + 0.22 * k, cy - 0.2 + 0.15 * j), 0.12, color=colour))
-            if ev[L.EV_C] or ev[L.EV_D]:
-                ax.text(cx + 0.25, cy + 0.3, f"L{ev[L.EV_C]:.0f}" if ev[L.EV_C] else f"B{ev[L.EV_D]:.0f}",
-                        fontsize=4, color="#003300")
-        elif kind == L.EK_SNAP_P:
-            p, q = int(ev[L.EV_PLAYER]), int(ev[L.EV_A])
-            cx, cy = centre(q)
-            ax.add_patch(Circle((cx + 0.2 * (p % 3) - 0.2, cy + 0.25 * (p // 3)), 0.16, color=f"C{p}", zorder=3))
-            ax.text(cx + 0.2 * (p % 3) - 0.2, cy + 0.25 * (p // 3), config.players[p].name[0], fontsize=5,
-                    ha="center", va="center", color="white", zorder=4)
-    ax.set_xlim(-0.5, 3 * w + 0.5)
-    ax.set_ylim(3 * h + 0.5, -0.5)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    title = "Zombies!!! - the map at the end"
-    if result is not None and len(result):
-        row = result.iloc[0]
-        title += f" (winner: {row['game_winner'] or 'none'}, {row['reason']}, round {row['turns']})"
-    ax.set_title(title, fontsize=8)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, dpi=130, bbox_inches="tight", format="png")
-    finally:
-        plt.close(fig)
-    return path
-
-
 def trace(config: Zombies9Config, events: np.ndarray, result: pd.DataFrame | None,
           out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The game told turn by turn; with ``out_dir`` also ``zombies9_map.png`` of the end."""
+    """The game told turn by turn; with ``out_dir`` also its pictures (``trace_draw.write_pictures``:
+    ``turn_NN.png`` per round, ``game.gif``, ``contact_sheet.png``)."""
     lines = narrative(config, events)
-    paths = [draw_map(config, events, result, Path(out_dir) / "zombies9_map.png")] if out_dir is not None else []
-    return lines, paths
+    if out_dir is None:
+        return lines, []
+    from sim.rulesets.zombies9.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+    return lines, write_pictures(config, events, result, Path(out_dir))
