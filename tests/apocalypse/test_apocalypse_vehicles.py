@@ -109,3 +109,32 @@ def test_a_good_entry_loads(tmp_path):
     path.write_text(_toml(GOOD))
     assert vehicles(catalogue_file(path))["Test Tank"].capacity == 10
 
+
+def test_unconfirmed_readings_are_choice_parameters():
+    """Every number of the vehicle core the sources did not confirm is a [C] parameter (V5, V7, V8, V10),
+    and the damage-table readings are the ones the core compiles."""
+    from sim.rulesets.apocalypse.params import parameters
+    from sim.w40k.vehicle_attack import VehicleRules
+
+    found = {p.name: p for p in parameters() if p.name.startswith("vehicle_")}
+    assert {p.spec for p in found.values()} == {"V5", "V7", "V8", "V10"}
+    assert all(p.tag == "C" and p.default == p.choices[0] and len(p.choices) >= 2 for p in found.values())
+    for table in found["vehicle_damage_table"].choices:
+        assert VehicleRules(damage_table=table).result(7) == 5
+    for mods in found["vehicle_ap_modifiers"].choices:
+        assert VehicleRules(ap_modifiers=mods).ap_modifier(7) == -1
+
+
+@pytest.mark.parametrize("name, value", [("vehicle_damage_table", "6th"), ("vehicle_ap_modifiers", "5th"),
+                                         ("vehicle_assault_hits", "all_4"), ("vehicle_grenade_attacks", "attacks"),
+                                         ("vehicle_explosion", "d6_s3")])
+def test_another_vehicle_reading_is_refused_until_vehicles_play(name, value):
+    """A reading that could change no game is refused in one line (issue 27's rule), until issue 32 plays vehicles."""
+    from apocalypse_helpers import config
+
+    from sim.rulesets.apocalypse.config import ConfigError
+
+    with pytest.raises(ConfigError, match=rf"^{name} = '{value}'; allowed: \S+ \(vehicles are catalogued but not yet "
+                                          r"played, issue 32") as err:
+        config(**{name: value})
+    assert "\n" not in str(err.value)
