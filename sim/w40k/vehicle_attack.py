@@ -15,7 +15,8 @@ import numpy as np
 
 from kernels.rng import new_streams
 from kernels.w40k import vehicles as V
-from sim.w40k.profiles import NO_AP
+from sim.w40k.profiles import NO_AP, Weapon, effective_strength
+from sim.w40k.vehicles import VehicleEntry
 
 # V5 as the 7th-edition rulebook prints it, and the 6th edition's table (the other reading):
 # the result of a modified damage roll of 0, 1, ..., 7 or more
@@ -111,6 +112,24 @@ class VehicleAttack:
                        self.melta_half_range, self.armourbane, self.rending, self.haywire, self.lance,
                        self.open_topped)
         return vspec
+
+
+def vehicle_attack(weapon: Weapon, user_s: int, vehicle: VehicleEntry, facing: str, n_dice: int = 1,
+                   hit_on: int = 1, *, half_range: bool = False, strength_bonus: int = 0,
+                   rules: VehicleRules | None = None) -> VehicleAttack:
+    """``n_dice`` attacks of a catalogue ``weapon`` (its user's S ``user_s``, plus ``strength_bonus``
+    such as the Hordes bonus, V9; 10 at most) at ``facing`` of ``vehicle`` (V1-V6): Melta counts
+    at ``half_range``, Armourbane, Rending and twin-linked are the weapon's, Open-topped the
+    vehicle's. A weapon of no Strength (S 'X') cannot hurt a vehicle: ValueError."""
+    strength = effective_strength(weapon.strength, user_s)
+    if strength <= 0:
+        raise ValueError(f"{weapon.name!r} has no Strength (S 'X'): it cannot hurt a vehicle")
+    return VehicleAttack(strength=min(10, strength + strength_bonus), armour=vehicle.armour(facing), ap=weapon.ap,
+                         n_dice=n_dice, hit_on=hit_on, hit_reroll="twin_linked" in weapon.rules,
+                         melta_half_range=half_range and "melta" in weapon.rules,
+                         armourbane="armourbane" in weapon.rules, rending="rending" in weapon.rules,
+                         open_topped=vehicle.open_topped, hull_points=vehicle.hull_points,
+                         rules=rules or VehicleRules())
 
 
 def simulate_vehicle_attacks(attack: VehicleAttack, n_games: int, seed: int, first_game: int = 0) -> np.ndarray:

@@ -138,3 +138,21 @@ def test_another_vehicle_reading_is_refused_until_vehicles_play(name, value):
                                           r"played, issue 32") as err:
         config(**{name: value})
     assert "\n" not in str(err.value)
+
+
+def test_a_catalogue_weapon_at_a_catalogue_vehicle():
+    """vehicle_attack reads the weapon's rules, the user's Strength and the facing's Armour Value."""
+    from sim.w40k.exact_vehicles import vehicle_odds
+    from sim.w40k.vehicle_attack import vehicle_attack
+
+    melta = vehicle_attack(CAT.weapon("Meltagun"), 4, VEHICLES["Rhino"], "front", half_range=True)
+    assert (melta.strength, melta.armour, melta.ap, melta.pen_dice) == (8, 11, 1, 2)
+    assert vehicle_attack(CAT.weapon("Meltagun"), 4, VEHICLES["Rhino"], "front").pen_dice == 1
+    bomb = vehicle_attack(CAT.weapon("Melta bomb"), 4, VEHICLES["Trukk"], "rear")
+    assert bomb.armourbane and bomb.open_topped and bomb.armour == 10
+    fist = vehicle_attack(CAT.weapon("Power fist"), 4, VEHICLES["Dreadnought"], "front")
+    assert (fist.strength, fist.armour) == (8, 12)
+    assert vehicle_attack(CAT.weapon("Twin-linked heavy bolter"), 4, VEHICLES["Rhino"], "side").hit_reroll
+    # V9: thirty zombies (S2, Hordes +3) hit a Rhino's rear at S5: a 5 glances, a 6 penetrates
+    horde = vehicle_attack(CAT.weapon("Close combat weapon"), 2, VEHICLES["Rhino"], "rear", 90, 4, strength_bonus=3)
+    assert horde.strength == 5 and vehicle_odds(horde).p_glancing == pytest.approx(1 / 12)
