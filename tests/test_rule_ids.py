@@ -33,7 +33,7 @@ FOLDER_PAGE = {"zombie40k": "zombie40k", "apocalypse": "apocalypse", "outwest": 
 BOOK_PAGE = {"core": "core", "core-7th-edition": "core", "catalogue": "core", "zombie40k": "zombie40k",
              "apocalypse": "apocalypse", "zombie-apocalypse": "apocalypse", "outwest": "outwest"}
 BOOK_KEY = {"core-7th-edition": "core"}  # how core.md names the book of an id (`core §6.5`)
-READING_LETTERS = {"zombie40k": "A", "apocalypse": "AP", "outwest": "WP", "zombies9": "ABDQ", "core": ""}
+READING_LETTERS = {"zombie40k": "A", "apocalypse": "APV", "outwest": "WP", "zombies9": "ABDQ", "core": ""}
 
 SECTION = re.compile(r"(?:\b(?P<book>core-7th-edition|zombie-apocalypse|core|Core|catalogue|zombie40k|apocalypse"
                      r"|outwest)(?:\.md`*)?[\s(]+)?§(?P<number>\d+(?:\.\d+)*)")  # `catalogue.md`` §2` too

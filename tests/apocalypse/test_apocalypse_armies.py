@@ -92,8 +92,11 @@ def _army(*units, faction="Space Marines"):
     (_army(UnitChoice("Captain"), UnitChoice("Terminator", 10)),
      r"^broken\.toml: §2 Points limit: the army costs 490 points; allowed: up to 400$"),
     (_army(UnitChoice("Captain"), UnitChoice("Rhino")),
-     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Rhino' is a vehicle \(transport\); vehicles are not in the core "
-     r"spec yet, so an army takes none$"),
+     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Rhino' is a vehicle \(transport\); vehicles are catalogued but not "
+     r"yet played \(issue 32\), so an army takes none$"),
+    (_army(UnitChoice("Farseer"), UnitChoice("War Walker"), faction="Craftworld Eldar"),
+     r"^broken\.toml: units\[1\]: §2 Vehicles: 'War Walker' is a vehicle \(walker\); vehicles are catalogued but "
+     r"not yet played \(issue 32\)"),
     (_army(UnitChoice("Captain"), UnitChoice("Dreadnought")),
      r"^broken\.toml: units\[1\]: §2 Vehicles: 'Dreadnought' is a vehicle \(walker\)"),
     (_army(UnitChoice("Cadre Fireblade"), UnitChoice("Riptide"), faction="Tau Empire"),

@@ -178,8 +178,8 @@ def _entry(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
     refused = vehicles(cat)
     for vname, v in refused.items():
         if vname.lower() == name.lower():
-            raise ArmyError(f"§2 Vehicles: {vname!r} is a vehicle ({v.kind}); vehicles are not in the core spec "
-                            "yet, so an army takes none")
+            raise ArmyError(f"§2 Vehicles: {vname!r} is a vehicle ({v.kind}); vehicles are catalogued but not yet "
+                            "played (issue 32), so an army takes none")
     try:
         entry = cat.unit(name)
     except UnknownNameError as err:

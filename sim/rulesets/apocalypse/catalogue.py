@@ -1,6 +1,7 @@
 """Zombie Apocalypse's catalogue: the 7th-edition units and weapons (``sim/data/w40k``) with the
 HQ characters, Elites, Fast Attack and Heavy Support of ``sim/data/apocalypse``, its Force
-Organisation data (``[[slot]]``), the vehicles its army check refuses (``[[vehicle]]``) and the
+Organisation data (``[[slot]]``), the vehicle datasheets (``[[vehicle]]``, vehicles.toml: catalogued, refused by
+the army check until vehicles are played, issue 32) and the
 zombie side (zombie-apocalypse §2, §4).
 """
 
@@ -17,11 +18,11 @@ from sim.w40k.catalogue import (
     CatalogueError,
     Extension,
     as_choice,
-    as_points,
     as_text,
     load_catalogue,
     load_catalogue_file,
 )
+from sim.w40k.vehicles import VehicleEntry, read_vehicle
 
 FOLDERS = (*CORE, "apocalypse")
 SLOTS = ("hq", "troops", "elites", "fast_attack", "heavy_support")
@@ -29,7 +30,6 @@ SLOT_WORDS = {"hq": "HQ", "troops": "Troops", "elites": "Elites", "fast_attack":
               "heavy_support": "Heavy Support"}
 UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature")
 CHARACTERS = ("", "independent")
-VEHICLE_KINDS = ("walker", "transport", "tank", "flyer")
 
 
 @dataclass(frozen=True)
@@ -48,15 +48,7 @@ class Slot:
     source: str = ""
 
 
-@dataclass(frozen=True)
-class Vehicle:
-    """A vehicle datasheet: refused by the army check (no vehicles in the core spec yet)."""
-
-    name: str
-    faction: str
-    kind: str
-    cost: Fraction
-    source: str = ""
+Vehicle = VehicleEntry  # a vehicle datasheet (sim.w40k.vehicles): catalogued, refused by the army check (issue 32)
 
 
 def _count(fields, key: str, lo: int, hi: int, default=None) -> int:
@@ -84,24 +76,13 @@ def _read_slot(fields, resolver) -> Slot:
     return slot
 
 
-def _read_vehicle(fields, resolver) -> Vehicle:
-    """One [[vehicle]] entry (force_org.toml)."""
-    return Vehicle(
-        name=fields.get("name", as_text),
-        faction=fields.get("faction", as_text),
-        kind=fields.get("kind", as_choice(VEHICLE_KINDS)),
-        cost=fields.get("cost", as_points),
-        source=fields.get("source", as_text),
-    )
-
-
 SLOT = Extension("slot", "slot", _read_slot)
-VEHICLE = Extension("vehicle", "vehicle", _read_vehicle)
+VEHICLE = Extension("vehicle", "vehicle", read_vehicle)
 EXTENSIONS = (SLOT, VEHICLE)
 
 
 def _checked(cat: Catalogue, where: str) -> Catalogue:
-    """Every [[slot]] names a unit of the catalogue, once."""
+    """Every [[slot]] names a unit of the catalogue, once; every [[vehicle]] name is unique."""
     seen = set()
     for slot in cat.extra.get("slot", ()):
         if slot.unit not in cat.units:
@@ -109,6 +90,11 @@ def _checked(cat: Catalogue, where: str) -> Catalogue:
         if slot.unit in seen:
             raise CatalogueError(f"{where}: slot {slot.unit!r}: given twice")
         seen.add(slot.unit)
+    names = set()
+    for v in cat.extra.get("vehicle", ()):
+        if v.name in names or v.name in cat.units:
+            raise CatalogueError(f"{where}: vehicle {v.name!r}: given twice, or also a unit")
+        names.add(v.name)
     return cat
 
 
@@ -150,4 +136,5 @@ def slots(cat: Catalogue) -> dict[str, Slot]:
 
 
 def vehicles(cat: Catalogue) -> dict[str, Vehicle]:
+    """Vehicle name -> its datasheet."""
     return {v.name: v for v in cat.extra.get("vehicle", ())}

@@ -390,6 +390,20 @@ class ApocalypseConfig:
                                  hi=10, plausible=(1.0, 3.0))
     allocation: str = _p("random", "C", "docs/apocalypse.md", "which model of a horde a wound goes to",
                          ("random", "zombies_first"))
+    # [C] readings of the 7th-edition vehicle core the sources reached do not confirm (docs/apocalypse.md,
+    # "Vehicles (7th-edition core)"); catalogued vehicles are not played yet (issue 32): no game reads these yet
+    vehicle_damage_table: str = _p("7th", "C", "V5", "vehicle damage table: 7th (1-3 Crew Shaken, 4 Crew Stunned, "
+                                   "5 Weapon Destroyed, 6 Immobilised, 7+ Explodes!) or 6th (1-2, 3, 4, 5, 6+)",
+                                   ("7th", "6th"))
+    vehicle_ap_modifiers: str = _p("7th", "C", "V5", "damage roll modifiers by AP: 7th (AP1 +2, AP2 +1, AP- -1) or "
+                                   "5th (AP1 +1, AP- -1)", ("7th", "5th"))
+    vehicle_assault_hits: str = _p("auto_4_6", "C", "V7", "close combat hits on a non-walker vehicle: auto_4_6 (did "
+                                   "not move: automatic, moved up to 6\": 4+, more: 6+) or all_4 (4+ whatever it did)",
+                                   ("auto_4_6", "all_4"))
+    vehicle_grenade_attacks: str = _p("one", "C", "V8", "grenade attacks of a model against a vehicle in close "
+                                      "combat: one, or its Attacks", ("one", "attacks"))
+    vehicle_explosion: str = _p("d6_s4", "C", "V10", "Explodes!: a Strength 4 (d6_s4) or 3 (d6_s3) AP- hit on every "
+                                "model within D6\"", ("d6_s4", "d6_s3"))
     edge_band_in: float = _p(3.0, "V", "§9.2", "edge and noise zombies wholly within this of the edge", lo=1, hi=12)
     fall_back_dice: int = _p(2, "V", "core §9.3", "D6s of a falling-back unit's move towards its closest table edge",
                              lo=1, hi=4)
@@ -473,6 +487,16 @@ def _refuse_inert(cfg: ApocalypseConfig) -> None:
         raise ConfigError(f"legendary_multiplier = {cfg.legendary_multiplier}; allowed: 3 unless a Warlord costs "
                           f"legendary_cost = {cfg.legendary_cost} points or more (A31; the dearest here costs "
                           f"{max(warlord_points(cfg))}), else the multiplier never plays")
+    for name in VEHICLE_READINGS:
+        default = next(f for f in fields(cfg) if f.name == name).default
+        if getattr(cfg, name) != default:
+            raise ConfigError(f"{name} = {getattr(cfg, name)!r}; allowed: {default} (vehicles are catalogued but not "
+                              "yet played, issue 32, so another reading never plays)")
+
+
+# the [C] readings of the vehicle core (V5, V7, V8, V10), refused off their default until vehicles play
+VEHICLE_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_assault_hits", "vehicle_grenade_attacks",
+                    "vehicle_explosion")
 
 
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}
