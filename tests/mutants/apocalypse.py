@@ -13,6 +13,7 @@ TESTS = ["tests/apocalypse/test_apocalypse_rules_gaps.py", "tests/apocalypse/tes
 TIMEOUT = 400.0
 
 K = "kernels/apocalypse/"
+CB = K + "combat.py"
 AS, ST, SH, HO, MV, NO = (K + f for f in ("assault.py", "strike.py", "shooting.py", "hordes.py", "movement.py", "noise.py"))
 ZO, SE, TU, UN = (K + f for f in ("zombies.py", "setup.py", "turn.py", "units.py"))
 ARMIES = "sim/rulesets/apocalypse/armies.py"
@@ -149,4 +150,16 @@ MUTANTS = [
       "equally close units: the horde goes for the first, not the one with more models"),
     M("ap_zombies_win_now", "§13", TU, "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) == 0:",
       "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) < 0:", "the zombies do not win when the last Warlord falls"),
+    # ---- issue 27, third pass: combat resolution (core §7.4)
+    M("ap_result_wounds_lost", "core §7.4", CB,
+      "    before = out[OUT_UNSAVED]\n    if precise:\n        precise_strikes(rng, g, n_dice, spec, st, u, tb, out)\n    else:\n        _strike_unit(rng, g, st, u, n_dice, spec, tb, out)\n    return out[OUT_UNSAVED] - before",
+      "    before = st.wounds[g, u].copy()\n    if precise:\n        precise_strikes(rng, g, n_dice, spec, st, u, tb, out)\n    else:\n        _strike_unit(rng, g, st, u, n_dice, spec, tb, out)\n    return int((before - st.wounds[g, u]).sum())",
+      "the zombies' combat result counts Wounds lost (an Instant Death wound on a W3 model is 3), not unsaved wounds"),
+    M("ap_result_fnp_counts", "core §7.4", CB, "    return out[OUT_UNSAVED] - before", "    return out[OUT_UNSAVED] + out[OUT_FNP] - before",
+      "a wound Feel No Pain ignores counts in the zombies' combat result"),
+    M("ap_result_players_kills", "core §7.4", AS, "    st.w_dealt[0] += out[OUT_UNSAVED]\n    st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_ZKILLED]",
+      "    st.w_dealt[0] += out[OUT_KILLED]\n    st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_ZKILLED]",
+      "the players' combat result counts zombies killed, not unsaved wounds"),
+    M("ap_result_draw_tests", "core §7.4", AS, "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff <= 0:", "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff < 0:",
+      "a drawn combat makes the players test Morale"),
 ]
