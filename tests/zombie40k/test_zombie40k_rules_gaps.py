@@ -784,3 +784,30 @@ def test_s6_4_a_horde_whose_combat_ended_consolidates_d6_towards_the_nearest_squ
     turn._consolidations(st, 0, tb, rng)
     dice.done()
     assert st.pos[0, h, 0] == pytest.approx(24.0) and st.pos[0, h, 1] == pytest.approx(34.0)
+
+
+# ------------------------------------------------------------------ combat resolution (core §7.4)
+
+
+def test_core_7_4_a_wound_feel_no_pain_ignores_is_not_in_the_combat_result(dice):
+    """core §7.4: each side totals the unsaved Wounds it inflicted, "wounds ignored by Feel No Pain
+    do not count" - the measure Zombie Apocalypse's combats use too. Two automatic wounds on a horde
+    (Feel No Pain, zombie40k §10.4; no armour): Feel No Pain ignores the first, not the second
+    (z40k_result_fnp_counts)."""
+    import numpy as np
+
+    from kernels.w40k.attack_spec import automatic_wound_spec
+
+    st, tb, rng = _game()
+    h = _first_horde(tb)
+    fnp = int(st.stats[0, h, 0, L.FNP])
+    assert 1 < fnp < L.NONE and st.stats[0, h, 0, L.SV] == L.NONE and st.stats[0, h, 0, L.INV] == L.NONE
+    spec = np.zeros_like(st.w_spec[0])
+    automatic_wound_spec(spec)
+    inflicted, suffered = np.zeros_like(st.w_inflicted), np.zeros_like(st.w_suffered)
+    n = units.alive(st, 0, h)
+    dice.script(fnp, 1)  # the first wound's Feel No Pain passes, the second's fails
+    assault._strike(st, 0, 0, h, 2, spec, inflicted, suffered, tb, rng, np.zeros_like(st.w_out[0]))
+    dice.done()
+    assert units.alive(st, 0, h) == n - 1
+    assert inflicted[0] == 1 and suffered[h] == 1
