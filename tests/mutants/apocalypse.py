@@ -9,7 +9,8 @@ the set-up, spawning, spawners, traits and victory (test_apocalypse_rules_gaps.p
 from mutant import Mutant as M
 
 TESTS = ["tests/apocalypse/test_apocalypse_rules_gaps.py", "tests/apocalypse/test_apocalypse_mutant_kills.py",
-         "tests/apocalypse/test_apocalypse_rules.py"]
+         "tests/apocalypse/test_apocalypse_rules.py", "tests/apocalypse/test_apocalypse_fidelity.py",
+         "tests/apocalypse/test_apocalypse_readings.py"]
 TIMEOUT = 400.0
 
 K = "kernels/apocalypse/"
@@ -162,4 +163,26 @@ MUTANTS = [
       "the players' combat result counts zombies killed, not unsaved wounds"),
     M("ap_result_draw_tests", "core §7.4", AS, "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff <= 0:", "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff < 0:",
       "a drawn combat makes the players test Morale"),
+    # ---- issue 27 items 9-15: each fix of the third pass undone (tests/apocalypse/test_apocalypse_fidelity.py)
+    M("ap_split_same_unit", "§5, A25", ZO, "        st.w_charged[v] = True\n        st.hst[g, h, HS_Z] -= least",
+      "        st.hst[g, h, HS_Z] -= least", "split groups go again at a unit the horde already charges (item 9)"),
+    M("ap_counter_attack_locked", "core §12", ZO, "            if not _locked(st, g, u):  # core §12 Counter-attack",
+      "            if True:  # core §12 Counter-attack", "a unit already locked gets Counter-attack when charged again (item 10)"),
+    M("ap_plague_wounds_lost", "§5, A23", CB,
+      "        before = out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0)\n        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],\n                        NONE, 0, st.w_dealt[:0], out)\n        if m >= 0:\n            plague_wounds(st, g, u, m, out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0) - before)",
+      "        before = st.wounds[g, u, m] if m >= 0 else 0\n        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],\n                        NONE, 0, st.w_dealt[:0], out)\n        if m >= 0:\n            plague_wounds(st, g, u, m, before - st.wounds[g, u, m])",
+      "The Plague counts Wounds lost (an Instant Death wound on a W3 IC adds +2), not unsaved wounds (item 11)"),
+    M("ap_plague_fnp_ignored", "§5, A23", CB, "    fnp = tb.prm[P_PLAGUE_FNP] != 0\n", "    fnp = False\n",
+      "a wound Feel No Pain ignores is not counted for The Plague (A23's default counts it)"),
+    M("ap_brute_two_weapons", "§4, core §7.3", AS,
+      "    if n_melee >= 2 and (flags & WR_TWO_HANDED) == 0 and not lone_specialist:\n        attacks += 1\n    init = 1 if",
+      "    if False:\n        attacks += 1\n    init = 1 if", "a Brute loses its host's two-melee-weapons +1 Attack (item 12)"),
+    M("ap_strikes_stop_step", "core §7.3", AS, "                break  # this unit has no horde left to strike",
+      "                return  # this unit has no horde left to strike", "one unit with no target ends the Initiative step for the combat's later units (item 13)"),
+    M("ap_hammer_stops", "core §12", AS, "                break  # this unit has no horde left to hit",
+      "                return  # this unit has no horde left to hit", "one unit with no target ends Hammer of Wrath for the combat's later units (item 13)"),
+    M("ap_blast_no_cover", "§6, §10", CB, "    spec[SP_NO_COVER] = 0\n    cover = cover_at(", "    spec[SP_NO_COVER] = 1\n    cover = cover_at(",
+      "the spawner's blast ignores cover, Foggy's Shrouded too (item 14)"),
+    M("ap_rolloff_tie_lower_only", "§3.2", SE, "                if i != j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0",
+      "                if i < j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0", "only the lower index of a deployment roll-off tie re-rolls (item 15)"),
 ]

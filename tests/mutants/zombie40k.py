@@ -11,7 +11,10 @@ from mutant import Mutant as M
 
 TESTS = ["tests/zombie40k/test_zombie40k_rules_gaps.py", "tests/zombie40k/test_zombie40k_mutant_kills.py",
          "tests/zombie40k/test_zombie40k_fidelity_untested_rules.py",
-         "tests/zombie40k/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py"]
+         "tests/zombie40k/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py",
+         # issue 27 items 3, 6, 8 (the third pass's fixes; hand-fed, ~20 s each as plain Python)
+         "tests/zombie40k/test_zombie40k_fidelity_shooting.py", "tests/zombie40k/test_zombie40k_fidelity_movement.py",
+         "tests/zombie40k/test_zombie40k_fidelity_terrain.py", "tests/zombie40k/test_zombie40k_fidelity_config.py"]
 TIMEOUT = 500.0
 
 CORE = "kernels/w40k/combat.py"
@@ -236,4 +239,27 @@ MUTANTS = [
       "    policy = int(tb.prm[P_RESULT6])", "result6_policy still applies under Coop Mode (issue 27 item 2)"),
     M("z40k_zombie_consolidate_still", "§6.4", MV, "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, p, 0], st.pos[g, p, 1]",
       "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, z, 0], st.pos[g, z, 1]", "zombies whose combat ended stay where they are"),
+    # ---- issue 27 items 1-8: each fix of the third pass undone
+    M("z40k_pistol_second_weapon", "core §7.3", AS, "        return tb.ids[ID_CCW], 0  # core §7.3: the pistol",
+      "        return tb.ids[ID_CCW], 1 if pistol >= 0 else 0  # core §7.3: the pistol",
+      "a pistol and no melee weapon give the two-weapons +1 Attack (item 1)"),
+    M("z40k_shotgun_no_overwatch", "§8", SH, "        if is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):",
+      "        if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):",
+      "the Shotgun power-up never fires Overwatch (item 3)"),
+    M("z40k_shotgun_duct_shot", "§8, A31", SH, "    shots = int(tb.prm[P_SHOTGUN_SHOTS]) + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)",
+      "    shots = int(tb.prm[P_SHOTGUN_SHOTS])", "Duct Tape's extra shot is lost with the Shotgun power-up (item 3)"),
+    M("z40k_speed_pack_game_turn", "§8", "kernels/zombie40k/turn.py", "    st.pu[g, p, PU_MUSHROOM_ON] = 0  # the Speed Pack lasts",
+      "    pass  # the Speed Pack lasts", "the Speed Pack lasts the whole game turn, not the squad's player turn (item 5)"),
+    M("z40k_chuck_no_flee_reroll", "§8, A35", AS, "    if theirs >= mine and not rerolled and _blessed(st, g, p, tb):",
+      "    if False:", "Chuck Norris does not re-roll the caught loser's Sweeping Advance die (item 6)"),
+    M("z40k_chuck_no_sweep_reroll", "§8, A35", AS, "    if theirs < mine and _blessed(st, g, v, tb):", "    if False:",
+      "Chuck Norris does not re-roll a sweeping squad's short die (item 6)"),
+    M("z40k_chuck_no_emfh_reroll", "§8, §10.5, A35", "kernels/zombie40k/turn.py", "            if failed and chuck_active(st, g, p):",
+      "            if False:", "Chuck Norris does not re-roll a failed Every Man For Himself test (item 6)"),
+    M("z40k_chuck_no_dangerous_reroll", "§8, A35", CA, " and not (blessed and d6(rng, g) != 1):", ":",
+      "Chuck Norris does not re-roll a dangerous-terrain 1 (item 6)"),
+    M("z40k_consolidate_falling_back", "core §7.5", AS, "in_combat(st, g, u) or st.ustate[g, u, US_FALLING_BACK] != 0:",
+      "in_combat(st, g, u):", "a unit that fell back after it was flagged still consolidates (item 7)"),
+    M("z40k_names_spaces", "§1", "sim/rulesets/zombie40k/config.py", 'printed = [" ".join(p.name.split()) for p in self.players]',
+      "printed = [p.name for p in self.players]", "player names that differ only by spaces are accepted (item 8)"),
 ]
