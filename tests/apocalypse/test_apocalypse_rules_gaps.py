@@ -460,3 +460,50 @@ def test_core_7_4_equal_totals_are_a_draw_nobody_tests_morale(dice):
     assault.resolve_combat(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)
     dice.done()  # not a die rolled
     assert st.lock[0, u, h] == 1 and units.models_alive(st, 0, u) == 10
+
+
+# -------------------------------------------------- the second pass's unmutated rules (§6, A15, A29, A37)
+
+
+def test_s6_foggy_shrouds_every_model_5_in_the_open_2_in_a_ruin(dice):
+    """§6 Foggy, core §6.7 Shrouded: +2 cover, at least 5+ in the open; the zone is a ruin (4+,
+    §3.1) (ap_foggy_open, ap_foggy_ruin)."""
+    from kernels.apocalypse.terrain import cover_at
+
+    for foggy, open_, ruin in ((False, L.NONE, 4), (True, 5, 2)):
+        _, tb, st, _ = table(foggy=foggy)
+        c = 0.5 * tb.prm[C.P_TABLE]
+        assert cover_at(st, 0, 2.0, 2.0, tb, L.NONE) == open_
+        assert cover_at(st, 0, c, c, tb, L.NONE) == ruin
+
+
+def test_a15_an_edge_wave_comes_on_level_with_the_player_model_nearest_that_edge(dice):
+    """§9.2, A15: the wave's spot along an edge is that of the player model nearest to the edge
+    (ap_edge_nearest_first)."""
+    _, tb, st, _ = table()
+    put_unit(st, tb, 0, 10.0, 30.0)
+    b = put_unit(st, tb, 1, 30.0, 8.0)  # nearer the y = 0 edge
+    assert zombies._nearest_unit_to_edge(st, 0, 0, tb) == st.upos[0, b, 0]
+    assert zombies._nearest_unit_to_edge(st, 0, 3, tb) == 30.0  # the x = 0 edge: the Captain at x = 10
+
+
+def test_a29_a_warlord_whose_base_is_partly_on_the_zone_is_extracted(dice):
+    """A29: a base partly within the zone counts; ``extraction = "wholly"`` asks for all of it
+    (ap_extraction_wholly)."""
+    for wholly, winner in ((False, C.SIDE_PLAYERS), (True, C.SIDE_ZOMBIES)):
+        _, tb, st, _ = table(extraction="wholly" if wholly else "partly")
+        c = 0.5 * tb.prm[C.P_TABLE]
+        put_unit(st, tb, 0, c + tb.prm[C.P_ZONE_R] + 0.5 * tb.prm[C.P_BASE_R], c)
+        warlord(st, tb)
+        turn.end_of_game(st, 0, tb)
+        assert st.res[0, C.R_WINNER] == winner
+
+
+def test_a37_max_zombies_caps_the_zombies_on_the_table(dice):
+    """A4, A37: with a cap, only as many new zombies as leave the table at the cap are placed, the
+    rest held back; 0 = no cap (ap_supply_cap_total)."""
+    _, tb, st, _ = table(max_zombies=30)
+    put_horde(st, tb, 24, 24, 25)
+    assert hordes.room_on_table(st, 0, 10, tb) == 5
+    tb.prm[C.P_MAX_ZOMBIES] = 0
+    assert hordes.room_on_table(st, 0, 10, tb) == 10

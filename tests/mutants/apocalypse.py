@@ -185,4 +185,15 @@ MUTANTS = [
       "the spawner's blast ignores cover, Foggy's Shrouded too (item 14)"),
     M("ap_rolloff_tie_lower_only", "§3.2", SE, "                if i != j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0",
       "                if i < j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0", "only the lower index of a deployment roll-off tie re-rolls (item 15)"),
+    # ---- the second pass's unmutated rules (test_apocalypse_rules_gaps.py)
+    M("ap_foggy_open", "§6", K + "terrain.py", "        cover = max(2, cover - 2) if cover < none else 5", "        cover = max(2, cover - 2) if cover < none else none",
+      "Foggy gives a model in the open no cover (Shrouded: at least 5+)"),
+    M("ap_foggy_ruin", "§6", K + "terrain.py", "        cover = max(2, cover - 2) if cover < none else 5", "        cover = max(2, cover - 1) if cover < none else 5",
+      "Foggy's Shrouded improves cover by 1, not 2"),
+    M("ap_edge_nearest_first", "§9.2, A15", ZO, "        if d < best_d:\n            best, best_d = along_edge(edge, x, y), d",
+      "        if best < 0.0:\n            best, best_d = along_edge(edge, x, y), d", "an edge wave comes on level with the first unit, not the one nearest that edge"),
+    M("ap_extraction_wholly", "A29", TU, "tb.prm, tb.prm[P_WHOLLY] != 0):", "tb.prm, True):",
+      "a Warlord must stand wholly on the zone, not partly (A29's default)"),
+    M("ap_supply_cap_total", "A4, A37", HO, "    return max(0, min(count, cap - zombies_on_table(st, g)))", "    return min(count, cap)",
+      "the cap on zombie models ignores the zombies already on the table"),
 ]

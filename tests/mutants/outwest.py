@@ -314,4 +314,9 @@ MUTANTS += [
       "    return False", "a man with no movement dice left still walks instead of being carried (item 17)"),
     M("ow_carry_only_unconscious", "§9, §4", HU, "    if not badly_wounded(st, g, tb, c):", "    if True:",
       "only an unconscious man is carried, never a badly wounded one (item 17)"),
+    # ---- §4 mount / dismount (test_outwest_rules_gaps.py)
+    M("ow_mount_reach", "§4", HU, "st.ff[g, h, FF_HORSE_Y]) <= 3.0 + EPS:", "st.ff[g, h, FF_HORSE_Y]) <= 6.0 + EPS:",
+      "a man mounts a horse up to 6\" away, not 3\""),
+    M("ow_dismount_far", "§4", HU, "    r2 = 2.0 * tb.prm[P_BASE_R]\n    f = st.ff[g, h, FF_FACING]", "    r2 = 2.0 * tb.prm[P_BASE_R] + 4.0\n    f = st.ff[g, h, FF_FACING]",
+      "dismounting leaves the horse more than 3\" away"),
 ]

@@ -262,4 +262,16 @@ MUTANTS = [
       "in_combat(st, g, u):", "a unit that fell back after it was flagged still consolidates (item 7)"),
     M("z40k_names_spaces", "§1", "sim/rulesets/zombie40k/config.py", 'printed = [" ".join(p.name.split()) for p in self.players]',
       "printed = [p.name for p in self.players]", "player names that differ only by spaces are accepted (item 8)"),
+    # ---- the second pass's unmutated rules (§5.4, §10.1, §11.5)
+    M("z40k_into_combat_by_unit", "§5.4", SH, "            total += alive(st, g, w)", "            total += 1",
+      "a hit into a combat picks a unit of it at random, not a model (test_zombie40k_fidelity_untested_rules.py)"),
+    M("z40k_coop_no_ev_fire", "§10.1", TU, "    if best >= 0:\n        shoot(st, g, p, best, tb, rng, False, False, -1)",
+      "    if False:\n        shoot(st, g, p, best, tb, rng, False, False, -1)", "an embarked Coop squad no longer fires from the EV"),
+    M("z40k_coop_ev_fire_any", "§10.1", TU, "        if may_shoot_unit(st, g, p, v, tb):\n            d = unit_gap(st, g, p, v)\n            if d <= reach and d < best_d:",
+      "        if may_shoot_unit(st, g, p, v, tb):\n            d = unit_gap(st, g, p, v)\n            if d <= reach:",
+      "an embarked Coop squad fires at the last zombies in reach, not the nearest"),
+    M("z40k_blight_not_defensive", "§11.5", "sim/data/w40k/weapons.toml", 'rules = ["assault_grenade", "defensive_grenade"]',
+      'rules = ["assault_grenade"]', "a Blight grenade is not a defensive grenade"),
+    M("z40k_terminator_inv", "§11.5, A43", "sim/data/zombie40k/zombies.toml", 'sv = 2, inv = 5, fnp = 5 }\nwargear = ["Manreaper", "Blight grenade"]',
+      'sv = 2, inv = 7, fnp = 5 }\nwargear = ["Manreaper", "Blight grenade"]', "the Boss's Terminator armour gives no 5+ invulnerable save"),
 ]

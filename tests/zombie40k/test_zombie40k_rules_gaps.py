@@ -811,3 +811,36 @@ def test_core_7_4_a_wound_feel_no_pain_ignores_is_not_in_the_combat_result(dice)
     dice.done()
     assert units.alive(st, 0, h) == n - 1
     assert inflicted[0] == 1 and suffered[h] == 1
+
+
+# ------------------------------------------------------------------ the second pass's unmutated rules (§10.1, §11.5)
+
+
+def test_s10_1_coop_an_embarked_squad_fires_from_the_ev_at_the_nearest_zombies(dice, monkeypatch):
+    """§10.1: in Coop Mode an embarked squad shoots from the EV's access point at the nearest
+    zombies in reach (z40k_coop_no_ev_fire, z40k_coop_ev_fire_any)."""
+    st, tb, rng = one_game(_mods("coop"))
+    near, far = _first_horde(tb), _first_horde(tb) + 1
+    clear_table(st, keep=(0, near, far))
+    movement.embark(st, 0, 0, tb)
+    x, y = st.pos[0, 0]
+    put_unit(st, tb, far, x, y - st.radius[0, far] - 6.0)
+    put_unit(st, tb, near, x + 4.0, y - st.radius[0, near] - 2.0)
+    fired = []
+    monkeypatch.setattr(turn, "shoot", lambda st, g, u, v, *rest: fired.append((u, v)))
+    turn._fire_from_vehicle(st, 0, 0, tb, rng)
+    assert fired == [(0, near)]
+
+
+def test_s11_5_blight_grenades_count_as_assault_and_defensive_grenades_and_terminator_armour_is_2_plus_5_inv(dice):
+    """§11.5, A43: the Boss's Blight grenade is both an assault and a defensive grenade; his
+    Terminator armour gives 2+ and 5++ (z40k_blight_not_defensive, z40k_terminator_inv)."""
+    from sim.rulesets.zombie40k.compile import catalogue_for, weapon_index
+
+    config = example_config("two_players")
+    st, tb, _ = one_game(config)
+    row = weapon_index(catalogue_for(config))["Blight grenade"]
+    flags = tb.weapons[row, L.W_FLAGS]
+    assert flags & L.WR_ASSAULT_GRENADE and flags & L.WR_DEFENSIVE_GRENADE
+    boss = _boss(st)
+    assert st.stats[0, boss, 0, L.SV] == 2 and st.stats[0, boss, 0, L.INV] == 5
