@@ -1,7 +1,7 @@
 """Attacks that land on the players' units: zombie attack groups (§4-§5), the spawner's blast
 (§10), Gets Hot. Every one goes through the core's ``resolve_attacks`` on the unit's slots (or,
-for the First Zombie's Precision Strikes, one die at a time), and the Wounds lost to zombies are
-counted per model for The Plague.
+for the First Zombie's Precision Strikes, one die at a time); each model's unsaved wounds from
+zombies are counted for The Plague, and the unit's for the combat's result (core §7.4).
 """
 
 from __future__ import annotations
@@ -9,12 +9,10 @@ from __future__ import annotations
 from kernels.apocalypse.columns import P_PLAGUE_FNP, US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
 from kernels.apocalypse.state import W_SPARE
 from kernels.apocalypse.strike import (
-    count_zombie_wounds,
     first_living,
     hits_only_on_six,
     plague_wounds,
     precise_strikes,
-    remember_wounds,
 )
 from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.units import majority
@@ -91,8 +89,10 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
                    out):
     """``n_dice`` close combat attacks of one zombie profile (``stats``, ``flags``) at unit u with
     ``weapon`` (a weapon-table row) at ``strength`` (the Hordes bonus applied); ``blind``: its horde
-    is Blind, WS 1 (core §12). Zombies! never get the charge bonus (§5). Returns the Wounds unit u
-    lost (each counted for The Plague)."""
+    is Blind, WS 1 (core §12). Zombies! never get the charge bonus (§5). Returns the unsaved wounds
+    unit u suffered, its side's count for the combat's result (core §7.4: an Instant Death wound is
+    one however many Wounds it takes, a wound Feel No Pain ignores none), each also counted for The
+    Plague."""
     if n_dice <= 0:
         return 0
     att = st.w_attacker
@@ -106,12 +106,12 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
                False, first_round, 0, tb.ws_chart, tb.wound_chart)
     if hits_only_on_six(dull, att[WS], target_ws(st, g, u)):
         spec[SP_HIT_ON] = 6
-    remember_wounds(st, g, u)
+    before = out[OUT_UNSAVED]
     if precise:
         precise_strikes(rng, g, n_dice, spec, st, u, tb, out)
     else:
         _strike_unit(rng, g, st, u, n_dice, spec, tb, out)
-    return count_zombie_wounds(st, g, u)
+    return out[OUT_UNSAVED] - before
 
 
 @njit

@@ -370,17 +370,6 @@ def hits_only_on_six(dull_witted, attacker_ws, target_ws):
 
 
 @njit
-def count_zombie_wounds(st, g, u):
-    """Wounds unit u lost since ``w_was`` was taken (to zombies: the combat's result, core §7.4)."""
-    lost = 0
-    for m in range(st.wounds.shape[2]):
-        d = st.w_was[m] - st.wounds[g, u, m]
-        if d > 0:
-            lost += d
-    return lost
-
-
-@njit
 def plague_wounds(st, g, u, m, n):
     """Model m of unit u suffered ``n`` unsaved wounds from zombies: The Plague counts them (§5: an
     Independent Character adds 1 for every unsaved wound that turn after the first - an Instant
@@ -388,12 +377,6 @@ def plague_wounds(st, g, u, m, n):
     if n > 0:
         st.minfo[g, u, m, MI_ZW] += n
         st.minfo[g, u, m, MI_ZW_TURN] += n
-
-
-@njit
-def remember_wounds(st, g, u):
-    for m in range(st.wounds.shape[2]):
-        st.w_was[m] = st.wounds[g, u, m]
 
 
 @njit

@@ -142,9 +142,9 @@ def test_plague_counts_unsaved_wounds_not_wounds_lost(dice):
     st.lock[0, u, h] = 1
     out = _out()
     dice.script(6, 2, 1)  # hit on a 6 (Dull Witted), wound S8 v T4 on 2+, the 4++ fails on a 1
-    lost = combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE],
-                                 tb.weapons[tb.ids[0]], 8, True, False, False, False, tb, out)
-    assert lost == 3 and st.wounds[0, u, 0] == 0 and out[L.OUT_UNSAVED] == 1
+    unsaved = combat.zombie_attacks(rng, 0, st, u, 1, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE],
+                                    tb.weapons[tb.ids[0]], 8, True, False, False, False, tb, out)
+    assert unsaved == 1 and st.wounds[0, u, 0] == 0 and out[L.OUT_UNSAVED] == 1  # core §7.4 counts one too
     assert st.minfo[0, u, 0, C.MI_ZW_TURN] == 1
     dice.script(5)
     assault.plague(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)

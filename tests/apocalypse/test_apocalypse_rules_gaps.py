@@ -12,14 +12,17 @@ import pytest
 from apocalypse_helpers import put_horde, put_unit, table, warlord
 
 import kernels.apocalypse.assault as assault
+import kernels.apocalypse.combat as combat
 import kernels.apocalypse.hordes as hordes
 import kernels.apocalypse.movement as movement
 import kernels.apocalypse.setup as setup
 import kernels.apocalypse.shooting as shooting
+import kernels.apocalypse.strike as strike
 import kernels.apocalypse.turn as turn
 import kernels.apocalypse.units as units
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
+from kernels.apocalypse.state import N_OUT_A
 from kernels.w40k import columns as L
 
 
@@ -380,3 +383,127 @@ def test_s13_the_zombies_win_at_once_when_no_warlord_lives(dice):
     st.wounds[0, u] = 0
     st.ust[0, u, C.US_ALIVE] = 0
     assert turn.zombies_win_now(st, 0) and st.res[0, C.R_WINNER] == C.SIDE_ZOMBIES
+
+
+# ------------------------------------------------------------------ combat resolution (core §7.4)
+
+
+def _captain_locked(tb, st, trait):
+    """The Captain (IC, Warlord, W3, T4, 3+ / 4++) locked with a horde of 15 Zombies."""
+    tb.policy[0, C.POL_TRAIT] = trait
+    u = put_unit(st, tb, 0, 20, 20)
+    h = put_horde(st, tb, 24, 20, 15)
+    warlord(st, tb)
+    st.w_cu[0], st.w_ch[0] = u, h
+    st.lock[0, u, h] = 1
+    return u, h
+
+
+def _zombie_blows(rng, st, tb, u, n, strength):
+    """``n`` plain Zombies' attacks at unit u: what their side adds to the combat's result."""
+    return combat.zombie_attacks(rng, 0, st, u, n, tb.zstats[C.ZK_ZOMBIE], tb.zflags[C.ZK_ZOMBIE],
+                                 tb.weapons[tb.ids[0]], strength, True, False, False, False, tb,
+                                 np.zeros(N_OUT_A, np.int64))
+
+
+def test_core_7_4_an_instant_death_wound_is_one_unsaved_wound_in_the_combat_result(dice):
+    """core §7.4: each side totals the unsaved Wounds it inflicted. One Instant Death wound (S8
+    against the Captain's T4) takes his 3 Wounds but is one unsaved wound, as a player's Instant
+    Death wound on a Brute counts one for the players (the old zombies' count: 3, the Wounds lost;
+    ap_result_wounds_lost)."""
+    _, tb, st, rng = table()
+    u, _ = _captain_locked(tb, st, C.TRAIT_NONE)
+    dice.script(6, 2, 1)  # hit on a 6 (Dull Witted), wound S8 v T4 on 2+, the 4++ fails on a 1
+    assert _zombie_blows(rng, st, tb, u, 1, 8) == 1
+    dice.done()
+    assert st.wounds[0, u, 0] == 0
+
+
+def test_core_7_4_a_wound_feel_no_pain_ignores_is_not_in_the_combat_result(dice):
+    """core §7.4: "wounds ignored by Feel No Pain do not count" - though The Plague counts it
+    (A23's default, core §6.8: it was an unsaved wound; ap_result_fnp_counts)."""
+    _, tb, st, rng = table()
+    u, _ = _captain_locked(tb, st, C.TRAIT_TENACITY)  # Tenacity: Feel No Pain 5+ (§7 trait 3)
+    dice.script(6, 4, 1, 5, 6, 4, 1, 1)  # two blows: hit, wound S4 v T4, save failed; FNP 5 passes, 1 fails
+    assert _zombie_blows(rng, st, tb, u, 2, 4) == 1
+    dice.done()
+    assert st.wounds[0, u, 0] == 2 and st.minfo[0, u, 0, C.MI_ZW_TURN] == 2
+
+
+def test_core_7_4_the_players_count_unsaved_wounds_not_models_killed(dice):
+    """core §7.4: a wound on a Juggernaut (W2) that does not kill it counts one for the players
+    (ap_result_players_kills)."""
+    _, tb, st, rng = table()
+    u = put_unit(st, tb, 1, 20, 20)
+    h = put_horde(st, tb, 24, 20, 0, juggernauts=1)
+    spec = np.zeros(L.N_SPEC, np.int64)
+    assault.auto_melee_spec(spec, 4, L.NONE, 4, tb.wound_chart)  # one automatic hit, S4 v T4, AP -
+    out = np.zeros(N_OUT_A, np.int64)
+    dice.script(4, 1, 1)  # wounds on a 4; its invulnerable save and its 6+ Feel No Pain (§5) fail
+    strike.strike_horde(rng, 0, 1, spec, st, h, L.NONE, False, tb, out)
+    dice.done()
+    assert out[L.OUT_UNSAVED] == 1 and out[L.OUT_KILLED] == 0
+    st.w_dealt[0] = 0
+    assault._tally_player_blows(st, 0, u, 0, out)
+    assert st.w_dealt[0] == 1
+
+
+def test_core_7_4_equal_totals_are_a_draw_nobody_tests_morale(dice):
+    """core §7.4: "equal totals = draw, the units stay locked": no Morale check is rolled
+    (ap_result_draw_tests)."""
+    _, tb, st, rng = table()
+    u = put_unit(st, tb, 1, 20, 20)
+    h = put_horde(st, tb, 24, 20, 15)
+    st.w_cu[0], st.w_ch[0] = u, h
+    st.lock[0, u, h] = 1
+    st.w_dealt[0] = st.w_dealt[1] = 2
+    assault.resolve_combat(rng, 0, st, 1, 1, tb, C.PH_Z_ASSAULT)
+    dice.done()  # not a die rolled
+    assert st.lock[0, u, h] == 1 and units.models_alive(st, 0, u) == 10
+
+
+# -------------------------------------------------- the second pass's unmutated rules (§6, A15, A29, A37)
+
+
+def test_s6_foggy_shrouds_every_model_5_in_the_open_2_in_a_ruin(dice):
+    """§6 Foggy, core §6.7 Shrouded: +2 cover, at least 5+ in the open; the zone is a ruin (4+,
+    §3.1) (ap_foggy_open, ap_foggy_ruin)."""
+    from kernels.apocalypse.terrain import cover_at
+
+    for foggy, open_, ruin in ((False, L.NONE, 4), (True, 5, 2)):
+        _, tb, st, _ = table(foggy=foggy)
+        c = 0.5 * tb.prm[C.P_TABLE]
+        assert cover_at(st, 0, 2.0, 2.0, tb, L.NONE) == open_
+        assert cover_at(st, 0, c, c, tb, L.NONE) == ruin
+
+
+def test_a15_an_edge_wave_comes_on_level_with_the_player_model_nearest_that_edge(dice):
+    """§9.2, A15: the wave's spot along an edge is that of the player model nearest to the edge
+    (ap_edge_nearest_first)."""
+    _, tb, st, _ = table()
+    put_unit(st, tb, 0, 10.0, 30.0)
+    b = put_unit(st, tb, 1, 30.0, 8.0)  # nearer the y = 0 edge
+    assert zombies._nearest_unit_to_edge(st, 0, 0, tb) == st.upos[0, b, 0]
+    assert zombies._nearest_unit_to_edge(st, 0, 3, tb) == 30.0  # the x = 0 edge: the Captain at x = 10
+
+
+def test_a29_a_warlord_whose_base_is_partly_on_the_zone_is_extracted(dice):
+    """A29: a base partly within the zone counts; ``extraction = "wholly"`` asks for all of it
+    (ap_extraction_wholly)."""
+    for wholly, winner in ((False, C.SIDE_PLAYERS), (True, C.SIDE_ZOMBIES)):
+        _, tb, st, _ = table(extraction="wholly" if wholly else "partly")
+        c = 0.5 * tb.prm[C.P_TABLE]
+        put_unit(st, tb, 0, c + tb.prm[C.P_ZONE_R] + 0.5 * tb.prm[C.P_BASE_R], c)
+        warlord(st, tb)
+        turn.end_of_game(st, 0, tb)
+        assert st.res[0, C.R_WINNER] == winner
+
+
+def test_a37_max_zombies_caps_the_zombies_on_the_table(dice):
+    """A4, A37: with a cap, only as many new zombies as leave the table at the cap are placed, the
+    rest held back; 0 = no cap (ap_supply_cap_total)."""
+    _, tb, st, _ = table(max_zombies=30)
+    put_horde(st, tb, 24, 24, 25)
+    assert hordes.room_on_table(st, 0, 10, tb) == 5
+    tb.prm[C.P_MAX_ZOMBIES] = 0
+    assert hordes.room_on_table(st, 0, 10, tb) == 10

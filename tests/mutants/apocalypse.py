@@ -9,10 +9,12 @@ the set-up, spawning, spawners, traits and victory (test_apocalypse_rules_gaps.p
 from mutant import Mutant as M
 
 TESTS = ["tests/apocalypse/test_apocalypse_rules_gaps.py", "tests/apocalypse/test_apocalypse_mutant_kills.py",
-         "tests/apocalypse/test_apocalypse_rules.py"]
+         "tests/apocalypse/test_apocalypse_rules.py", "tests/apocalypse/test_apocalypse_fidelity.py",
+         "tests/apocalypse/test_apocalypse_readings.py"]
 TIMEOUT = 400.0
 
 K = "kernels/apocalypse/"
+CB = K + "combat.py"
 AS, ST, SH, HO, MV, NO = (K + f for f in ("assault.py", "strike.py", "shooting.py", "hordes.py", "movement.py", "noise.py"))
 ZO, SE, TU, UN = (K + f for f in ("zombies.py", "setup.py", "turn.py", "units.py"))
 ARMIES = "sim/rulesets/apocalypse/armies.py"
@@ -149,4 +151,49 @@ MUTANTS = [
       "equally close units: the horde goes for the first, not the one with more models"),
     M("ap_zombies_win_now", "§13", TU, "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) == 0:",
       "    if st.gst[g, G_OVER] == 0 and warlords_alive(st, g) < 0:", "the zombies do not win when the last Warlord falls"),
+    # ---- issue 27, third pass: combat resolution (core §7.4)
+    M("ap_result_wounds_lost", "core §7.4", CB,
+      "    before = out[OUT_UNSAVED]\n    if precise:\n        precise_strikes(rng, g, n_dice, spec, st, u, tb, out)\n    else:\n        _strike_unit(rng, g, st, u, n_dice, spec, tb, out)\n    return out[OUT_UNSAVED] - before",
+      "    before = st.wounds[g, u].copy()\n    if precise:\n        precise_strikes(rng, g, n_dice, spec, st, u, tb, out)\n    else:\n        _strike_unit(rng, g, st, u, n_dice, spec, tb, out)\n    return int((before - st.wounds[g, u]).sum())",
+      "the zombies' combat result counts Wounds lost (an Instant Death wound on a W3 model is 3), not unsaved wounds"),
+    M("ap_result_fnp_counts", "core §7.4", CB, "    return out[OUT_UNSAVED] - before", "    return out[OUT_UNSAVED] + out[OUT_FNP] - before",
+      "a wound Feel No Pain ignores counts in the zombies' combat result"),
+    M("ap_result_players_kills", "core §7.4", AS, "    st.w_dealt[0] += out[OUT_UNSAVED]\n    st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_ZKILLED]",
+      "    st.w_dealt[0] += out[OUT_KILLED]\n    st.pres[g, st.minfo[g, u, m, MI_OWNER], PR_ZKILLED]",
+      "the players' combat result counts zombies killed, not unsaved wounds"),
+    M("ap_result_draw_tests", "core §7.4", AS, "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff <= 0:", "    diff = st.w_dealt[1] - st.w_dealt[0]\n    if diff < 0:",
+      "a drawn combat makes the players test Morale"),
+    # ---- issue 27 items 9-15: each fix of the third pass undone (tests/apocalypse/test_apocalypse_fidelity.py)
+    M("ap_split_same_unit", "§5, A25", ZO, "        st.w_charged[v] = True\n        st.hst[g, h, HS_Z] -= least",
+      "        st.hst[g, h, HS_Z] -= least", "split groups go again at a unit the horde already charges (item 9)"),
+    M("ap_counter_attack_locked", "core §12", ZO, "            if not _locked(st, g, u):  # core §12 Counter-attack",
+      "            if True:  # core §12 Counter-attack", "a unit already locked gets Counter-attack when charged again (item 10)"),
+    M("ap_plague_wounds_lost", "§5, A23", CB,
+      "        before = out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0)\n        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],\n                        NONE, 0, st.w_dealt[:0], out)\n        if m >= 0:\n            plague_wounds(st, g, u, m, out[OUT_UNSAVED] + (out[OUT_FNP] if fnp else 0) - before)",
+      "        before = st.wounds[g, u, m] if m >= 0 else 0\n        resolve_attacks(rng, g, 1, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u], st.mstatus[g, u],\n                        NONE, 0, st.w_dealt[:0], out)\n        if m >= 0:\n            plague_wounds(st, g, u, m, before - st.wounds[g, u, m])",
+      "The Plague counts Wounds lost (an Instant Death wound on a W3 IC adds +2), not unsaved wounds (item 11)"),
+    M("ap_plague_fnp_ignored", "§5, A23", CB, "    fnp = tb.prm[P_PLAGUE_FNP] != 0\n", "    fnp = False\n",
+      "a wound Feel No Pain ignores is not counted for The Plague (A23's default counts it)"),
+    M("ap_brute_two_weapons", "§4, core §7.3", AS,
+      "    if n_melee >= 2 and (flags & WR_TWO_HANDED) == 0 and not lone_specialist:\n        attacks += 1\n    init = 1 if",
+      "    if False:\n        attacks += 1\n    init = 1 if", "a Brute loses its host's two-melee-weapons +1 Attack (item 12)"),
+    M("ap_strikes_stop_step", "core §7.3", AS, "                break  # this unit has no horde left to strike",
+      "                return  # this unit has no horde left to strike", "one unit with no target ends the Initiative step for the combat's later units (item 13)"),
+    M("ap_hammer_stops", "core §12", AS, "                break  # this unit has no horde left to hit",
+      "                return  # this unit has no horde left to hit", "one unit with no target ends Hammer of Wrath for the combat's later units (item 13)"),
+    M("ap_blast_no_cover", "§6, §10", CB, "    spec[SP_NO_COVER] = 0\n    cover = cover_at(", "    spec[SP_NO_COVER] = 1\n    cover = cover_at(",
+      "the spawner's blast ignores cover, Foggy's Shrouded too (item 14)"),
+    M("ap_rolloff_tie_lower_only", "§3.2", SE, "                if i != j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0",
+      "                if i < j and keys[i] == keys[j]:\n                    keys[n + 1 + i] = 1.0", "only the lower index of a deployment roll-off tie re-rolls (item 15)"),
+    # ---- the second pass's unmutated rules (test_apocalypse_rules_gaps.py)
+    M("ap_foggy_open", "§6", K + "terrain.py", "        cover = max(2, cover - 2) if cover < none else 5", "        cover = max(2, cover - 2) if cover < none else none",
+      "Foggy gives a model in the open no cover (Shrouded: at least 5+)"),
+    M("ap_foggy_ruin", "§6", K + "terrain.py", "        cover = max(2, cover - 2) if cover < none else 5", "        cover = max(2, cover - 1) if cover < none else 5",
+      "Foggy's Shrouded improves cover by 1, not 2"),
+    M("ap_edge_nearest_first", "§9.2, A15", ZO, "        if d < best_d:\n            best, best_d = along_edge(edge, x, y), d",
+      "        if best < 0.0:\n            best, best_d = along_edge(edge, x, y), d", "an edge wave comes on level with the first unit, not the one nearest that edge"),
+    M("ap_extraction_wholly", "A29", TU, "tb.prm, tb.prm[P_WHOLLY] != 0):", "tb.prm, True):",
+      "a Warlord must stand wholly on the zone, not partly (A29's default)"),
+    M("ap_supply_cap_total", "A4, A37", HO, "    return max(0, min(count, cap - zombies_on_table(st, g)))", "    return min(count, cap)",
+      "the cap on zombie models ignores the zombies already on the table"),
 ]

@@ -8,7 +8,7 @@ oracle and ruleset files take minutes each as plain Python, so they are not part
 from mutant import Mutant as M
 
 TESTS = ["tests/outwest/test_outwest_rules_gaps.py", "tests/outwest/test_outwest_mutant_kills.py",
-         "tests/outwest/test_outwest_rules.py"]
+         "tests/outwest/test_outwest_rules.py", "tests/outwest/test_outwest_moves.py"]
 TIMEOUT = 300.0
 
 K = "kernels/outwest/"
@@ -306,4 +306,17 @@ MUTANTS += [
     M("ow_zombie_attacks_everyone", "§7.3", ZO, "            h = zombie_target(st, g, tb, z)\n            if h >= 0:\n                zombie_attacks(st, g, tb, rng, z, h)",
       "            for h in range(n_humans(tb)):\n                if is_human(st, g, h) and touching(gap_between(st, g, tb, z, h)):\n                    zombie_attacks(st, g, tb, rng, z, h)",
       "a zombie touching two men attacks both"),
+    # ---- issue 27 items 16-17: each fix of the third pass undone (tests/outwest/test_outwest_moves.py)
+    M("ow_moves_through_zombies", "§1, §4", FI, "        if z != f and is_zombie(st, g, z):", "        if False:",
+      "a human's move passes through zombies and may end on top of one (item 16)"),
+    M("ow_badly_wounded_walk", "§9, §4", HU,
+      "    lost = st.fi[g, h, FI_SERIOUS] + st.fi[g, h, FI_LEGS]\n    return tb.cls[st.fi[g, h, FI_CLASS], CL_MOVE_DICE] - lost <= 0",
+      "    return False", "a man with no movement dice left still walks instead of being carried (item 17)"),
+    M("ow_carry_only_unconscious", "§9, §4", HU, "    if not badly_wounded(st, g, tb, c):", "    if True:",
+      "only an unconscious man is carried, never a badly wounded one (item 17)"),
+    # ---- §4 mount / dismount (test_outwest_rules_gaps.py)
+    M("ow_mount_reach", "§4", HU, "st.ff[g, h, FF_HORSE_Y]) <= 3.0 + EPS:", "st.ff[g, h, FF_HORSE_Y]) <= 6.0 + EPS:",
+      "a man mounts a horse up to 6\" away, not 3\""),
+    M("ow_dismount_far", "§4", HU, "    r2 = 2.0 * tb.prm[P_BASE_R]\n    f = st.ff[g, h, FF_FACING]", "    r2 = 2.0 * tb.prm[P_BASE_R] + 4.0\n    f = st.ff[g, h, FF_FACING]",
+      "dismounting leaves the horse more than 3\" away"),
 ]

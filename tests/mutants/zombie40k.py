@@ -11,7 +11,10 @@ from mutant import Mutant as M
 
 TESTS = ["tests/zombie40k/test_zombie40k_rules_gaps.py", "tests/zombie40k/test_zombie40k_mutant_kills.py",
          "tests/zombie40k/test_zombie40k_fidelity_untested_rules.py",
-         "tests/zombie40k/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py"]
+         "tests/zombie40k/test_zombie40k_fidelity_assault.py", "tests/test_combat_rules.py",
+         # issue 27 items 3, 6, 8 (the third pass's fixes; hand-fed, ~20 s each as plain Python)
+         "tests/zombie40k/test_zombie40k_fidelity_shooting.py", "tests/zombie40k/test_zombie40k_fidelity_movement.py",
+         "tests/zombie40k/test_zombie40k_fidelity_terrain.py", "tests/zombie40k/test_zombie40k_fidelity_config.py"]
 TIMEOUT = 500.0
 
 CORE = "kernels/w40k/combat.py"
@@ -63,6 +66,9 @@ MUTANTS = [
       "    if flags & MR_COUNTER_ATTACK and st.ustate[g, u, US_CHARGED] == 9", "Counter-attack never gives its +1"),
     M("z40k_combat_loser", "core §7.4", AS, "        if not member[p] or not on_table(st, g, p) or suffered[p] <= inflicted[p]:",
       "        if not member[p] or not on_table(st, g, p) or suffered[p] < inflicted[p]:", "a drawn combat makes both sides test"),
+    M("z40k_result_fnp_counts", "core §7.4", AS, "    inflicted[u] += out[OUT_UNSAVED]\n    suffered[v] += out[OUT_UNSAVED]",
+      "    inflicted[u] += out[OUT_UNSAVED] + out[OUT_ONES + 1]\n    suffered[v] += out[OUT_UNSAVED] + out[OUT_ONES + 1]",
+      "wounds Feel No Pain ignores (out[OUT_ONES + 1] is OUT_FNP) count in the combat result"),
     M("z40k_fearless", "core §9.1", MO, "    if any_has(st, g, u, MR_FEARLESS):\n        return True",
       "    if False:\n        return True", "Fearless squads test Leadership"),
     M("z40k_double_one", "core §9.1", MO, "    return a + b <= ld or (a == 1 and b == 1)", "    return a + b <= ld",
@@ -233,4 +239,39 @@ MUTANTS = [
       "    policy = int(tb.prm[P_RESULT6])", "result6_policy still applies under Coop Mode (issue 27 item 2)"),
     M("z40k_zombie_consolidate_still", "§6.4", MV, "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, p, 0], st.pos[g, p, 1]",
       "        return st.pos[g, z, 0], st.pos[g, z, 1]\n    return st.pos[g, z, 0], st.pos[g, z, 1]", "zombies whose combat ended stay where they are"),
+    # ---- issue 27 items 1-8: each fix of the third pass undone
+    M("z40k_pistol_second_weapon", "core §7.3", AS, "        return tb.ids[ID_CCW], 0  # core §7.3: the pistol",
+      "        return tb.ids[ID_CCW], 1 if pistol >= 0 else 0  # core §7.3: the pistol",
+      "a pistol and no melee weapon give the two-weapons +1 Attack (item 1)"),
+    M("z40k_shotgun_no_overwatch", "§8", SH, "        if is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):",
+      "        if not overwatch and is_squad(u, tb) and _uses_shotgun(st, g, u, m, v, tb):",
+      "the Shotgun power-up never fires Overwatch (item 3)"),
+    M("z40k_shotgun_duct_shot", "§8, A31", SH, "    shots = int(tb.prm[P_SHOTGUN_SHOTS]) + (1 if st.mpow[g, u, m] & MP_DUCT_SHOT else 0)",
+      "    shots = int(tb.prm[P_SHOTGUN_SHOTS])", "Duct Tape's extra shot is lost with the Shotgun power-up (item 3)"),
+    M("z40k_speed_pack_game_turn", "§8", "kernels/zombie40k/turn.py", "    st.pu[g, p, PU_MUSHROOM_ON] = 0  # the Speed Pack lasts",
+      "    pass  # the Speed Pack lasts", "the Speed Pack lasts the whole game turn, not the squad's player turn (item 5)"),
+    M("z40k_chuck_no_flee_reroll", "§8, A35", AS, "    if theirs >= mine and not rerolled and _blessed(st, g, p, tb):",
+      "    if False:", "Chuck Norris does not re-roll the caught loser's Sweeping Advance die (item 6)"),
+    M("z40k_chuck_no_sweep_reroll", "§8, A35", AS, "    if theirs < mine and _blessed(st, g, v, tb):", "    if False:",
+      "Chuck Norris does not re-roll a sweeping squad's short die (item 6)"),
+    M("z40k_chuck_no_emfh_reroll", "§8, §10.5, A35", "kernels/zombie40k/turn.py", "            if failed and chuck_active(st, g, p):",
+      "            if False:", "Chuck Norris does not re-roll a failed Every Man For Himself test (item 6)"),
+    M("z40k_chuck_no_dangerous_reroll", "§8, A35", CA, " and not (blessed and d6(rng, g) != 1):", ":",
+      "Chuck Norris does not re-roll a dangerous-terrain 1 (item 6)"),
+    M("z40k_consolidate_falling_back", "core §7.5", AS, "in_combat(st, g, u) or st.ustate[g, u, US_FALLING_BACK] != 0:",
+      "in_combat(st, g, u):", "a unit that fell back after it was flagged still consolidates (item 7)"),
+    M("z40k_names_spaces", "§1", "sim/rulesets/zombie40k/config.py", 'printed = [" ".join(p.name.split()) for p in self.players]',
+      "printed = [p.name for p in self.players]", "player names that differ only by spaces are accepted (item 8)"),
+    # ---- the second pass's unmutated rules (§5.4, §10.1, §11.5)
+    M("z40k_into_combat_by_unit", "§5.4", SH, "            total += alive(st, g, w)", "            total += 1",
+      "a hit into a combat picks a unit of it at random, not a model (test_zombie40k_fidelity_untested_rules.py)"),
+    M("z40k_coop_no_ev_fire", "§10.1", TU, "    if best >= 0:\n        shoot(st, g, p, best, tb, rng, False, False, -1)",
+      "    if False:\n        shoot(st, g, p, best, tb, rng, False, False, -1)", "an embarked Coop squad no longer fires from the EV"),
+    M("z40k_coop_ev_fire_any", "§10.1", TU, "        if may_shoot_unit(st, g, p, v, tb):\n            d = unit_gap(st, g, p, v)\n            if d <= reach and d < best_d:",
+      "        if may_shoot_unit(st, g, p, v, tb):\n            d = unit_gap(st, g, p, v)\n            if d <= reach:",
+      "an embarked Coop squad fires at the last zombies in reach, not the nearest"),
+    M("z40k_blight_not_defensive", "§11.5", "sim/data/w40k/weapons.toml", 'rules = ["assault_grenade", "defensive_grenade"]',
+      'rules = ["assault_grenade"]', "a Blight grenade is not a defensive grenade"),
+    M("z40k_terminator_inv", "§11.5, A43", "sim/data/zombie40k/zombies.toml", 'sv = 2, inv = 5, fnp = 5 }\nwargear = ["Manreaper", "Blight grenade"]',
+      'sv = 2, inv = 7, fnp = 5 }\nwargear = ["Manreaper", "Blight grenade"]', "the Boss's Terminator armour gives no 5+ invulnerable save"),
 ]

@@ -8,7 +8,8 @@ fight-oracle files take minutes each as plain Python and are left out).
 from mutant import Mutant as M
 
 TESTS = ["tests/zombies9/test_zombies9_rules_gaps.py", "tests/zombies9/test_zombies9_mutant_kills.py",
-         "tests/zombies9/test_zombies9_rules.py", "tests/zombies9/test_zombies9_cards.py"]
+         "tests/zombies9/test_zombies9_rules.py", "tests/zombies9/test_zombies9_cards.py",
+         "tests/zombies9/test_zombies9_fidelity3.py"]
 TIMEOUT = 400.0
 
 K = "kernels/zombies9/"
@@ -237,4 +238,13 @@ MUTANTS += [
       "kids are stacked beside adults even where the squares suffice"),
     M("z9_deal_keeps_automatic", "D30, B5", CA, "            if tb.cards[c, CI_AUTO]:\n                st.w_cand[autos, 0], st.w_cand[autos, 1] = c, p",
       "            if False:\n                st.w_cand[autos, 0], st.w_cand[autos, 1] = c, p", "an Automatic card dealt at the set-up stays in the hand"),
+    # ---- issue 27 items 18-21: each fix of the third pass undone (tests/zombies9/test_zombies9_fidelity3.py)
+    M("z9_alone_leader_next_seat", "Q6, B8", PO, "        t = _cemetery_turns(st, tb, p, tpk)", "        t = st.w_gs[GS_CEM_Z] * tpk / 2.0 + 1.0",
+      "alone, every opponent is equally close to winning: the leader is the next seat (item 18)"),
+    M("z9_crematorium_never_held", "D26", TU, "            and st.w_gs[GS_CREM_HELD] != 0):", "            ):",
+      "crematorium_trigger = empty wins a Crematorium that never held a zombie (item 19)"),
+    M("z9_first_aid_hospital_only", "D15", HA, "not item_building(tb, c, st.w_tile[k, TS_TYPE]):",
+      "st.w_tile[k, TS_TYPE] != tb.cards[c, CI_BUILDING]:", "with first_aid_drug_store the kit is still playable only in the Hospital (item 20)"),
+    M("z9_random_dog_one_square", "Part C, Q7", MO, "                if kind != Z_DOG or dog_steps < 2:", "                if True:",
+      "in the random baseline a dog never moves 2 squares (item 21)"),
 ]

@@ -16,6 +16,7 @@ from outwest_helpers import Arena, config
 import kernels.outwest.bites as B
 import kernels.outwest.deck as K
 import kernels.outwest.figures as F
+import kernels.outwest.humans as Hm
 import kernels.outwest.melee as M
 import kernels.outwest.shooting as S
 import kernels.outwest.turn as T
@@ -340,3 +341,23 @@ def test_a_zombie_touching_two_men_attacks_one(ow_dice):
     ow_dice.script(1, *([2] * (4 + 2)))  # the group's roll (already in contact); 4 attack and 2 defend dice
     Z.move_and_attack(a.st, 0, a.tb, a.rng, 0)
     ow_dice.done()
+
+
+# ------------------------------------------------------------------ §4 Mount / dismount
+
+
+def test_s4_mount_within_3_of_the_horse_and_dismount_leaves_it_within_3(ow_dice):
+    """§4 Mount / dismount: he must be within 3" of his horse to climb on; dismounting leaves the
+    horse loose within 3" of him (ow_mount_reach, ow_dismount_far)."""
+    a = one_man("gunman", "pistol")
+    a.put(0, 20.0, 18.0)
+    a.st.fi[0, 0, L.FI_HORSE] = L.HORSE_LOOSE
+    r2 = 2.0 * a.tb.prm[L.P_BASE_R]
+    a.st.ff[0, 0, L.FF_HORSE_X], a.st.ff[0, 0, L.FF_HORSE_Y] = 20.0 + r2 + 3.5, 18.0  # a 3.5" gap
+    assert not Hm.horse_chores(a.st, 0, a.tb, 0, 99.0) and a.fi(0, L.FI_HORSE) == L.HORSE_LOOSE
+    a.st.ff[0, 0, L.FF_HORSE_X] = 20.0 + r2 + 2.5
+    assert Hm.horse_chores(a.st, 0, a.tb, 0, 99.0) and a.fi(0, L.FI_HORSE) == L.HORSE_RIDDEN
+    Hm.dismount(a.st, 0, a.tb, 0)
+    ow_dice.done()
+    assert a.fi(0, L.FI_HORSE) == L.HORSE_LOOSE
+    assert 0.0 <= F.gap_to_point(a.st, 0, a.tb, 0, a.st.ff[0, 0, L.FF_HORSE_X], a.st.ff[0, 0, L.FF_HORSE_Y]) <= 3.0

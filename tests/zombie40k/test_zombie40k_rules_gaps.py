@@ -784,3 +784,63 @@ def test_s6_4_a_horde_whose_combat_ended_consolidates_d6_towards_the_nearest_squ
     turn._consolidations(st, 0, tb, rng)
     dice.done()
     assert st.pos[0, h, 0] == pytest.approx(24.0) and st.pos[0, h, 1] == pytest.approx(34.0)
+
+
+# ------------------------------------------------------------------ combat resolution (core §7.4)
+
+
+def test_core_7_4_a_wound_feel_no_pain_ignores_is_not_in_the_combat_result(dice):
+    """core §7.4: each side totals the unsaved Wounds it inflicted, "wounds ignored by Feel No Pain
+    do not count" - the measure Zombie Apocalypse's combats use too. Two automatic wounds on a horde
+    (Feel No Pain, zombie40k §10.4; no armour): Feel No Pain ignores the first, not the second
+    (z40k_result_fnp_counts)."""
+    import numpy as np
+
+    from kernels.w40k.attack_spec import automatic_wound_spec
+
+    st, tb, rng = _game()
+    h = _first_horde(tb)
+    fnp = int(st.stats[0, h, 0, L.FNP])
+    assert 1 < fnp < L.NONE and st.stats[0, h, 0, L.SV] == L.NONE and st.stats[0, h, 0, L.INV] == L.NONE
+    spec = np.zeros_like(st.w_spec[0])
+    automatic_wound_spec(spec)
+    inflicted, suffered = np.zeros_like(st.w_inflicted), np.zeros_like(st.w_suffered)
+    n = units.alive(st, 0, h)
+    dice.script(fnp, 1)  # the first wound's Feel No Pain passes, the second's fails
+    assault._strike(st, 0, 0, h, 2, spec, inflicted, suffered, tb, rng, np.zeros_like(st.w_out[0]))
+    dice.done()
+    assert units.alive(st, 0, h) == n - 1
+    assert inflicted[0] == 1 and suffered[h] == 1
+
+
+# ------------------------------------------------------------------ the second pass's unmutated rules (§10.1, §11.5)
+
+
+def test_s10_1_coop_an_embarked_squad_fires_from_the_ev_at_the_nearest_zombies(dice, monkeypatch):
+    """§10.1: in Coop Mode an embarked squad shoots from the EV's access point at the nearest
+    zombies in reach (z40k_coop_no_ev_fire, z40k_coop_ev_fire_any)."""
+    st, tb, rng = one_game(_mods("coop"))
+    near, far = _first_horde(tb), _first_horde(tb) + 1
+    clear_table(st, keep=(0, near, far))
+    movement.embark(st, 0, 0, tb)
+    x, y = st.pos[0, 0]
+    put_unit(st, tb, far, x, y - st.radius[0, far] - 6.0)
+    put_unit(st, tb, near, x + 4.0, y - st.radius[0, near] - 2.0)
+    fired = []
+    monkeypatch.setattr(turn, "shoot", lambda st, g, u, v, *rest: fired.append((u, v)))
+    turn._fire_from_vehicle(st, 0, 0, tb, rng)
+    assert fired == [(0, near)]
+
+
+def test_s11_5_blight_grenades_count_as_assault_and_defensive_grenades_and_terminator_armour_is_2_plus_5_inv(dice):
+    """§11.5, A43: the Boss's Blight grenade is both an assault and a defensive grenade; his
+    Terminator armour gives 2+ and 5++ (z40k_blight_not_defensive, z40k_terminator_inv)."""
+    from sim.rulesets.zombie40k.compile import catalogue_for, weapon_index
+
+    config = example_config("two_players")
+    st, tb, _ = one_game(config)
+    row = weapon_index(catalogue_for(config))["Blight grenade"]
+    flags = tb.weapons[row, L.W_FLAGS]
+    assert flags & L.WR_ASSAULT_GRENADE and flags & L.WR_DEFENSIVE_GRENADE
+    boss = _boss(st)
+    assert st.stats[0, boss, 0, L.SV] == 2 and st.stats[0, boss, 0, L.INV] == 5
