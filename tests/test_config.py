@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.rulesets.zombie40k.config import (
+    DEFAULT_POLICY,
     MODS,
     POLICY_PRESETS,
     ConfigError,
@@ -82,7 +83,7 @@ def test_example_config_loads(name):
 def test_example_configs_use_every_preset():
     policies = {p.policy for name in EXAMPLES for p in load_config(CONFIGS / name).players}
     assert {p for name, p in POLICY_PRESETS.items() if name != "random"} <= policies  # random: a baseline to compare
-    assert Policy(hunt_radius_in=18.0, target=1, charge=1, charge_max=2) in policies  # the policy table
+    assert replace(POLICY_PRESETS["hunter"], hunt_radius_in=18.0) in policies  # the policy table
 
 
 def test_example_team_paths_are_relative_to_the_config():
@@ -158,8 +159,8 @@ def test_parse_dice_refuses(text):
 def test_policy_presets():
     assert set(POLICY_PRESETS) == {"dash", "advance", "hunter", "backstabber", "random"}
     assert policy_from("DASH", "p").run == 2
-    assert policy_from({"preset": "hunter", "charge": 2}, "p") == Policy(hunt_radius_in=12.0, target=1, charge=2)
-    assert policy_from({"pvp": 1}, "p") == Policy(pvp=1)  # a table starts from advance
+    assert policy_from({"preset": "hunter", "charge": 2}, "p") == replace(POLICY_PRESETS["hunter"], charge=2)
+    assert policy_from({"pvp": 1}, "p") == Policy(pvp=1)  # a table starts from the default (Policy(): dash)
 
 
 # ------------------------------------------------------------------------------ refused configs
@@ -190,7 +191,7 @@ def test_written_config_loads(tmp_path):
                                                  '[params]\nhorde_size = 6\nshamble_dice = "3D6k2"\n'))
     assert config.mods == {"t_virus", "hardcore"} and config.max_game_turns == 30
     assert config.horde_size == 6 and config.shamble_dice == "3D6k2"
-    assert [p.policy for p in config.players] == [POLICY_PRESETS["dash"], POLICY_PRESETS["advance"]]
+    assert [p.policy for p in config.players] == [POLICY_PRESETS["dash"], POLICY_PRESETS[DEFAULT_POLICY]]
 
 
 @pytest.mark.parametrize(

@@ -205,6 +205,18 @@ def test_report_sections_are_data_and_scale():
     assert list(by_key["grid"].axes) == ["points_players"]
 
 
+def test_the_reports_first_section_starts_from_the_strongest_preset():
+    """Every cell of the policies section names its preset (the spec's `staged` is its reference);
+    its base, which "Under stronger play" tunes from, plays `stealth`, the strongest preset
+    (issue 26; docs/apocalypse.md), like the sections that judge the game."""
+    sections = {s.key: s for s in RS.report_sections(0.01)}
+    stealth = RS.policy_presets()["stealth"]
+    policies = sections["policies"]
+    assert policies.options["reference"] == "staged" and "stealth" in policies.axes["policy_all"]
+    for key in ("policies", "points", "players", "traits", "sensitivity"):
+        assert {p.policy for p in sections[key].base.players} == {stealth}, key
+
+
 def _cells(section) -> int:
     if section.key == "sensitivity":  # the default, then each plausible number low and high
         return 1 + 2 * sum(1 for p in RS.parameters() if p.plausible)

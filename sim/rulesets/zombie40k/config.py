@@ -71,7 +71,8 @@ class Policy:
     """How a player plays (docs/policies.md); every field is a number a sweep can vary."""
 
     hunt_radius_in: float = _h(0.0, "chase hordes within this many inches for their power-ups (0 = never)")
-    run: int = _h(1, "0 never Run, 1 Run when nothing is in range to shoot, 2 always Run (dash)")
+    run: int = _h(2, "0 never Run, 1 Run when nothing is in range to shoot (advance), 2 always Run (dash: the "
+                     "default, issue 26)")
     target: int = _h(0, "0 shoot the nearest zombies, 1 the horde closest to being wiped out")
     pvp: int = _h(0, "0 leave rivals alone, 1 shoot rivals when the rules allow, 2 shoot and charge them")
     charge: int = _h(0, "0 never charge zombies, 1 hordes of at most charge_max models, 2 any")
@@ -101,12 +102,13 @@ class Policy:
 
 
 POLICY_PRESETS = {
-    "dash": Policy(run=2),
+    "dash": Policy(run=2),  # the default (Policy()): the strongest found (docs/policies.md, issue 26)
     "advance": Policy(run=1),
-    "hunter": Policy(hunt_radius_in=12.0, target=1, charge=1, charge_max=2),
+    "hunter": Policy(run=1, hunt_radius_in=12.0, target=1, charge=1, charge_max=2),
     "backstabber": Policy(run=1, pvp=2),
     "random": Policy(decisions=1),
 }
+DEFAULT_POLICY = "dash"  # a player with no policy, and a policy table's base (Policy()); advance was until issue 26
 
 
 def policy_from(value: Any, where: str) -> Policy:
@@ -117,7 +119,7 @@ def policy_from(value: Any, where: str) -> Policy:
             raise ConfigError(f"{where}: policy = {value!r}; allowed: {', '.join(POLICY_PRESETS)} or a table")
         return POLICY_PRESETS[value.lower()]
     if isinstance(value, dict):
-        base = policy_from(value.get("preset", "advance"), where)
+        base = policy_from(value.get("preset", DEFAULT_POLICY), where)
         known = [f.name for f in fields(Policy)]
         unknown = set(value) - set(known) - {"preset"}
         if unknown:
@@ -665,7 +667,7 @@ def _player(row: Any, where: str, base_dir: Path | None) -> PlayerConfig:
     name = row.get("name", team_obj.name)
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{where}: field 'name' = {name!r}; allowed: a player name (a non-empty string)")
-    return PlayerConfig(name, team_obj, policy_from(row.get("policy", "advance"), where))
+    return PlayerConfig(name, team_obj, policy_from(row.get("policy", DEFAULT_POLICY), where))
 
 
 def load_config(path: str | Path) -> GameConfig:

@@ -95,7 +95,7 @@ def describe(config: GameConfig, mode: str, side: str) -> str | None:
 
 def game(config: GameConfig) -> ReportSection:
     """The standard game on the config's rules (`report.standard_section`): every example team
-    rotated through the config's seats, every player on the advance policy."""
+    rotated through the config's seats, every player on the default policy (dash)."""
     return standard_section(config, games_for("standard", 1.0))
 
 

@@ -7,7 +7,7 @@ numbers:
 section         cells
 ==============  =================================================================================
 standard        the standard game: every example team, four to a table, each team once in every
-                seat (13 lineups), every player on the "advance" policy: factions and seats
+                seat (13 lineups), every player on the default policy (dash): factions and seats
 playstyles      four Marines squads, the four policy presets rotated through the seats: ways of
                 playing
 mods            the four-player example and each playable mod of zombie40k §10 (T-Virus vs
@@ -29,7 +29,7 @@ from dataclasses import replace
 from sim.ruleset import ReportSection
 from sim.rulesets.zombie40k.axes import EXAMPLES, load_team_ref, mods_label, removed_label
 from sim.rulesets.zombie40k.compile import compile_tables
-from sim.rulesets.zombie40k.config import MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
+from sim.rulesets.zombie40k.config import DEFAULT_POLICY, MODS, POLICY_PRESETS, ConfigError, GameConfig, load_config
 from sim.rulesets.zombie40k.mods import MOD_BY_KEY
 from sim.rulesets.zombie40k.results import POWERUP_NAMES
 
@@ -79,27 +79,27 @@ def rotations(items, seats: int) -> list[list[str]]:
 
 
 def neutral(base: GameConfig) -> GameConfig:
-    """Both seats renamed "Player 1/2" and on the "advance" policy: teams are compared, not policies."""
-    players = tuple(replace(p, name=f"Player {k + 1}", policy=POLICY_PRESETS["advance"])
+    """Both seats renamed "Player 1/2" and on the default policy: teams are compared, not policies."""
+    players = tuple(replace(p, name=f"Player {k + 1}", policy=POLICY_PRESETS[DEFAULT_POLICY])
                     for k, p in enumerate(base.players))
     return replace(base, players=players)
 
 
-def _advance(base: GameConfig) -> GameConfig:
-    return replace(base, players=tuple(replace(p, policy=POLICY_PRESETS["advance"]) for p in base.players))
+def _default(base: GameConfig) -> GameConfig:
+    return replace(base, players=tuple(replace(p, policy=POLICY_PRESETS[DEFAULT_POLICY]) for p in base.players))
 
 
 def standard_section(base: GameConfig, games: int) -> ReportSection:
     """The standard game on ``base``'s rules: every example team, as many to a table as ``base``
-    has players, each once in every seat (a lineup per team), every player on the "advance"
-    policy; its sides are the teams (the report's first section, and the game `shamble
+    has players, each once in every seat (a lineup per team), every player on the default
+    policy (``DEFAULT_POLICY``); its sides are the teams (the report's first section, and the game `shamble
     rebalance` prices by default)."""
     seats = base.n_players
     return ReportSection(
         "standard", "The standard game: factions and seats",
         f"Every example team, {seats} to a table, each once in every seat ({len(TEAMS)} lineups), every player on "
-        "the same policy (advance): the teams are compared with each other and the seats with each other, "
-        "not the ways of playing.", _advance(base), games,
+        f"the same policy ({DEFAULT_POLICY}, the default): the teams are compared with each other and the seats "
+        "with each other, not the ways of playing.", _default(base), games,
         {"lineup": rotations(TEAMS, seats)}, ("sides", "seats"),
         {"side": "team", "what": "factions", "value_label": "lineup"}, SEED)
 
@@ -144,8 +144,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
              | {"none": "the full table"}, "chart_title": "Value of each power-up"}, SEED),
         ReportSection(
             "matchups", "Faction against faction", "The two-player game: both players on the same policy "
-            "(advance), so the teams are compared, not the ways of playing them; each pairing is played in both "
-            "seats.", neutral(load_config(TWO_PLAYERS)), games_for("matchups", scale),
+            f"({DEFAULT_POLICY}, the default), so the teams are compared, not the ways of playing them; each pairing "
+            "is played in both seats.", neutral(load_config(TWO_PLAYERS)), games_for("matchups", scale),
             {"team": {"Player 1": list(FACTIONS), "Player 2": list(FACTIONS)}}, ("matchups",),
             {"axes": ("team.Player 1", "team.Player 2"), "order": FACTIONS, "names": names}, SEED),
         ReportSection(
