@@ -266,7 +266,7 @@ def free_special(st, g):
 @njit
 def add_special(st, g, h, kind, stats, flags, wounds, tb):
     """Put a Brute or the First Zombie into horde h (returns its slot, -1 if none is free; the
-    caller gives it its weapons in ``State.sgear``)."""
+    caller gives it its weapons in ``GameState.sgear``)."""
     s = free_special(st, g)
     if s < 0:
         st.res[g, R_OVERFLOW] += 1

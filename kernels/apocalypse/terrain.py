@@ -13,7 +13,7 @@ A disc of a unit *enters, leaves or crosses* a piece when it touches the piece a
 straight path (the move then is at most the highest of 2D6, 3D6 with Move Through Cover: core §5,
 ``kernels.apocalypse.movement``; Zombie! is never slowed, §5). A horde *stands in* a piece when its
 centre does (most of its models: the cover a unit has, core §6.7). Pieces do not block sight or
-movement. ``State.terrain`` holds each game's pieces: (x, y, radius), radius 0 = no piece.
+movement. ``GameState.terrain`` holds each game's pieces: (x, y, radius), radius 0 = no piece.
 """
 
 from __future__ import annotations
