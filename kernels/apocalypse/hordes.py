@@ -51,10 +51,11 @@ from kernels.apocalypse.columns import (
     ZK_JUGGERNAUT,
     ZK_ZOMBIE,
 )
-from kernels.apocalypse.geometry import disc_radius, gap, norm
+from kernels.apocalypse.geometry import disc_radius, gap
 from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.w40k.columns import I
+from kernels.w40k.geometry import norm
 
 # ------------------------------------------------------------------ pure rules
 

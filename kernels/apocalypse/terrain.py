@@ -28,11 +28,12 @@ from kernels.apocalypse.columns import (
     P_TERRAIN_R,
     P_ZONE_COVER,
 )
-from kernels.apocalypse.geometry import norm, segment_near, zone_distance
+from kernels.apocalypse.geometry import segment_near, zone_distance
 from kernels.apocalypse.state import TR, TX, TY
 from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.rng import uniform
+from kernels.w40k.geometry import norm
 
 LAYOUT_NONE, LAYOUT_RANDOM, LAYOUT_CITY = 0, 1, 2
 N_TRIES = 40
