@@ -234,7 +234,7 @@ def play(
     = None,
 ) -> None:
     """Play a configuration: win rate per player with 95% Wilson intervals, game length, end reasons."""
-    from experiments.play import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
+    from experiments.play_summary import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
     from sim.play import games as games_of
 
     with user_errors():

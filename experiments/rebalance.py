@@ -830,7 +830,7 @@ def rebalance(config, settings: Settings | None = None, out: Path | None = None,
     started = time.perf_counter()
     folder = None if out is None else prepare_folder(Path(out), fresh) / EVALUATIONS
     if show_progress:
-        from experiments.play import load_game_kernels
+        from experiments.progress import load_game_kernels
 
         load_game_kernels(game.cells[0].config, console)
     with _Bars(console, show_progress, settings, len(game.cells)) as bars:

@@ -25,7 +25,7 @@ from experiments import charts
 from experiments import strong_play as sp
 from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
 from experiments.experiment import Experiment, parse_axes
-from experiments.play import load_game_kernels
+from experiments.progress import load_game_kernels
 from experiments.sensitivity import sensitivity_experiment
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of, ruleset_of

@@ -45,7 +45,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
-from experiments.play import load_game_kernels
+from experiments.progress import load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
 from sim.files import atomic_path
 from sim.play import play
@@ -440,7 +440,7 @@ def sweep_file(path: Path, out: Path, games: int | None = None, target_halfwidth
 
 def _turns_by_cell(results: pd.DataFrame | None) -> dict:
     """cell -> '14.6 (14.3-14.8)': the mean game length of the cell's games with its 95% interval."""
-    from experiments.play import mean_interval
+    from experiments.play_summary import mean_interval
 
     if results is None or not len(results):
         return {}

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import Progress
 
-from experiments import play
+from experiments import progress
 from experiments.sweep import _Bars, _progress
 from sim.ruleset import load_config
 
@@ -31,17 +31,17 @@ def test_a_compile_is_announced_before_it_ends_off_a_terminal(monkeypatch):
         said_before.append(out.getvalue())
         return {"source": "compiled", "seconds": 0.5}
 
-    monkeypatch.setattr(play, "warm_up", slow_compile)
-    monkeypatch.setattr(play, "recorded_compile", lambda config: None)
-    play.load_game_kernels(load_config(TWO), console, quiet_for=0.05)
+    monkeypatch.setattr(progress, "warm_up", slow_compile)
+    monkeypatch.setattr(progress, "recorded_compile", lambda config: None)
+    progress.load_game_kernels(load_config(TWO), console, quiet_for=0.05)
     assert "compiling the zombie40k game kernels" in said_before[0]  # said while it was compiling
     assert "compiled the game kernels in" in out.getvalue()
 
 
 def test_a_cache_load_stays_quiet(monkeypatch):
     console, out = _log()
-    monkeypatch.setattr(play, "warm_up", lambda config, tables=None: {"source": "cache", "seconds": 0.01})
-    play.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
+    monkeypatch.setattr(progress, "warm_up", lambda config, tables=None: {"source": "cache", "seconds": 0.01})
+    progress.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
     assert out.getvalue() == ""
 
 

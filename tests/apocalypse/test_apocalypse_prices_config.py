@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from experiments import rebalance as rb
 from experiments.cli import app
 from experiments.experiment import Experiment, parse_axes
-from experiments.play import run_play
+from experiments.play_summary import run_play
 from sim.ruleset import get
 from sim.rulesets.apocalypse import pricing as ap
 from sim.rulesets.apocalypse.armies import army_cost, check_army, load_army
