@@ -280,7 +280,7 @@ def fingerprint(game: Game, proposal: Mapping[str, Fraction], seed: int, games: 
 
 def _game_cells(spec) -> tuple[Cell, ...]:
     """The default game's cells: those of its report section's experiment (base x axes)."""
-    from experiments.report import experiment_of
+    from experiments.sections import experiment_of
 
     return tuple(experiment_of(spec).cells())
 

@@ -24,9 +24,9 @@ from rich.console import Console
 from experiments import charts
 from experiments import strong_play as sp
 from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
-from experiments.experiment import Experiment, parse_axes
+from experiments.experiment import Experiment
 from experiments.progress import load_game_kernels
-from experiments.sensitivity import sensitivity_experiment
+from experiments.sections import experiment_of
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, pricing_of, ruleset_of
 
@@ -77,14 +77,6 @@ def method_notes(part: Part) -> list[str]:
                      + "; ".join(f"[{g}]" for g in groups) + ". Where their figures agree, that is one measurement "
                      "shown twice, not a replication.")
     return notes
-
-
-def experiment_of(spec: ReportSection) -> Experiment:
-    """The experiment a report section plays."""
-    if "sensitivity" in spec.analyses:
-        return sensitivity_experiment(spec.base, spec.games, spec.seed, spec.key, spec.options.get("enable"))
-    return Experiment(spec.key, spec.base, spec.games, spec.seed, tuple(parse_axes(dict(spec.axes), spec.base,
-                                                                                   Path.cwd())))
 
 
 def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Part]:

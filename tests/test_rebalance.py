@@ -454,7 +454,8 @@ def test_rebalance_fingerprint_covers_every_cell_of_the_game():
 def test_report_rebalance_section_takes_its_sizes_from_the_game_and_keys_every_cell(runner_race, tmp_path,
                                                                                    monkeypatch):
     from experiments.analyses import Played, View
-    from experiments.report import Part, experiment_of, rebalance_section
+    from experiments.report import Part, rebalance_section
+    from experiments.sections import experiment_of
 
     def sized(config):
         return replace(pr._game(config), options={"search_games": 12, "search_budget": 700})
