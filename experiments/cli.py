@@ -260,7 +260,7 @@ def play(
 
 def _patched(cfg, path: Path):
     """The config playing a proposal's costs; a proposal that FAILED its validation is played, with a warning."""
-    from experiments.rebalance import apply_patch, load_patch
+    from experiments.rebalance_patch import apply_patch, load_patch
 
     proposal = load_patch(path)
     if proposal.validated is False:
@@ -413,8 +413,10 @@ def rebalance(
 ) -> None:
     """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
     validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
-    from experiments.rebalance import FAILED, Settings, rebalance_game, render, summary
+    from experiments.rebalance import FAILED
     from experiments.rebalance import rebalance as run_rebalance
+    from experiments.rebalance_game import Settings, rebalance_game
+    from experiments.rebalance_output import render, summary
 
     folder = out if out is not None else Path("rebalance") / config.stem
     console = Console()
