@@ -1,10 +1,13 @@
-"""What a user sees on stderr while something long runs: the game kernels' compile status."""
+"""What a user sees on stderr while something long runs: the game kernels' compile status
+(`load_game_kernels`) and progress bars (`Bars`: a sweep's cells and games, the games of a tune's
+or a rebalance's search and then of its validation)."""
 
 from __future__ import annotations
 
 import threading
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from sim.play import recorded_compile, warm_up
 from sim.ruleset import ruleset_of
@@ -43,3 +46,54 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     if loaded["source"] == "compiled":
         console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
     return loaded
+
+
+class Bars:
+    """Progress bars on stderr (rich), drawn on a terminal only: in a log file or CI they draw
+    nothing (no blank lines of bars; the caller prints a line per finished step). A bar is the
+    handle `add` returns; without ``show`` there are no bars and every method does nothing.
+
+    Examples
+    --------
+    >>> with Bars(show=False) as bars:
+    ...     games = bars.add("search", total=100)
+    ...     bars.advance(games, 10)
+    ...     bars.restart(games, "validation", total=40)
+    """
+
+    def __init__(self, console: Console | None = None, show: bool = True) -> None:
+        self.console, self.show = console, show
+        self.progress: Progress | None = None
+
+    def __enter__(self) -> Bars:
+        if self.show:
+            console = self.console or Console(stderr=True)
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                     TimeElapsedColumn(), console=console, transient=True,
+                                     disable=not console.is_terminal)
+            self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+    def add(self, description: str, total: int, completed: int = 0) -> TaskID | None:
+        """A new bar of ``total`` steps, ``completed`` of them done already."""
+        if self.progress is None:
+            return None
+        return self.progress.add_task(description, total=total, completed=completed)
+
+    def advance(self, bar: TaskID | None, steps: int = 1) -> None:
+        if self.progress is not None and bar is not None:
+            self.progress.advance(bar, steps)
+
+    def describe(self, bar: TaskID | None, description: str) -> None:
+        """The words beside the bar (what is being played, the best so far)."""
+        if self.progress is not None and bar is not None:
+            self.progress.update(bar, description=description)
+
+    def restart(self, bar: TaskID | None, description: str, total: int) -> None:
+        """The same bar from zero, for the next stage (its clock restarts too)."""
+        if self.progress is not None and bar is not None:
+            self.progress.reset(bar, total=total, description=description)

@@ -22,13 +22,14 @@ this module runs them in order, with progress on stderr.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import time
 from pathlib import Path
 
 from rich.console import Console
 
-from experiments.progress import load_game_kernels
+from experiments.progress import Bars, load_game_kernels
 from experiments.rebalance_evaluations import Evaluator, Standing
 from experiments.rebalance_game import Settings, rebalance_game
 from experiments.rebalance_output import write_outputs
@@ -66,16 +67,19 @@ def rebalance(config, settings: Settings | None = None, out: Path | None = None,
     folder = None if out is None else prepare_folder(Path(out), fresh) / EVALUATIONS
     if show_progress:
         load_game_kernels(game.cells[0].config, console)
-    with _Bars(console, show_progress, settings, len(game.cells)) as bars:
-        evaluate = Evaluator(game, settings.seed, settings.games, settings.margin, folder, bars.advance)
-        found = search(game.prices, evaluate, settings, evaluate.same_play, say=bars.candidate)
+    with Bars(console, show_progress) as bars:  # the games of the search (of its budget), then of the validation
+        bar = bars.add("search: candidate 0", total=max(settings.budget, 1))
+        advance = functools.partial(bars.advance, bar)
+        evaluate = Evaluator(game, settings.seed, settings.games, settings.margin, folder, advance)
+        found = search(game.prices, evaluate, settings, evaluate.same_play,
+                       say=lambda k, result: bars.describe(bar, _candidate_line(k, result, settings)))
         patch = None
         if out is not None:
             path = Path(out) / "proposal.toml"
             write_patch(path, game, found.proposal, settings, None, source)
             patch = load_patch(path)  # the validation plays the file as written
-        bars.validating()
-        validation = validate(game, patch.values if patch else found.proposal, settings, folder, bars.advance)
+        bars.restart(bar, f"validation (seed {settings.check_seed})", total=2 * len(game.cells) * settings.check_games)
+        validation = validate(game, patch.values if patch else found.proposal, settings, folder, advance)
     done = Rebalance(game, settings, found, validation, None if out is None else Path(out),
                      time.perf_counter() - started, source)
     if out is not None:
@@ -83,39 +87,6 @@ def rebalance(config, settings: Settings | None = None, out: Path | None = None,
     return done
 
 
-class _Bars:
-    """The progress of a rebalance on stderr: games of the search (of its budget), then of the
-    validation; the line says the candidate and how many sides are outside the margin."""
-
-    def __init__(self, console: Console | None, show: bool, settings: Settings, n_cells: int) -> None:
-        self.show, self.console, self.settings, self.n_cells = show, console, settings, n_cells
-        self.bar = self.task = None
-
-    def __enter__(self) -> _Bars:
-        if self.show:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=self.console or Console(stderr=True), transient=True)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("search: candidate 0", total=max(self.settings.budget, 1))
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def advance(self, games: int) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task, games)
-
-    def candidate(self, k: int, result: Standing) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, description=f"search: candidate {k + 1}, {len(result.outside)} sides outside "
-                                                   f"±{self.settings.margin * 100:g}")
-
-    def validating(self) -> None:
-        if self.bar is not None:
-            self.bar.remove_task(self.task)
-            self.task = self.bar.add_task(f"validation (seed {self.settings.check_seed})",
-                                          total=2 * self.n_cells * self.settings.check_games)
+def _candidate_line(k: int, result: Standing, settings: Settings) -> str:
+    """Beside the search's bar: the candidate and how many sides are outside the margin."""
+    return f"search: candidate {k + 1}, {len(result.outside)} sides outside ±{settings.margin * 100:g}"
