@@ -234,7 +234,7 @@ def play(
     = None,
 ) -> None:
     """Play a configuration: win rate per player with 95% Wilson intervals, game length, end reasons."""
-    from experiments.play import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
+    from experiments.play_summary import mean_interval, render_summary, run_play, summarise, summary_json, write_atomic
     from sim.play import games as games_of
 
     with user_errors():
@@ -260,7 +260,7 @@ def play(
 
 def _patched(cfg, path: Path):
     """The config playing a proposal's costs; a proposal that FAILED its validation is played, with a warning."""
-    from experiments.rebalance import apply_patch, load_patch
+    from experiments.rebalance_patch import apply_patch, load_patch
 
     proposal = load_patch(path)
     if proposal.validated is False:
@@ -414,8 +414,10 @@ def rebalance(
 ) -> None:
     """Propose the costs that make every side fair (stochastic approximation on common random numbers), and
     validate them on fresh games: exit 0 when they pass, 1 when they FAIL (resumable: rerun the same command)."""
-    from experiments.rebalance import FAILED, Settings, rebalance_game, render, summary
+    from experiments.rebalance import FAILED
     from experiments.rebalance import rebalance as run_rebalance
+    from experiments.rebalance_game import Settings, rebalance_game
+    from experiments.rebalance_output import render, summary
 
     folder = out if out is not None else Path("rebalance") / config.stem
     console = Console()

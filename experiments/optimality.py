@@ -459,7 +459,7 @@ def main(
 ) -> None:
     """Move each policy field of each side one step and play it against the default on the same
     games; print the paired differences and the neighbours that beat the default."""
-    from experiments.play import load_game_kernels
+    from experiments.progress import load_game_kernels
     from sim.cli_errors import user_errors
 
     with user_errors():

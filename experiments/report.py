@@ -24,9 +24,9 @@ from rich.console import Console
 from experiments import charts
 from experiments import strong_play as sp
 from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
-from experiments.experiment import Experiment, parse_axes
-from experiments.play import load_game_kernels
-from experiments.sensitivity import sensitivity_experiment
+from experiments.experiment import Experiment
+from experiments.progress import load_game_kernels
+from experiments.sections import experiment_of
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, players_are_people_of, pricing_of, ruleset_of
 
@@ -77,14 +77,6 @@ def method_notes(part: Part) -> list[str]:
                      + "; ".join(f"[{g}]" for g in groups) + ". Where their figures agree, that is one measurement "
                      "shown twice, not a replication.")
     return notes
-
-
-def experiment_of(spec: ReportSection) -> Experiment:
-    """The experiment a report section plays."""
-    if "sensitivity" in spec.analyses:
-        return sensitivity_experiment(spec.base, spec.games, spec.seed, spec.key, spec.options.get("enable"))
-    return Experiment(spec.key, spec.base, spec.games, spec.seed, tuple(parse_axes(dict(spec.axes), spec.base,
-                                                                                   Path.cwd())))
 
 
 def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Part]:
@@ -221,21 +213,23 @@ def margin_text(margin: float | str | None) -> str:
 def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
                       console: Console | None = None, margin: float | str | None = None) -> Played:
     """`shamble rebalance` of the ruleset's standard game on the rules of its first section, at
-    the report's scale (the game's own games per candidate and search budget, `rebalance.game_sizes`,
+    the report's scale (the game's own games per candidate and search budget, `rebalance_game.game_sizes`,
     times ``scale``), as a section: the proposal, before and after on fresh games, the search's
     chart and a verdict. Its key (``experiment_hash``) covers every cell of the game, the seed and
-    games of the validation and the proposal (`rebalance.fingerprint`)."""
-    from experiments import rebalance as rb
+    games of the validation and the proposal (`rebalance_game.fingerprint`)."""
     from experiments.analyses import Chart, Finding, Table
+    from experiments.rebalance import rebalance as run_rebalance
+    from experiments.rebalance_game import Settings, fingerprint, rebalance_game
+    from experiments.rebalance_output import before_after, changes_table, search_chart, verdict_line
     from experiments.sweep import SweepResult
 
     base = part.sections[0].experiment.base
-    game = rb.rebalance_game(base)
+    game = rebalance_game(base)
     sized = {"games": max(10, round(game.games * scale)), "budget": round(game.budget * scale)}
     if isinstance(margin, float):  # the verdict's margin (rebalance takes points of rate, not a share)
         sized["margin"] = margin
-    settings = rb.Settings(**sized)
-    done = rb.rebalance(base, settings, out, fresh, console=console, show_progress=True)
+    settings = Settings(**sized)
+    done = run_rebalance(base, settings, out, fresh, console=console, show_progress=True)
     v, margin, word = done.validation, settings.margin, done.game.word
     spec = ReportSection("rebalance", "Rebalance: the costs that would make the sides fair",
                          f"`shamble rebalance` searched the {done.game.mode} costs of {done.game.title.lower()} "
@@ -244,15 +238,15 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
                          base, v.games_per_cell, {}, ())
     experiment = replace(experiment_of(done.game.pricing.game(base)), name="rebalance", games=v.games_per_cell,
                          seed=v.seed)  # the validation's games
-    key = rb.fingerprint(done.game, done.search.proposal, v.seed, v.games_per_cell)
+    key = fingerprint(done.game, done.search.proposal, v.seed, v.games_per_cell)
     halfwidth = (v.after.table.high95 - v.after.table.low95) / 2
     result = SweepResult(out, pd.DataFrame(), pd.DataFrame({"halfwidth": halfwidth}),
                          {"experiment_hash": key}, len(done.game.cells), 0, base)
     section = Played(spec, experiment, View(word), result)
-    changes = rb.changes_table(done).drop(columns=["old_value", "new_value"])
+    changes = changes_table(done).drop(columns=["old_value", "new_value"])
     section.tables.append(Table(changes if len(changes) else pd.DataFrame({"proposal": ["no change"]}),
-                                rb.verdict_line(done)))
-    ba = rb.before_after(done)
+                                verdict_line(done)))
+    ba = before_after(done)
     shown = pd.DataFrame({
         "side": ba.side, "fields before": ba.fields_before, "before": ba.rate_before.map(lambda r: f"{r:.1%}"),
         "fields after": ba.fields_after, "after": ba.rate_after.map(lambda r: f"{r:.1%}"),
@@ -261,10 +255,10 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
     section.tables.append(Table(shown, f"On the fresh games the {word} rates spread from "
                                        f"{v.before.table.rate.min():.1%} - {v.before.table.rate.max():.1%} before to "
                                        f"{v.after.table.rate.min():.1%} - {v.after.table.rate.max():.1%} after."))
-    section.figures.append(Chart("rebalance_search", rb.search_chart(done),
+    section.figures.append(Chart("rebalance_search", search_chart(done),
                                  "Each line is a side's rate on the search's games at each candidate; the band is the "
                                  f"mean ± {margin * 100:g} points, a dot a side shown within it."))
-    section.findings.append(Finding("proposed costs", v.passed, rb.verdict_line(done)))
+    section.findings.append(Finding("proposed costs", v.passed, verdict_line(done)))
     return section
 
 

@@ -31,7 +31,7 @@ import platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -42,10 +42,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
-from experiments.play import load_game_kernels
+from experiments.progress import Bars, load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
 from sim.files import atomic_path
 from sim.play import play
@@ -270,10 +269,10 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
 
     if pending and show_progress and not dask:
         load_game_kernels(pending[0].config, console)
-    with _progress(console, show_progress) as bar:
+    with Bars(console, show_progress) as bars:
         runner = _run_dask if dask else _run_here
-        runner(exp, pending, finished, _Bars(bar, len(cells), len(cells) - len(pending), exp, len(pending), label),
-               dask)
+        runner(exp, pending, finished,
+               _CellBars(bars, len(cells), len(cells) - len(pending), exp, len(pending), label), dask)
     results = combine(exp, cells, done)
     summary = summarise_cells(results, exp)
     write_table(results, out / "results.parquet")
@@ -297,48 +296,34 @@ def write_table(df: pd.DataFrame, path: Path) -> None:
             df.to_parquet(tmp, index=False)
 
 
-class _Bars:
-    """Two progress bars, cells and games (a no-op without a Progress)."""
+class _CellBars:
+    """A sweep's two progress bars (`experiments.progress.Bars`), cells and games."""
 
-    def __init__(self, bar: Progress | None, n_cells: int, n_done: int, exp: Experiment, n_pending: int,
+    def __init__(self, bars: Bars, n_cells: int, n_done: int, exp: Experiment, n_pending: int,
                  label: str | None = None) -> None:
-        self.bar, self.per_cell, self.played = bar, exp.games, 0
-        if bar is not None:  # a report names the section and ruleset being played beside its bars
-            self.cells = bar.add_task(f"{label}: cells" if label else "cells", total=n_cells, completed=n_done)
-            self.games = bar.add_task(f"{label}: games" if label else "games", total=exp.games * n_pending)
+        self.bars, self.per_cell, self.played = bars, exp.games, 0
+        # a report names the section and ruleset being played beside its bars
+        self.cells = bars.add(f"{label}: cells" if label else "cells", total=n_cells, completed=n_done)
+        self.games = bars.add(f"{label}: games" if label else "games", total=exp.games * n_pending)
 
     def advance_games(self, k: int) -> None:
         self.played += k
-        if self.bar is not None:
-            self.bar.advance(self.games, k)
+        self.bars.advance(self.games, k)
 
     def cell_done(self) -> None:
         """A cell finished: the games bar skips what sequential sampling did not need."""
-        if self.bar is not None:
-            self.bar.advance(self.cells)
-            self.bar.advance(self.games, self.per_cell - self.played)
+        self.bars.advance(self.cells)
+        self.bars.advance(self.games, self.per_cell - self.played)
         self.played = 0
 
 
-@contextlib.contextmanager
-def _progress(console: Console | None, show: bool) -> Iterator[Progress | None]:
-    if not show:
-        yield None
-        return
-    columns = (TextColumn("{task.description:>5}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    console = console or Console(stderr=True)
-    # off a terminal (a log file, CI) bars draw nothing: the caller prints a line per finished step
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
-        yield bar
-
-
-def _run_here(exp: Experiment, pending: list[Cell], finished, bars: _Bars, _address=None) -> None:
+def _run_here(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, _address=None) -> None:
     for cell in pending:
         finished(cell, _task(cell.config, exp.games, exp.seed, exp.target_halfwidth, progress=bars.advance_games))
         bars.cell_done()
 
 
-def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _Bars, address: str) -> None:
+def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, address: str) -> None:
     from distributed import as_completed
 
     with dask_client(address) as client:
@@ -440,7 +425,7 @@ def sweep_file(path: Path, out: Path, games: int | None = None, target_halfwidth
 
 def _turns_by_cell(results: pd.DataFrame | None) -> dict:
     """cell -> '14.6 (14.3-14.8)': the mean game length of the cell's games with its 95% interval."""
-    from experiments.play import mean_interval
+    from experiments.play_summary import mean_interval
 
     if results is None or not len(results):
         return {}

@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import sys
@@ -48,6 +49,7 @@ import numpy as np
 import pandas as pd
 from rich.console import Console
 
+from experiments.progress import Bars
 from experiments.stats import paired_difference, wilson_interval
 from experiments.tune_files import policy_table, write_tuned_toml
 from experiments.tune_search import (
@@ -168,14 +170,17 @@ def run_tune(config_path_or_config, side: str, budget: int = BUDGET, fields=None
         _check_writable_layout(source, config, tuned_side, start, folder)
     stamp = {"tune": run_key(config, tuned_side, dims, games, seed, popsize)}
     console = console or Console(stderr=True)
-    with _Bar(console, progress, budget) as bar, _client(dask_address) as client:
-        evaluate = Evaluator(config, tuned_side, dims, games, seed, stamp, folder, client, bar.advance)
-        found = search(dims, evaluate, budget, games, seed, popsize, say=lambda f: bar.best(f, games))
+    with Bars(console, progress) as bars, _client(dask_address) as client:  # the search's games, then the validation's
+        bar = bars.add("search", total=budget)
+        advance = functools.partial(bars.advance, bar)
+        evaluate = Evaluator(config, tuned_side, dims, games, seed, stamp, folder, client, advance)
+        found = search(dims, evaluate, budget, games, seed, popsize,
+                       say=lambda f: bars.describe(bar, _best_line(f, games)))
         tuned_policy = apply(start, dims, found.best)
         tuned = with_side_policy(config, tuned_side, tuned_policy)
-        bar.validating(validate_games, validate_seed)
+        bars.restart(bar, f"validation (seed {validate_seed})", total=2 * validate_games)
         a, b = _validation(config, tuned, tuned_side, validate_games, validate_seed, folder, stamp, found.best,
-                           bar.advance)
+                           advance)
     if outcomes is not None:
         outcomes.update(tuned=a, default=b)
     info = summary(config, source, tuned_side, dims, found, games, seed, validate_seed, a, b, tuned_policy)
@@ -369,42 +374,10 @@ def render(info: dict, console: Console) -> None:
         console.print(f"wrote {info['tuned_toml']} and tune.json, search.csv beside it ({info['seconds']:.0f} s)")
 
 
-class _Bar:
-    """A rich progress bar on stderr: the search's games (of its budget) with the best rate so
-    far, then the validation's games."""
-
-    def __init__(self, console: Console, show: bool, budget: int) -> None:
-        self.console, self.show, self.budget = console, show, budget
-        self.bar = self.task = None
-
-    def __enter__(self) -> _Bar:
-        if self.show:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=self.console, transient=True)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("search", total=self.budget)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def advance(self, games: int) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task, games)
-
-    def best(self, found: Found, games: int) -> None:
-        if self.bar is not None:
-            r = _rate(found.best_wins, games)
-            self.bar.update(self.task, description=f"search: generation {found.generations}, best "
-                                                   f"{r['rate']:.1%} ({r['low'] * 100:.1f}-{r['high'] * 100:.1f})")
-
-    def validating(self, games: int, seed: int) -> None:
-        if self.bar is not None:
-            self.bar.remove_task(self.task)
-            self.task = self.bar.add_task(f"validation (seed {seed})", total=2 * games)
+def _best_line(found: Found, games: int) -> str:
+    """Beside the search's bar: the generation and the best rate so far, with its interval."""
+    r = _rate(found.best_wins, games)
+    return f"search: generation {found.generations}, best {r['rate']:.1%} ({r['low'] * 100:.1f}-{r['high'] * 100:.1f})"
 
 
 # ---------------------------------------------------------------------------- command line

@@ -206,7 +206,7 @@ class Pricing:
     ``game(config)`` is the game a rebalance plays by default on the config's rules, as a
     `ReportSection` (its ``options["side"]`` names the results column of a side, its base and
     axes the cells; its ``options`` may name ``search_games`` and ``search_budget``, the sizes of
-    `shamble report --rebalance`'s search at scale 1, `experiments.rebalance.game_sizes`).
+    `shamble report --rebalance`'s search at scale 1, `experiments.rebalance_game.game_sizes`).
     ``describe(config, mode, key)`` is a short text of what a price buys in a
     config (``"Tyranids: 15 models"``), for tables; None when there is nothing to say.
 

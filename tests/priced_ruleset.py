@@ -31,7 +31,7 @@ DEFAULT_COST = 4
 REASONS = ("timeout", "finish", "tie")
 
 
-class State(NamedTuple):
+class GameState(NamedTuple):
     winner: np.ndarray  # int64[n] the winner's seat, -1 none
     turns: np.ndarray  # int64[n] game turns played
     reason: np.ndarray  # int64[n] index into REASONS
@@ -197,10 +197,11 @@ class RunnerRace:
 
     def new_state(self, config, tables, n_games, trace_events=0):
         n, p = n_games, config.n_players
-        return State(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, p), np.int64))
+        return GameState(
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, p), np.int64))
 
     def head(self, state, count):
-        return head_of(state, count, State._fields)
+        return head_of(state, count, GameState._fields)
 
     def violations(self, state):
         return 0

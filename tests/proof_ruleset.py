@@ -37,7 +37,7 @@ REASONS = ("timeout", "finish")
 # ---------------------------------------------------------------------------- the game
 
 
-class State(NamedTuple):
+class GameState(NamedTuple):
     position: np.ndarray  # int64[n, P] squares moved
     winner: np.ndarray  # int64[n] the winner, -1 none
     turns: np.ndarray  # int64[n] game turns played
@@ -199,7 +199,8 @@ class TokenRace(RulesetDefaults):
 
     def new_state(self, config, tables, n_games, trace_events=0):
         n, p = n_games, config.n_players
-        return State(np.zeros((n, p), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int32))
+        return GameState(
+            np.zeros((n, p), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int32))
 
     def results(self, config, state, first_game, dice):
         n = 0 if state is None else state.winner.shape[0]

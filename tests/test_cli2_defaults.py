@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from experiments import rebalance as rb
+from experiments import rebalance_game as rb_game
+from experiments import rebalance_patch as rb_patch
 from experiments.cli import app
 from sim.ruleset import load_config
 
@@ -19,9 +20,9 @@ WARNING = "FAILED its validation"
 
 
 def _proposal(tmp_path: Path, validated: bool | None) -> Path:
-    game = rb.rebalance_game(load_config(TWO))
+    game = rb_game.rebalance_game(load_config(TWO))
     path = tmp_path / f"proposal-{validated}.toml"
-    path.write_text(rb.patch_text(game, dict(game.start), rb.Settings(), validated, str(TWO)))
+    path.write_text(rb_patch.patch_text(game, dict(game.start), rb_game.Settings(), validated, str(TWO)))
     return path
 
 

@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 from scipy import stats
 
-from experiments.play import mean_interval, render_summary
+from experiments.play_summary import mean_interval, render_summary
 from experiments.sweep import _turns_by_cell
 
 

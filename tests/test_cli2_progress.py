@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import Progress
 
-from experiments import play
-from experiments.sweep import _Bars, _progress
+from experiments import progress
+from experiments.progress import Bars
+from experiments.sweep import _CellBars
 from sim.ruleset import load_config
 
 TWO = Path(__file__).resolve().parents[1] / "examples" / "configs" / "two_players.toml"
@@ -31,27 +31,50 @@ def test_a_compile_is_announced_before_it_ends_off_a_terminal(monkeypatch):
         said_before.append(out.getvalue())
         return {"source": "compiled", "seconds": 0.5}
 
-    monkeypatch.setattr(play, "warm_up", slow_compile)
-    monkeypatch.setattr(play, "recorded_compile", lambda config: None)
-    play.load_game_kernels(load_config(TWO), console, quiet_for=0.05)
+    monkeypatch.setattr(progress, "warm_up", slow_compile)
+    monkeypatch.setattr(progress, "recorded_compile", lambda config: None)
+    progress.load_game_kernels(load_config(TWO), console, quiet_for=0.05)
     assert "compiling the zombie40k game kernels" in said_before[0]  # said while it was compiling
     assert "compiled the game kernels in" in out.getvalue()
 
 
 def test_a_cache_load_stays_quiet(monkeypatch):
     console, out = _log()
-    monkeypatch.setattr(play, "warm_up", lambda config, tables=None: {"source": "cache", "seconds": 0.01})
-    play.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
+    monkeypatch.setattr(progress, "warm_up", lambda config, tables=None: {"source": "cache", "seconds": 0.01})
+    progress.load_game_kernels(load_config(TWO), console, quiet_for=0.5)
     assert out.getvalue() == ""
 
 
 def test_bars_draw_nothing_in_a_log_and_name_the_section_on_a_terminal():
     console, out = _log()
-    with _progress(console, True) as bar:
-        task = bar.add_task("cells", total=3)
-        bar.advance(task, 3)
+    with Bars(console) as bars:
+        bar = bars.add("cells", total=3)
+        bars.advance(bar, 3)
     assert out.getvalue().strip() == ""
-    progress = Progress(console=Console(file=io.StringIO(), force_terminal=True))
     exp = type("Exp", (), {"games": 10})()
-    _Bars(progress, 4, 1, exp, 3, "zombie40k/mods (3/9)")
-    assert [t.description for t in progress.tasks] == ["zombie40k/mods (3/9): cells", "zombie40k/mods (3/9): games"]
+    with Bars(Console(file=io.StringIO(), force_terminal=True)) as bars:
+        _CellBars(bars, 4, 1, exp, 3, "zombie40k/mods (3/9)")
+        assert [t.description for t in bars.progress.tasks] == ["zombie40k/mods (3/9): cells",
+                                                                 "zombie40k/mods (3/9): games"]
+
+
+def test_a_search_bar_restarts_for_the_validation():
+    """A tune's and a rebalance's one bar: the search's games, then the validation's from zero."""
+    with Bars(Console(file=io.StringIO(), force_terminal=True)) as bars:
+        bar = bars.add("search", total=100)
+        bars.advance(bar, 60)
+        bars.describe(bar, "search: candidate 3, 1 sides outside ±3")
+        assert [(t.description, t.completed) for t in bars.progress.tasks] == [("search: candidate 3, 1 sides "
+                                                                                 "outside ±3", 60)]
+        bars.restart(bar, "validation (seed 2025)", total=40)
+        bars.advance(bar, 5)
+        assert [(t.description, t.completed, t.total) for t in bars.progress.tasks] == [("validation (seed 2025)", 5,
+                                                                                          40)]
+
+
+def test_no_bars_when_not_shown():
+    with Bars(show=False) as bars:
+        bar = bars.add("search", total=10)
+        bars.advance(bar, 3)
+        bars.restart(bar, "validation", total=4)
+    assert bar is None and bars.progress is None

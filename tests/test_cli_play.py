@@ -110,12 +110,12 @@ def test_a_compile_is_announced_and_a_cache_load_is_quiet(monkeypatch, source, s
 
     from rich.console import Console
 
-    import experiments.play as play_cli
+    import experiments.progress as progress
     from sim.rulesets.zombie40k.config import load_config
 
-    monkeypatch.setattr(play_cli, "warm_up", lambda config, tables=None: {"seconds": 3.0, "source": source})
+    monkeypatch.setattr(progress, "warm_up", lambda config, tables=None: {"seconds": 3.0, "source": source})
     out = io.StringIO()
-    assert play_cli.load_game_kernels(load_config(TWO), Console(file=out))["source"] == source
+    assert progress.load_game_kernels(load_config(TWO), Console(file=out))["source"] == source
     assert out.getvalue().strip().startswith(said) and bool(out.getvalue()) == bool(said)
 
 
@@ -126,28 +126,28 @@ def test_the_compile_status_line_shows_only_when_loading_is_slow(monkeypatch, se
 
     from rich.console import Console
 
-    import experiments.play as play_cli
+    import experiments.progress as progress
     from sim.rulesets.zombie40k.config import load_config
 
     def slow_warm_up(config, tables=None):
         time.sleep(seconds)
         return {"seconds": seconds, "source": "disk cache"}
 
-    monkeypatch.setattr(play_cli, "warm_up", slow_warm_up)
+    monkeypatch.setattr(progress, "warm_up", slow_warm_up)
     out = io.StringIO()
     console = Console(file=out, force_terminal=True)
-    play_cli.load_game_kernels(load_config(TWO), console, quiet_for=0.2)
+    progress.load_game_kernels(load_config(TWO), console, quiet_for=0.2)
     assert ("compiling the game kernels" in out.getvalue()) == shown
 
 
 def test_play_compiles_the_config_once(monkeypatch):
     """`shamble play` loads the kernels and plays on the same compiled tables (warm_up once)."""
-    import experiments.play as play_cli
+    import experiments.play_summary as play_summary
     from sim.ruleset import get
     from sim.rulesets.zombie40k.config import load_config
 
     rs, calls = get("zombie40k"), []
     compile_tables = rs.compile
     monkeypatch.setattr(rs, "compile", lambda config: calls.append(config) or compile_tables(config))
-    df = play_cli.run_play(load_config(TWO), 3, 1)
+    df = play_summary.run_play(load_config(TWO), 3, 1)
     assert len(calls) == 1 and df.game.nunique() == 3

@@ -8,7 +8,7 @@ import stat
 import pandas as pd
 import pytest
 
-from experiments.play import write_atomic
+from experiments.play_summary import write_atomic
 from sim.files import atomic_path
 
 

@@ -1,4 +1,4 @@
-"""`shamble rebalance` (experiments/rebalance.py): the search on games whose fair costs are known,
+"""`shamble rebalance` (experiments/rebalance*.py): the search on games whose fair costs are known,
 the validation that refuses a proposal tuned to noise, the patch, the command line and resuming.
 
 Two synthetic games: a pure-Python evaluate plugged into `search` (sides whose win rate is their
@@ -26,6 +26,11 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments import rebalance as rb
+from experiments import rebalance_evaluations as rb_evaluations
+from experiments import rebalance_game as rb_game
+from experiments import rebalance_output as rb_output
+from experiments import rebalance_patch as rb_patch
+from experiments import rebalance_search as rb_search
 from experiments.cli import app
 from sim import ruleset as registry
 from sim.ruleset import Price, load_config
@@ -50,12 +55,12 @@ class StrengthShare:
         strength = pd.Series({s: w / float(values[s]) for s, w in self.power.items()})
         return strength / strength.sum()
 
-    def __call__(self, values) -> rb.Standing:
+    def __call__(self, values) -> rb_evaluations.Standing:
         self.calls += 1
         rates = self.rates(values)
         wins = pd.Series((self.uniforms < rates.to_numpy()[None, :]).sum(axis=0), index=rates.index)
         games = pd.Series(len(self.uniforms), index=rates.index)
-        return rb.standing(values, wins, games, self.margin, played=len(self.uniforms))
+        return rb_evaluations.standing(values, wins, games, self.margin, played=len(self.uniforms))
 
 
 def _prices(start: dict[str, Fraction]) -> list[Price]:
@@ -69,7 +74,7 @@ def test_search_finds_the_known_fair_costs_within_its_margin():
     margin = 0.02
     game = StrengthShare(POWER, 20_000, margin)
     prices = _prices({s: Fraction(10) for s in POWER})
-    found = rb.search(prices, game, rb.Settings(margin=margin, iterations=80, budget=10**9))
+    found = rb_search.search(prices, game, rb_game.Settings(margin=margin, iterations=80, budget=10**9))
     assert found.stop == "converged" and found.result.fair
     exact = game.rates(found.proposal)  # the truth, without the noise of the search's games
     assert (exact - exact.mean()).abs().max() < margin
@@ -85,7 +90,7 @@ def test_an_already_fair_game_changes_nothing():
     margin = 0.02
     game = StrengthShare(POWER, 20_000, margin)
     start = {s: Fraction(10) * Fraction(str(w)) for s, w in POWER.items()}  # costs proportional to power
-    found = rb.search(_prices(start), game, rb.Settings(margin=margin))
+    found = rb_search.search(_prices(start), game, rb_game.Settings(margin=margin))
     assert found.stop == "converged" and len(found.history) == 1
     assert found.proposal == start and found.reverted == []
 
@@ -95,7 +100,7 @@ def test_only_sides_outside_the_margin_move_and_the_revert_pass_undoes_what_is_n
     power = {"Ghouls": 1.0, "Wights": 1.0, "Liches": 1.0, "Bats": 1.0}
     game = StrengthShare(power, 40_000, margin)
     start = {s: Fraction(10) for s in power} | {"Bats": Fraction(13)}  # Bats alone too dear
-    found = rb.search(_prices(start), game, rb.Settings(margin=margin, iterations=60, budget=10**9))
+    found = rb_search.search(_prices(start), game, rb_game.Settings(margin=margin, iterations=60, budget=10**9))
     assert found.result.fair
     changed = {s for s in power if found.proposal[s] != start[s]}
     assert "Bats" in changed and found.proposal["Bats"] < 13
@@ -122,13 +127,13 @@ def test_polish_finds_the_best_value_of_a_side_whose_rate_is_not_monotone_in_its
     start = {"Ghouls": Fraction(10), "Wights": Fraction(10), "Liches": Fraction(10), "Bats": Fraction(8)}
     prices = [Price(s, v, Fraction(1), Fraction(1), Fraction(30), (s,)) for s, v in start.items()]
     same = lambda a, b: a == b  # noqa: E731 - every value plays differently
-    assert rb.neighbours(prices[3], start, same) == [7, 6, 9, 10]
-    values, result, polished, games = rb.polish(prices, start, game(start), game, same)
+    assert rb_search.neighbours(prices[3], start, same) == [7, 6, 9, 10]
+    values, result, polished, games = rb_search.polish(prices, start, game(start), game, same)
     assert values["Bats"] == 10 and polished == ["Bats"] and result.fair and games == 4 * 20_000
-    found = rb.search(prices, game, rb.Settings(margin=margin, iterations=20, budget=10**9), same)
+    found = rb_search.search(prices, game, rb_game.Settings(margin=margin, iterations=20, budget=10**9), same)
     assert found.result.fair and found.proposal["Bats"] == 10, found.proposal
     runs = lambda a, b: a["Bats"] // 2 == b["Bats"] // 2  # noqa: E731 - values play alike in pairs
-    assert rb.neighbours(prices[3], start, runs) == [7, 5, 10, 12]
+    assert rb_search.neighbours(prices[3], start, runs) == [7, 5, 10, 12]
 
 
 def test_polish_keeps_only_trials_that_bring_the_price_own_sides_nearer_the_mean():
@@ -140,38 +145,38 @@ def test_polish_keeps_only_trials_that_bring_the_price_own_sides_nearer_the_mean
 
     def evaluate(values):
         rates = pd.Series(table[int(values["A"])], index=list("ABCD"))
-        return rb.standing(values, (rates * n).round(), pd.Series(n, index=rates.index), 0.03, played=n)
+        return rb_evaluations.standing(values, (rates * n).round(), pd.Series(n, index=rates.index), 0.03, played=n)
 
     prices = [Price("A", Fraction(10), Fraction(1), Fraction(1), Fraction(20), ("A",))]
     start = {"A": Fraction(10)}
-    values, result, polished, _ = rb.polish(prices, start, evaluate(start), evaluate, lambda a, b: a == b)
+    values, result, polished, _ = rb_search.polish(prices, start, evaluate(start), evaluate, lambda a, b: a == b)
     assert values == {"A": 11} and polished == ["A"] and len(result.outside) == 4
 
 
 def test_gain_sequence_and_rounding():
-    assert rb.gain(0) > rb.gain(1) > rb.gain(100) > 0
-    assert rb.gain(0) == pytest.approx(rb.GAIN / (1 + rb.STABILITY) ** rb.ALPHA)
+    assert rb_search.gain(0) > rb_search.gain(1) > rb_search.gain(100) > 0
+    assert rb_search.gain(0) == pytest.approx(rb_search.GAIN / (1 + rb_search.STABILITY) ** rb_search.ALPHA)
     price = Price("Grey Knight", Fraction(20), Fraction(1, 5), Fraction(7), Fraction(60), ("Grey Knights",))
-    up = rb.candidate([price], {"Grey Knight": 0.07})["Grey Knight"]
+    up = rb_search.candidate([price], {"Grey Knight": 0.07})["Grey Knight"]
     assert up == Fraction(107, 5)  # 20 x e^0.07 = 21.45 -> 21.4 on fifths of a point
-    assert rb.candidate([price], {"Grey Knight": 5.0})["Grey Knight"] == 60  # within the price's bounds
-    assert rb._steps_between(Fraction(20), Fraction(21), Fraction(1, 2)) == [Fraction(41, 2), Fraction(21)]
-    assert rb._steps_between(Fraction(20), Fraction(19), Fraction(1, 2)) == [Fraction(39, 2), Fraction(19)]
+    assert rb_search.candidate([price], {"Grey Knight": 5.0})["Grey Knight"] == 60  # within the price's bounds
+    assert rb_search._steps_between(Fraction(20), Fraction(21), Fraction(1, 2)) == [Fraction(41, 2), Fraction(21)]
+    assert rb_search._steps_between(Fraction(20), Fraction(19), Fraction(1, 2)) == [Fraction(39, 2), Fraction(19)]
 
 
 def test_least_change_moves_a_price_back_while_the_game_stays_the_same():
     price = Price("A", Fraction(3), Fraction(1), Fraction(1), Fraction(12), ("A",))
     plays = lambda v: 12 // v  # noqa: E731 - runners bought with 12 points
     same = lambda a, b: plays(a["A"]) == plays(b["A"])  # noqa: E731
-    assert rb.least_change([price], {"A": Fraction(6)}, same) == {"A": Fraction(5)}  # 5 and 6 both buy 2
-    assert rb.least_change([price], {"A": Fraction(4)}, same) == {"A": Fraction(4)}
+    assert rb_search.least_change([price], {"A": Fraction(6)}, same) == {"A": Fraction(5)}  # 5 and 6 both buy 2
+    assert rb_search.least_change([price], {"A": Fraction(4)}, same) == {"A": Fraction(4)}
 
 
 def test_settings_refuse_bad_values_in_one_line():
     for kwargs, words in (({"margin": 0}, "--margin 0"), ({"games": 0}, "--games 0"),
                           ({"seed": 5, "validate_seed": 5}, "--validate-seed 5"), ({"budget": -1}, "--budget -1")):
-        with pytest.raises(rb.RebalanceError, match=words) as err:
-            rb.Settings(**kwargs)
+        with pytest.raises(rb_game.RebalanceError, match=words) as err:
+            rb_game.Settings(**kwargs)
         assert "\n" not in str(err.value)
 
 
@@ -204,18 +209,18 @@ def runners(config: pr.Config) -> dict[str, int]:
 
 
 UNFAIR = {"A": 3, "B": 4, "C": 6}  # 4, 3 and 2 runners
-SETTINGS = rb.Settings(margin=0.05, games=1500, iterations=30, budget=60_000, seed=11)
+SETTINGS = rb_game.Settings(margin=0.05, games=1500, iterations=30, budget=60_000, seed=11)
 
 
 def test_runner_race_search_finds_equal_teams_and_passes_validation(runner_race, tmp_path):
     config = race(UNFAIR)
     done = rb.rebalance(config, SETTINGS, tmp_path / "out")
     assert done.search.stop == "converged" and done.passed
-    patched = rb.apply_patch(config, tmp_path / "out" / "proposal.toml")
+    patched = rb_patch.apply_patch(config, tmp_path / "out" / "proposal.toml")
     assert len(set(runners(patched).values())) == 1, runners(patched)  # the known fair costs: equal teams
     assert dict(patched.costs) == {k: str(v) for k, v in done.search.proposal.items() if v != pr.DEFAULT_COST}
     assert done.validation.seed != SETTINGS.seed
-    assert done.validation.games_per_cell == rb.VALIDATE_FACTOR * SETTINGS.games
+    assert done.validation.games_per_cell == rb_game.VALIDATE_FACTOR * SETTINGS.games
     assert done.validation.before.outside  # before: unfair on the fresh games too
     patch = tomllib.loads((tmp_path / "out" / "proposal.toml").read_text())
     assert patch["validated"] is True and patch["ruleset"] == pr.ID
@@ -240,7 +245,7 @@ def test_runner_race_already_fair_changes_nothing(runner_race, tmp_path):
     assert done.validation.after.table.equals(done.validation.before.table)
 
 
-TINY = rb.Settings(margin=0.05, games=20, iterations=1, budget=10_000, seed=11, validate_games=3000)
+TINY = rb_game.Settings(margin=0.05, games=20, iterations=1, budget=10_000, seed=11, validate_games=3000)
 FAR = {"A": 1, "B": 4, "C": 12}  # 12, 3 and 1 runners: one candidate and the polish pass (two plays each way:
 # A at most 3, 4 runners; C at least 4, 3 runners) cannot even them
 
@@ -250,9 +255,9 @@ def test_a_tiny_search_budget_is_caught_by_validation(runner_race, tmp_path):
     noise) that do not make the teams equal; the fresh games refuse them: FAILED."""
     done = rb.rebalance(race(FAR), TINY, tmp_path / "out")
     assert done.changes and done.search.stop != "converged"
-    assert len(set(runners(rb.apply_patch(race(FAR), tmp_path / "out" / "proposal.toml")).values())) > 1
+    assert len(set(runners(rb_patch.apply_patch(race(FAR), tmp_path / "out" / "proposal.toml")).values())) > 1
     assert not done.passed and done.validation.after.outside
-    assert rb.verdict_line(done).startswith("FAILED") and rb.summary(done)["status"] == "FAILED"
+    assert rb_output.verdict_line(done).startswith("FAILED") and rb_output.summary(done)["status"] == "FAILED"
     assert tomllib.loads((tmp_path / "out" / "proposal.toml").read_text())["validated"] is False
 
 
@@ -261,12 +266,12 @@ def test_validation_ignores_what_the_search_claims(runner_race, monkeypatch):
     judged on the fresh games only: unequal teams FAIL."""
     unfair = {k: Fraction(v) for k, v in UNFAIR.items()}
     even = pd.Series(500, index=list("ABC"))
-    claim = rb.standing(unfair, even, even * 3, 0.05)
+    claim = rb_evaluations.standing(unfair, even, even * 3, 0.05)
     assert claim.fair
-    monkeypatch.setattr(rb, "search", lambda *a, **k: rb.Search([claim], "converged", 0, unfair, claim))
+    monkeypatch.setattr(rb, "search", lambda *a, **k: rb_search.Search([claim], "converged", 0, unfair, claim))
     done = rb.rebalance(race({"A": 4, "B": 4, "C": 4}), SETTINGS)
     assert done.changes and done.search.stop == "converged"
-    assert not done.passed and rb.verdict_line(done).startswith("FAILED")
+    assert not done.passed and rb_output.verdict_line(done).startswith("FAILED")
 
 
 def test_cli_prints_a_failed_proposal_and_exits_1(runner_race, tmp_path):
@@ -286,7 +291,7 @@ def test_cli_json_passes_and_resumes_to_the_same_proposal(runner_race, tmp_path,
     summary = __import__("json").loads(whole.stdout)
     assert summary["passed"] and summary["status"] == "passed" and summary["changes"]
 
-    import experiments.rebalance as module
+    import experiments.rebalance_evaluations as module
 
     real, calls = module.run_cell, []
 
@@ -333,11 +338,11 @@ def test_rulesets_without_prices_say_so_in_one_line(config, tmp_path):
 def test_a_patch_of_another_ruleset_or_a_bad_patch_is_one_line(runner_race, tmp_path):
     patch = tmp_path / "p.toml"
     patch.write_text('ruleset = "zombie40k"\nmode = "per-model"\n')
-    with pytest.raises(rb.RebalanceError, match="the patch prices zombie40k; the config is runner_race"):
-        rb.apply_patch(race(UNFAIR), patch)
+    with pytest.raises(rb_game.RebalanceError, match="the patch prices zombie40k; the config is runner_race"):
+        rb_patch.apply_patch(race(UNFAIR), patch)
     patch.write_text('ruleset = "runner_race"\nmode = "per-model"\n[[change]]\nkey = "A"\nold = "3"\nnew = "-1"\n')
-    with pytest.raises(rb.RebalanceError, match=r"change\[0\].new = '-1'"):
-        rb.load_patch(patch)
+    with pytest.raises(rb_game.RebalanceError, match=r"change\[0\].new = '-1'"):
+        rb_patch.load_patch(patch)
 
 
 def test_report_rebalance_section_is_off_by_default(runner_race, tmp_path, monkeypatch):
@@ -372,7 +377,7 @@ def test_zombie40k_per_model_patch_prices_the_main_unit_and_refits_the_teams(tmp
     patch = tmp_path / "proposal.toml"
     patch.write_text(f'ruleset = "zombie40k"\nmode = "per-model"\n[[change]]\nkey = "{unit}"\nold = "{old}"\n'
                      f'new = "{new}"\n')
-    patched = rb.apply_patch(config, patch)
+    patched = rb_patch.apply_patch(config, patch)
     assert dict(patched.unit_costs) == {unit: str(new)}
     cat = catalogue_for(patched)
     assert cat.unit(unit).cost_per_model == new
@@ -384,7 +389,7 @@ def test_zombie40k_per_model_patch_prices_the_main_unit_and_refits_the_teams(tmp
             assert len(after.team.models) >= len(before.team.models)
         else:
             assert len(after.team.models) <= len(before.team.models)
-    assert rb.apply_patch(config, tmp_path / "proposal.toml") == patched  # a patch applies the same way twice
+    assert rb_patch.apply_patch(config, tmp_path / "proposal.toml") == patched  # a patch applies the same way twice
 
 
 def test_zombie40k_multiplier_refits_a_team_to_its_budget_over_its_factor():
@@ -423,8 +428,8 @@ def test_zombie40k_rates_are_wins_and_its_game_is_a_report_section():
     from sim.rulesets.zombie40k.pricing import PRICING
 
     assert (PRICING.rate, PRICING.rate_word) == ("won", "")
-    game = rb.rebalance_game(load_config(FOUR))
-    assert (game.games, game.budget) == (rb.GAMES, rb.BUDGET)  # its section names no sizes: the command's
+    game = rb_game.rebalance_game(load_config(FOUR))
+    assert (game.games, game.budget) == (rb_game.GAMES, rb_game.BUDGET)  # its section names no sizes: the command's
 
 
 # ---------------------------------------------------------------------------- the report's section
@@ -437,31 +442,32 @@ def test_rebalance_fingerprint_covers_every_cell_of_the_game():
     """The key of the report's rebalance section: every cell of the game (not only its base), the
     validation's seed and games and the proposal's changes."""
     config = load_config(APOCALYPSE_FOUR)
-    game = rb.rebalance_game(config)
+    game = rb_game.rebalance_game(config)
     assert len(game.cells) == 7
-    key = rb.fingerprint(game, game.start, 5, 100)
-    assert key == rb.fingerprint(rb.rebalance_game(config), dict(game.start), 5, 100)
+    key = rb_game.fingerprint(game, game.start, 5, 100)
+    assert key == rb_game.fingerprint(rb_game.rebalance_game(config), dict(game.start), 5, 100)
     for k in (0, 3, 6):
         cell = game.cells[k]
         other = replace(cell, config=replace(cell.config, foggy=not cell.config.foggy))
-        assert rb.fingerprint(replace(game, cells=game.cells[:k] + (other,) + game.cells[k + 1:]), game.start, 5,
+        assert rb_game.fingerprint(replace(game, cells=game.cells[:k] + (other,) + game.cells[k + 1:]), game.start, 5,
                               100) != key, k
     price = game.prices[0]
-    assert rb.fingerprint(game, game.start | {price.key: price.value + price.step}, 5, 100) != key
-    assert rb.fingerprint(game, game.start, 6, 100) != key and rb.fingerprint(game, game.start, 5, 101) != key
+    assert rb_game.fingerprint(game, game.start | {price.key: price.value + price.step}, 5, 100) != key
+    assert rb_game.fingerprint(game, game.start, 6, 100) != key and rb_game.fingerprint(game, game.start, 5, 101) != key
 
 
 def test_report_rebalance_section_takes_its_sizes_from_the_game_and_keys_every_cell(runner_race, tmp_path,
                                                                                    monkeypatch):
     from experiments.analyses import Played, View
-    from experiments.report import Part, experiment_of, rebalance_section
+    from experiments.report import Part, rebalance_section
+    from experiments.sections import experiment_of
 
     def sized(config):
         return replace(pr._game(config), options={"search_games": 12, "search_budget": 700})
 
     monkeypatch.setattr(pr.RunnerRace, "pricing", lambda self: replace(pr.PRICING, game=sized))
     config = race(UNFAIR)
-    game = rb.rebalance_game(config)
+    game = rb_game.rebalance_game(config)
     assert (game.games, game.budget) == (12, 700)
     spec = pr._game(config)
     part = Part(pr.RULESET, [Played(spec, experiment_of(spec), View("win"))])
@@ -469,18 +475,18 @@ def test_report_rebalance_section_takes_its_sizes_from_the_game_and_keys_every_c
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert (summary["settings"]["games"], summary["settings"]["budget"]) == (12, 700)  # not the command's 800
     v = summary["validation"]
-    proposal = game.start | rb.load_patch(tmp_path / "r" / "proposal.toml").values
-    assert section.result.meta["experiment_hash"] == rb.fingerprint(game, proposal, v["seed"], v["games_per_cell"])
+    proposal = game.start | rb_patch.load_patch(tmp_path / "r" / "proposal.toml").values
+    assert section.result.meta["experiment_hash"] == rb_game.fingerprint(game, proposal, v["seed"], v["games_per_cell"])
     rebalance_section(part, 0.5, tmp_path / "half")
     half = json.loads((tmp_path / "half" / "summary.json").read_text())
     assert (half["settings"]["games"], half["settings"]["budget"]) == (10, 350)  # times the scale, at least 10
 
 
 def test_zombie40k_standard_game_is_the_default_game():
-    game = rb.rebalance_game(load_config(FOUR))
+    game = rb_game.rebalance_game(load_config(FOUR))
     assert game.mode == "per-model" and len(game.cells) == 13 and game.side == "team"
     teams = {s for p in game.prices for s in p.sides}
     assert len(teams) == 13
-    assert rb.rebalance_game(load_config(FOUR), "multiplier").prices[0].what == "cost multiplier"
-    with pytest.raises(rb.RebalanceError, match="--mode 'bogus'; allowed: per-model, multiplier"):
-        rb.rebalance_game(load_config(FOUR), "bogus")
+    assert rb_game.rebalance_game(load_config(FOUR), "multiplier").prices[0].what == "cost multiplier"
+    with pytest.raises(rb_game.RebalanceError, match="--mode 'bogus'; allowed: per-model, multiplier"):
+        rb_game.rebalance_game(load_config(FOUR), "bogus")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from experiments import rebalance as rb
+from experiments import rebalance_game as rb_game
 from experiments.cli import app
 from sim.ruleset import get, load_config
 
@@ -37,9 +37,9 @@ def test_every_seat_of_a_tuned_team_plays_its_tuned_policy(tmp_path):
     seat fielding the Guard, in every lineup; the others keep the game's own policy."""
     presets = get("zombie40k").policy_presets()
     config = load_config(TWO)
-    plain = rb.rebalance_game(config)
+    plain = rb_game.rebalance_game(config)
     path = tuned_file(tmp_path, [("Guard", "guard", "backstabber")])
-    game = rb.rebalance_game(config, policies=path)
+    game = rb_game.rebalance_game(config, policies=path)
     assert [c.coords for c in game.cells] == [c.coords for c in plain.cells]
     guard = _team(load_config(path).players[0])
     seen = 0
@@ -57,7 +57,7 @@ def test_every_seat_of_a_tuned_team_plays_its_tuned_policy(tmp_path):
 def test_as_is_matches_players_by_name(tmp_path):
     presets = get("zombie40k").policy_presets()
     path = tuned_file(tmp_path, [("Marines", "marines", "hunter")])
-    game = rb.rebalance_game(load_config(TWO), as_is=True, policies=path)
+    game = rb_game.rebalance_game(load_config(TWO), as_is=True, policies=path)
     players = {p.name: p.policy for p in game.cells[0].config.players}
     assert players["Marines"] == presets["hunter"] and players["Guard"] == load_config(TWO).players[0].policy
 

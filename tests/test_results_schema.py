@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from experiments.experiment import experiment_from_dict
-from experiments.play import summarise
+from experiments.play_summary import summarise
 from experiments.sweep import sweep
 from sim.play import play
 from sim.ruleset import COMMON_COLUMNS, all_rulesets

@@ -106,7 +106,7 @@ class Config:
         return ID
 
 
-class State(NamedTuple):
+class GameState(NamedTuple):
     opened: np.ndarray  # bool[n, P] player p opened his safe in game g
 
 
@@ -184,10 +184,10 @@ class Safecracker:
         return Tables(np.array([p.policy.p_open for p in config.players], np.float64))
 
     def new_state(self, config, tables, n_games, trace_events=0):
-        return State(np.zeros((n_games, len(config.players)), bool))
+        return GameState(np.zeros((n_games, len(config.players)), bool))
 
     def head(self, state, count):
-        return head_of(state, count, State._fields)
+        return head_of(state, count, GameState._fields)
 
     def violations(self, state):
         return 0

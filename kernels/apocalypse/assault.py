@@ -66,7 +66,7 @@ from kernels.apocalypse.columns import (
     ZK_ZOMBIE,
 )
 from kernels.apocalypse.combat import zombie_attacks
-from kernels.apocalypse.geometry import norm, ring_places
+from kernels.apocalypse.geometry import ring_places
 from kernels.apocalypse.hordes import (
     add_special,
     horde_blind,
@@ -145,6 +145,7 @@ from kernels.w40k.columns import (
     T,
     W,
 )
+from kernels.w40k.geometry import norm
 
 INSANE_HEROISM = 2  # core §1: a Morale check of double 1 always passes
 

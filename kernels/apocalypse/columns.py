@@ -13,14 +13,14 @@ REASON_NONE, REASON_EXTRACTED, REASON_WARLORDS_DEAD, REASON_TIME = 0, 1, 2, 3  #
 # ---- unit types (force_org.toml unit_type) ------------------------------------------------
 UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER = range(6)
 
-# ---- model roles: State.minfo[..., MI_ROLE] -------------------------------------------------
+# ---- model roles: GameState.minfo[..., MI_ROLE] -------------------------------------------------
 ROLE_TROOPER, ROLE_CHARACTER, ROLE_IC = 0, 1, 2  # core §16: a sergeant is a Character, an HQ an IC
 
 # ---- Warlord traits (§7); TRAIT_NONE is the no-trait baseline of the paired comparisons ----
 (TRAIT_NONE, TRAIT_DEFENCE, TRAIT_OFFENCE, TRAIT_TENACITY, TRAIT_LEGENDARY, TRAIT_INSPIRING,
  TRAIT_PRIORITY) = range(7)
 
-# ---- noise sources (§9.3) and spawn sources: State.res counters R_SP0 + source -------------
+# ---- noise sources (§9.3) and spawn sources: GameState.res counters R_SP0 + source -------------
 (SRC_DEPLOY, SRC_WAVE, SRC_EDGE, SRC_GRAVEYARD, SRC_PISTOL, SRC_ASSAULT, SRC_RAPID_FIRE, SRC_HEAVY,
  SRC_TEMPLATE, SRC_REROLL, SRC_PSYCHIC, SRC_OVERWATCH, SRC_MOVEMENT, SRC_BRUTE, SRC_HELD) = range(15)
 N_SRC = 15
@@ -112,7 +112,7 @@ PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
 ZK_ZOMBIE, ZK_JUGGERNAUT, ZK_FIRST, ZK_BRUTE = range(4)  # ZK_BRUTE: WS, BS, I, Ld of a Brute
 N_ZK = 4
 
-# ---- model status bits (State.mstatus), beyond kernels.w40k.columns.ST_CONCUSSED ------------
+# ---- model status bits (GameState.mstatus), beyond kernels.w40k.columns.ST_CONCUSSED ------------
 ST_FORCE = 2  # the psyker's Force weapon has Instant Death until its next Psychic phase (core §13)
 ST_CONC_AGED = 4  # concussed in an earlier Assault phase: lasts to the end of this one (core §12 Concussive)
 

@@ -12,13 +12,7 @@ import math
 
 from kernels.apocalypse.columns import P_BASE_R, P_TABLE, P_ZONE_R, P_ZONE_SQUARE
 from kernels.jit import njit
-
-INF = 1e18
-
-
-@njit
-def norm(dx, dy):
-    return math.sqrt(dx * dx + dy * dy)
+from kernels.w40k.geometry import norm
 
 
 @njit
@@ -43,21 +37,6 @@ def ring_places(radius, depth, spacing):
     outer = radius + depth
     area = math.pi * (outer * outer - radius * radius)
     return max(1, int(area / (0.866 * spacing * spacing)))
-
-
-@njit
-def ray_circle(px, py, dx, dy, cx, cy, r):
-    """First travel t >= 0 at which a point moving along the unit vector (dx, dy) comes within r of
-    (cx, cy); INF if never. A point already inside may move away but not closer."""
-    ox, oy = px - cx, py - cy
-    c = ox * ox + oy * oy - r * r
-    b = ox * dx + oy * dy
-    if c < 0.0:
-        return 0.0 if b < 0.0 else INF
-    disc = b * b - c
-    if b >= 0.0 or disc < 0.0:
-        return INF
-    return -b - math.sqrt(disc)
 
 
 @njit

@@ -51,10 +51,11 @@ from kernels.apocalypse.columns import (
     ZK_JUGGERNAUT,
     ZK_ZOMBIE,
 )
-from kernels.apocalypse.geometry import disc_radius, gap, norm
+from kernels.apocalypse.geometry import disc_radius, gap
 from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.w40k.columns import I
+from kernels.w40k.geometry import norm
 
 # ------------------------------------------------------------------ pure rules
 
@@ -266,7 +267,7 @@ def free_special(st, g):
 @njit
 def add_special(st, g, h, kind, stats, flags, wounds, tb):
     """Put a Brute or the First Zombie into horde h (returns its slot, -1 if none is free; the
-    caller gives it its weapons in ``State.sgear``)."""
+    caller gives it its weapons in ``GameState.sgear``)."""
     s = free_special(st, g)
     if s < 0:
         st.res[g, R_OVERFLOW] += 1

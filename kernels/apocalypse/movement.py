@@ -72,15 +72,7 @@ from kernels.apocalypse.columns import (
     WL_SPAWNER,
 )
 from kernels.apocalypse.combat import blast_on_unit
-from kernels.apocalypse.geometry import (
-    INF,
-    gap,
-    nearest_edge,
-    norm,
-    path_touches_zone,
-    ray_circle,
-    zone_distance,
-)
+from kernels.apocalypse.geometry import gap, nearest_edge, path_touches_zone, zone_distance
 from kernels.apocalypse.hordes import is_alive, new_horde
 from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
@@ -98,6 +90,7 @@ from kernels.dice import highest_d6, sum_d6
 from kernels.jit import njit
 from kernels.rng import uniform
 from kernels.w40k.columns import G_BLAST_LARGE_MODELS, MR_MOVE_THROUGH_COVER
+from kernels.w40k.geometry import INF, norm, ray_circle
 
 HEADINGS = (0.0, 0.5, -0.5, 1.0, -1.0)  # radians off the straight line
 SPAWNER_INSIDE_PENALTY = 1e6

@@ -2,7 +2,7 @@
 moves attract, and where they come on.
 
 The amounts are pure helpers on rolled dice (``noise_of_weapon`` takes the stream only to roll its
-D3s); a unit's noise of a phase is summed in ``State.w_noise`` and placed at the end of the phase
+D3s); a unit's noise of a phase is summed in ``GameState.w_noise`` and placed at the end of the phase
 (overwatch noise: as soon as the charge is resolved) as one batch on the table edge closest to the
 unit, as close to it as a legal spot allows, wholly within 3" of that edge (§9.2).
 """

@@ -55,7 +55,7 @@ from kernels.apocalypse.columns import (
     US_TYPE,
     ZK_FIRST,
 )
-from kernels.apocalypse.geometry import disc_radius, gap, norm, zone_distance
+from kernels.apocalypse.geometry import disc_radius, gap, zone_distance
 from kernels.apocalypse.hordes import add_special, spawn_batch
 from kernels.apocalypse.terrain import place_terrain
 from kernels.apocalypse.trace import log_event
@@ -64,6 +64,7 @@ from kernels.dice import scatter_arrow, sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.columns import N_STATS, W
+from kernels.w40k.geometry import norm
 
 # ------------------------------------------------------------------ clearing
 

@@ -27,10 +27,10 @@ N_WORK = 4
 OUT_SIXES, OUT_REROLLED = N_OUT, N_OUT + 1  # counters this ruleset adds after the core's (natural 6s, re-rolls)
 N_OUT_A = N_OUT + 2
 MAX_TERRAIN = 12  # area terrain pieces a table may hold (kernels.apocalypse.terrain)
-TX, TY, TR = range(3)  # columns of State.terrain
+TX, TY, TR = range(3)  # columns of GameState.terrain
 
 
-class State(NamedTuple):
+class GameState(NamedTuple):
     """Every game of a batch: U player units x K model slots, H hordes, S special zombies, SP spawners."""
 
     upos: np.ndarray  # float64[n, U, 2] unit centre, inches from the bottom-left corner
@@ -118,10 +118,10 @@ PER_GAME = ("upos", "urad", "umoved", "ust", "wounds", "stats", "bstats", "mflag
 
 
 def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hordes: int, n_specials: int,
-              n_spawners: int, trace_events: int = 0) -> State:
+              n_spawners: int, trace_events: int = 0) -> GameState:
     """Allocate the state of ``n_games`` games (zeros; the kernels set them up)."""
     n, u, k, h, s, p = n_games, n_units, max_models, n_hordes, n_specials, n_players
-    return State(
+    return GameState(
         upos=np.zeros((n, u, 2)), urad=np.zeros((n, u)), umoved=np.zeros((n, u)),
         ust=np.zeros((n, u, N_US), np.int32), wounds=np.zeros((n, u, k), np.int16),
         stats=np.zeros((n, u, k, N_STATS), np.int16), bstats=np.zeros((n, u, k, N_STATS), np.int16),
@@ -152,6 +152,6 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
     )
 
 
-def head(state: State, count: int) -> State:
+def head(state: GameState, count: int) -> GameState:
     """The first ``count`` games of a batch (views), with the batch's scratch."""
     return state._replace(**{name: getattr(state, name)[:count] for name in PER_GAME})

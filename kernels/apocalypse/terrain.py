@@ -13,7 +13,7 @@ A disc of a unit *enters, leaves or crosses* a piece when it touches the piece a
 straight path (the move then is at most the highest of 2D6, 3D6 with Move Through Cover: core §5,
 ``kernels.apocalypse.movement``; Zombie! is never slowed, §5). A horde *stands in* a piece when its
 centre does (most of its models: the cover a unit has, core §6.7). Pieces do not block sight or
-movement. ``State.terrain`` holds each game's pieces: (x, y, radius), radius 0 = no piece.
+movement. ``GameState.terrain`` holds each game's pieces: (x, y, radius), radius 0 = no piece.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from kernels.apocalypse.columns import (
     P_TERRAIN_R,
     P_ZONE_COVER,
 )
-from kernels.apocalypse.geometry import norm, segment_near, zone_distance
+from kernels.apocalypse.geometry import segment_near, zone_distance
 from kernels.apocalypse.state import TR, TX, TY
 from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.rng import uniform
+from kernels.w40k.geometry import norm
 
 LAYOUT_NONE, LAYOUT_RANDOM, LAYOUT_CITY = 0, 1, 2
 N_TRIES = 40

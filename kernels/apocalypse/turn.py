@@ -95,7 +95,7 @@ from kernels.apocalypse.columns import (
     WL_ALIVE,
     WL_KILLED,
 )
-from kernels.apocalypse.geometry import base_on_zone, norm, path_touches_zone
+from kernels.apocalypse.geometry import base_on_zone, path_touches_zone
 from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge_hordes, settle_all, zombies_on_table
 from kernels.apocalypse.movement import (
     fall_back,
@@ -128,6 +128,7 @@ from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
 from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, W_FLAGS, WR_ASSAULT_GRENADE, W
+from kernels.w40k.geometry import norm
 
 # ------------------------------------------------------------------ turn bookkeeping
 

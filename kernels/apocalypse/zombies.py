@@ -53,7 +53,7 @@ from kernels.apocalypse.columns import (
     US_WAS_CHARGED,
     WL_KILLED,
 )
-from kernels.apocalypse.geometry import INF, along_edge, disc_radius, norm, ray_circle
+from kernels.apocalypse.geometry import along_edge, disc_radius
 from kernels.apocalypse.hordes import horde_models, is_alive, merge_hordes, new_horde, refresh_radius, spawn_batch
 from kernels.apocalypse.movement import fall_back
 from kernels.apocalypse.noise import edge_spot, place_phase_noise, spot_is_free
@@ -73,6 +73,7 @@ from kernels.apocalypse.units import (
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import uniform
+from kernels.w40k.geometry import INF, norm, ray_circle
 
 
 @njit

@@ -1,1 +1,2 @@
-"""The 7th-edition core shared by the Warhammer-based rulesets: attack specs and attack resolution."""
+"""The 7th-edition core shared by the Warhammer-based rulesets: attack specs, attack resolution and
+plane geometry."""

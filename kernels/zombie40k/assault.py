@@ -60,6 +60,7 @@ from kernels.w40k.columns import (
     W,
 )
 from kernels.w40k.combat import resolve_attacks
+from kernels.w40k.geometry import norm
 from kernels.zombie40k.casualties import after_attack, dangerous_terrain, wipe
 from kernels.zombie40k.columns import (
     C_BONUS,
@@ -109,7 +110,7 @@ from kernels.zombie40k.columns import (
     US_ROUNDS,
     US_SHOT_AT,
 )
-from kernels.zombie40k.geometry import ev_nearest_point, move_towards, norm
+from kernels.zombie40k.geometry import ev_nearest_point, move_towards
 from kernels.zombie40k.morale import blind_tests, fall_back, morale_check
 from kernels.zombie40k.powerups import chuck_active, lend_defibrillators, settle_defibrillators
 from kernels.zombie40k.shooting import headshots, is_blinded, shoot, unit_gap

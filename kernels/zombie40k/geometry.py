@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from kernels.jit import njit
+from kernels.w40k.geometry import INF, norm, ray_circle
 from kernels.zombie40k.columns import (
     P_BASE_R,
     P_EV_D,
@@ -28,18 +29,10 @@ from kernels.zombie40k.columns import (
     US_ON_TABLE,
 )
 
-INF = 1e18
 HEADINGS = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)  # radians off the straight line (move_planner "straight")
 DETOUR_STEP = 0.5  # inches of each step around what is in the way (move_planner "detour")
 DETOUR_TURN = math.pi / 6.0  # the steps' headings: 30, 60 .. 180 degrees off the line to the goal
 DETOUR_STEPS = 48
-
-
-@njit
-def norm(dx, dy):
-    """Length of (dx, dy): sqrt of the sum of squares (glibc's overflow-safe ``hypot`` cost 7% of a
-    whole game; inches never come near overflow)."""
-    return math.sqrt(dx * dx + dy * dy)
 
 
 @njit
@@ -82,21 +75,6 @@ def ev_nearest_point(x, y, prm):
 def edge_distance(ax, ay, ar, bx, by, br):
     """Distance between the closest bases of two units."""
     return max(0.0, norm(ax - bx, ay - by) - ar - br)
-
-
-@njit
-def ray_circle(px, py, dx, dy, cx, cy, r):
-    """First travel t >= 0 at which a point moving along unit vector (dx, dy) comes within r of
-    (cx, cy); INF if never. A point already inside may move away but not closer."""
-    ox, oy = px - cx, py - cy
-    c = ox * ox + oy * oy - r * r
-    b = ox * dx + oy * dy
-    if c < 0.0:
-        return 0.0 if b < 0.0 else INF
-    disc = b * b - c
-    if b >= 0.0 or disc < 0.0:
-        return INF
-    return -b - math.sqrt(disc)
 
 
 @njit

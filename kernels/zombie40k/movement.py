@@ -21,6 +21,7 @@ from kernels.w40k.columns import (
     MR_MOVE_THROUGH_COVER,
     MR_SLOW_AND_PURPOSEFUL,
 )
+from kernels.w40k.geometry import norm
 from kernels.zombie40k.assault import overwatch
 from kernels.zombie40k.casualties import dangerous_terrain
 from kernels.zombie40k.choices import course, plays_random
@@ -67,7 +68,6 @@ from kernels.zombie40k.geometry import (
     free_travel,
     move_towards,
     near_circles,
-    norm,
     rect_distance,
 )
 from kernels.zombie40k.morale import fall_back, leadership_test

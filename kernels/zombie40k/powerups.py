@@ -11,6 +11,7 @@ from __future__ import annotations
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.w40k.columns import BS, K_MELEE, N_STATS, W_BLAST, W_KIND, W_SHOTS, W_TEMPLATE, A, W
+from kernels.w40k.geometry import norm, ray_circle
 from kernels.zombie40k.choices import coin, plays_random
 from kernels.zombie40k.columns import (
     BANANA,
@@ -53,7 +54,7 @@ from kernels.zombie40k.columns import (
     SHADES,
     SHOTGUN,
 )
-from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, norm, ray_box_exit, ray_circle
+from kernels.zombie40k.geometry import ev_distance, ev_nearest_point, ray_box_exit
 from kernels.zombie40k.spawning import furthest_squad, roll_expr_prm
 from kernels.zombie40k.state import X_ORK_BOY
 from kernels.zombie40k.units import log_event, n_players, note_ev_zone, on_table, refresh_radius, touch

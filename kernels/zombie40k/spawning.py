@@ -29,6 +29,7 @@ from kernels.w40k.columns import (
     T,
     W,
 )
+from kernels.w40k.geometry import norm
 from kernels.zombie40k.columns import (
     EK_DEPLOY,
     EK_RESPAWN,
@@ -63,15 +64,7 @@ from kernels.zombie40k.columns import (
     US_REACHED_ZONE,
     US_START_MODELS,
 )
-from kernels.zombie40k.geometry import (
-    edge_distance,
-    ev_distance,
-    ev_nearest_point,
-    ev_rect,
-    is_legal_spot,
-    norm,
-    unit_radius,
-)
+from kernels.zombie40k.geometry import edge_distance, ev_distance, ev_nearest_point, ev_rect, is_legal_spot, unit_radius
 from kernels.zombie40k.state import ID_AUTOGUN, X_BOSS, X_ZOMBIE
 from kernels.zombie40k.terrain import place_terrain
 from kernels.zombie40k.units import (

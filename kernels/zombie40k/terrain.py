@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from kernels.jit import njit
 from kernels.rng import uniform
+from kernels.w40k.geometry import norm
 from kernels.zombie40k.columns import (
     EK_TERRAIN,
     P_TABLE_L,
@@ -24,7 +25,7 @@ from kernels.zombie40k.columns import (
     P_TERRAIN_N,
     P_TERRAIN_R,
 )
-from kernels.zombie40k.geometry import ev_rect, norm, rect_distance
+from kernels.zombie40k.geometry import ev_rect, rect_distance
 from kernels.zombie40k.units import log_event
 
 TX, TY, TR, TDANGER = 0, 1, 2, 3  # columns of GameState.terrain

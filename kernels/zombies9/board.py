@@ -2,7 +2,7 @@
 
 A tile is a 3 x 3 grid of squares (A2); tile types come precomputed in all four rotations
 (``Tables.tile_sq``, ``tile_exits``; rotation r turns the printed tile r quarter turns
-clockwise). Squares of a placed tile get their steps (``State.w_nb``) when it is laid: inside a
+clockwise). Squares of a placed tile get their steps (``GameState.w_nb``) when it is laid: inside a
 tile road to road and road to door, door and building squares of the one building among
 themselves (A7: buildings are entered through their doors; D5 lets any road square enter), and
 across a tile edge only where both edges have a road exit (A2).

@@ -96,7 +96,7 @@ Z_ADULT, Z_KID, Z_DOG = 0, 1, 2
 # ---------------------------------------------------------------- end of a game (RES_REASON)
 REASON_NONE, REASON_HELIPAD, REASON_KILLS, REASON_CREMATORIUM, REASON_CEMETERIES, REASON_TIMEOUT = range(6)
 
-# ---------------------------------------------------------------- per-game results (State.res)
+# ---------------------------------------------------------------- per-game results (GameState.res)
 RES_WINNER = 0  # seat of the winner, -1 none
 RES_REASON = 1  # REASON_*
 RES_ROUNDS = 2  # rounds played (every player one turn), the last one counted
@@ -108,7 +108,7 @@ RES_HELI_GONE = 7  # 1: the Helipad could not be laid and left the game (A6, D20
 RES_CREM_ROUND = 8  # round the Crematorium was laid, -1 never
 N_RES = 9
 
-# per-player results (State.pres)
+# per-player results (GameState.pres)
 PR_KILLS = 0  # zombies in the collection at the end
 PR_KILLED = 1  # zombies killed in the game (lost ones included)
 PR_DEATHS = 2
@@ -128,10 +128,10 @@ PR_CANCELLED = 15  # this player's cards cancelled by a reply (D21)
 N_PRES = 16
 
 # ---------------------------------------------------------------- scratch: the map being played
-# State.w_tile columns, one row per placed tile (slot = order laid)
+# GameState.w_tile columns, one row per placed tile (slot = order laid)
 TS_TYPE, TS_X, TS_Y, TS_ROT, TS_Z = 0, 1, 2, 3, 4  # TS_Z: zombie figures on the tile
 N_TS = 5
-# State.w_sq columns, one row per square (square = slot * 9 + row * 3 + column, north up)
+# GameState.w_sq columns, one row per square (square = slot * 9 + row * 3 + column, north up)
 SQ_KIND = 0  # K_*
 SQ_BLD = 1  # slot of the named building the square belongs to, -1 none
 SQ_ADULT = 2  # adult zombies (0/1)
@@ -142,7 +142,7 @@ SQ_BULLET = 6  # bullet tokens
 SQ_PAWNS = 7  # pawns on the square
 N_SQ = 8
 
-# State.w_pl columns, one row per player
+# GameState.w_pl columns, one row per player
 PL_SQ = 0  # square of the pawn
 PL_LIFE = 1  # life tokens, in halves (dogs take half a token, Part C)
 PL_BULLETS = 2
@@ -169,7 +169,7 @@ PL_DEAD = 22  # 1: died, has 0 life until the 3 life and 3 bullets of the next t
 PL_HAND = 23  # MAX_HAND slots: card ids, -1 empty
 N_PL = PL_HAND + MAX_HAND
 
-# State.w_gs: the game's scalars
+# GameState.w_gs: the game's scalars
 (GS_NT, GS_TURN, GS_ROUND, GS_ACTIVE, GS_FIRST, GS_POOL_ADULT, GS_POOL_KID, GS_POOL_DOG, GS_BOARD, GS_HELI,
  GS_CREM, GS_ENTRANCE, GS_TOP0, GS_N0, GS_TOP1, GS_N1, GS_DECK_N, GS_DISC_N, GS_AFS_OWNER, GS_AFS_END,
  GS_MARBLES_END, GS_OPEN0, GS_OPEN1, GS_CLOSED, GS_HELI_GONE, GS_VERSION, GS_VER_HELI, GS_VER_CREM, GS_WINNER,
@@ -179,7 +179,7 @@ N_GS = 40
 # GS_CREM_HELD: 1 once a zombie has stood on the Crematorium (seed: won "by killing all of the zombies")
 # GS_FIELD_FOR: which player F_PLAN was computed for and at which GS_VERSION (not cached: always recomputed)
 
-# State.w_field rows (distance fields over the squares)
+# GameState.w_field rows (distance fields over the squares)
 F_HELI = 0  # unweighted steps to the Helipad centre (cached per map version)
 F_CREM = 1  # unweighted steps to the Crematorium tile (cached per map version)
 F_PLAN = 2  # weighted cost to the active player's goal (Q3)
@@ -191,7 +191,7 @@ F_GOAL_S = 7  # unweighted steps to the active player's goal
 F_TMP = 8
 N_F = 9
 
-# ---------------------------------------------------------------- trace events (State.events)
+# ---------------------------------------------------------------- trace events (GameState.events)
 EV_TURN, EV_ROUND, EV_PLAYER, EV_KIND, EV_A, EV_B, EV_C, EV_D = range(8)
 N_EV = 8
 (EK_FIRST, EK_TILE, EK_TILE_DISCARD, EK_HELI_RESHUFFLE, EK_MAP_CLOSED, EK_POPULATE, EK_FIGHT, EK_MOVE,
@@ -201,7 +201,7 @@ N_EV = 8
 # EK_REPLY: a = the reply card, b = the card answered, c = the answered card's player, d = stack level
 # EK_CANCELLED: player = the cancelled card's player, a = that card, b = the cancelling player
 
-# ---------------------------------------------------------------- the response stack (D21, State.w_reply)
+# ---------------------------------------------------------------- the response stack (D21, GameState.w_reply)
 MAX_STACK = 8  # the card played and its replies (one card per player and round: at most 1 + 5 replies)
 RS_PLAYER, RS_CARD, RS_TARGET, RS_CANCELLED = 0, 1, 2, 3  # w_reply columns; RS_TARGET -1: no target
 N_RS = 4

@@ -29,7 +29,7 @@ from kernels.zombies9.layout import (
 )
 
 
-class State(NamedTuple):
+class GameState(NamedTuple):
     """Every game of a batch; axis 0 is the game; T tile slots, Q = 9 T squares, P players."""
 
     res: np.ndarray  # int32[n, N_RES] winner seat (-1 none), end reason, rounds, turns... (layout RES_*)
@@ -77,7 +77,7 @@ class Tables(NamedTuple):
 PER_GAME = ("res", "pres", "events", "n_events", "viol")
 
 
-def new_state(n_games: int, tables: Tables, trace_events: int = 0) -> State:
+def new_state(n_games: int, tables: Tables, trace_events: int = 0) -> GameState:
     """Allocate the state of ``n_games`` games (the kernels set every game up)."""
     n, p = n_games, tables.pol.shape[0]
     t = int(tables.ids[6])  # ID_MAX_TILES
@@ -85,7 +85,7 @@ def new_state(n_games: int, tables: Tables, trace_events: int = 0) -> State:
     q = 9 * t
     c = max(1, tables.deck.shape[0])
     assert N_PL >= MAX_HAND
-    return State(
+    return GameState(
         res=np.zeros((n, N_RES), np.int32),
         pres=np.zeros((n, p, N_PRES)),
         events=np.zeros((n if trace_events else 0, trace_events, N_EV), np.float32),

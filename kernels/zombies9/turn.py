@@ -1,5 +1,5 @@
 """Set-up, the six-step turn, the game and ``play_batch`` (A4, A5, B3, B4; the spec's "Turn
-procedure"). With ``check`` set, the invariants are counted in ``State.viol`` after every step.
+procedure"). With ``check`` set, the invariants are counted in ``GameState.viol`` after every step.
 """
 
 from __future__ import annotations

@@ -18,9 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments import rebalance as rb
+from experiments import rebalance_game as rb_game
+from experiments import rebalance_patch as rb_patch
 from experiments.cli import app
 from experiments.experiment import Experiment, parse_axes
-from experiments.play import run_play
+from experiments.play_summary import run_play
 from sim.ruleset import get
 from sim.rulesets.apocalypse import pricing as ap
 from sim.rulesets.apocalypse.armies import army_cost, check_army, load_army
@@ -177,9 +179,9 @@ def test_the_lineup_axis_parses_a_list_per_seat_and_refuses_anything_else(base):
 # ---------------------------------------------------------------------------- play --patch
 
 
-def _proposal(tmp_path: Path, game: rb.Game, values: dict) -> Path:
+def _proposal(tmp_path: Path, game: rb_game.Game, values: dict) -> Path:
     path = tmp_path / "proposal.toml"
-    path.write_text(rb.patch_text(game, game.start | values, rb.Settings(), None, str(FOUR)))
+    path.write_text(rb_patch.patch_text(game, game.start | values, rb_game.Settings(), None, str(FOUR)))
     return path
 
 
@@ -188,11 +190,11 @@ def _proposal(tmp_path: Path, game: rb.Game, values: dict) -> Path:
     ("multiplier", {"Goffs": Fraction(3, 2), "Ulthwe": Fraction(1, 2)}, {"army_cost_factors": [["Goffs", "3/2"]]}),
 ])
 def test_play_patch_plays_the_priced_armies_and_shows_the_prices(base, tmp_path, mode, values, table):
-    game = rb.rebalance_game(base, mode)
+    game = rb_game.rebalance_game(base, mode)
     path = _proposal(tmp_path, game, values)
-    patch = rb.load_patch(path)
+    patch = rb_patch.load_patch(path)
     assert patch.values == values  # read back as prices (Dire Avenger, Ulthwe: no army here fields them)
-    expected = rb.apply_patch(base, patch)
+    expected = rb_patch.apply_patch(base, patch)
     assert expected.points_limit == 400 and expected.players != base.players
     out = tmp_path / "rows.parquet"
     result = CliRunner().invoke(app, ["play", str(FOUR), "--patch", str(path), "-n", "24", "--json", "--out",
@@ -212,7 +214,7 @@ def test_a_tiny_rebalance_proposal_applies_with_play_patch(tmp_path):
     result = CliRunner().invoke(app, ["rebalance", str(FOUR), "--out", str(out), "--games", "20", "--iterations",
                                       "2", "--budget", "300", "--margin", "0.005", "--mode", "multiplier"])
     assert result.exit_code in (0, rb.FAILED), result.output
-    patch = rb.load_patch(out / "proposal.toml")
+    patch = rb_patch.load_patch(out / "proposal.toml")
     assert patch.values  # ±0.5 points on 20 games: the search moves some factor
     files = {load_army(path).name: path for path in sorted(ap.ARMIES.glob("*.toml"))}
     seats = (list(patch.values) + [n for n in files if n not in patch.values])[:4]
@@ -221,7 +223,7 @@ def test_a_tiny_rebalance_proposal_applies_with_play_patch(tmp_path):
         f'[[players]]\narmy = "{files[name]}"\npolicy = "stealth"\n' for name in seats))
     config = load_config(config_file)
     expected = {k: str(v) for k, v in patch.values.items() if k in seats}
-    patched = rb.apply_patch(config, patch)
+    patched = rb_patch.apply_patch(config, patch)
     assert dict(patched.army_cost_factors) == expected and patched.points_limit == 400
     for p in patched.players:
         assert army_cost(p.army) * Fraction(expected.get(p.army.name, 1)) <= 400

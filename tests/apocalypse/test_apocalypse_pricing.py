@@ -17,6 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments import rebalance as rb
+from experiments import rebalance_evaluations as rb_evaluations
+from experiments import rebalance_game as rb_game
+from experiments import rebalance_patch as rb_patch
 from experiments.cli import app
 from experiments.sweep import run_cell
 from sim.ruleset import get, pricing_of
@@ -40,12 +43,12 @@ def base():
 
 @pytest.fixture(scope="module")
 def per_model(base):
-    return rb.rebalance_game(base, "per-model")
+    return rb_game.rebalance_game(base, "per-model")
 
 
 @pytest.fixture(scope="module")
 def multiplier(base):
-    return rb.rebalance_game(base, "multiplier")
+    return rb_game.rebalance_game(base, "multiplier")
 
 
 def _models(army: Army, unit: str) -> int:
@@ -155,8 +158,8 @@ def test_every_legal_price_refits_every_army_to_the_budget_under_the_force_organ
                         seen.add((p.army.name, value < price.value, p.army != before[p.army.name]))
                     else:
                         assert p.army == before[p.army.name]  # a price of another army changes nothing
-                assert rb.apply_patch(cell.config, rb.Patch("apocalypse", "per-model", {price.key: value}, {})) \
-                    == config  # a patch of that one price plays the same config
+                patch = rb_patch.Patch("apocalypse", "per-model", {price.key: value}, {})
+                assert rb_patch.apply_patch(cell.config, patch) == config  # that one price plays the same config
     assert ("Goffs", True, True) in seen and ("Goffs", False, True) in seen  # the refit does move models
 
 
@@ -200,15 +203,15 @@ def test_prices_apply_errors_are_one_line(base):
 
 def test_rate_of_reads_a_boolean_column_or_a_column_of_words():
     rows = pd.DataFrame({"won": [True, False, True], "warlord": ["alive", "killed", "brute"]})
-    assert rb.rate_of(rows, "won").tolist() == [True, False, True]
-    assert rb.rate_of(rows, "warlord=alive").tolist() == [True, False, False]
-    with pytest.raises(rb.RebalanceError, match="^rate 'extracted': the results have no column 'extracted'$"):
-        rb.rate_of(rows, "extracted")
+    assert rb_game.rate_of(rows, "won").tolist() == [True, False, True]
+    assert rb_game.rate_of(rows, "warlord=alive").tolist() == [True, False, False]
+    with pytest.raises(rb_game.RebalanceError, match="^rate 'extracted': the results have no column 'extracted'$"):
+        rb_game.rate_of(rows, "extracted")
 
 
 def test_the_evaluator_counts_warlords_alive_per_army(per_model):
     games, seed = 40, 7
-    evaluate = rb.Evaluator(per_model, seed, games, 0.03)
+    evaluate = rb_evaluations.Evaluator(per_model, seed, games, 0.03)
     result = evaluate(per_model.start)
     rows = pd.concat([run_cell(c.config, games, seed) for c in per_model.cells])
     alive = rows.assign(alive=rows.warlord.eq("alive")).groupby("army").alive.agg(["sum", "size"])
@@ -254,5 +257,5 @@ def test_a_tiny_rebalance_passes_a_wide_margin_without_a_change(tmp_path):
     assert summary["passed"] and summary["changes"] == [] and summary["candidates"] == 1
     assert summary["mode"] == "multiplier" and summary["stop"] == "converged"
     assert "Warlord-alive rate" in result.output
-    patch = rb.load_patch(out / "proposal.toml")
+    patch = rb_patch.load_patch(out / "proposal.toml")
     assert patch.values == {} and patch.validated is True

@@ -13,7 +13,7 @@ RULESET_ID = "zombies9"
 REASONS = {L.REASON_HELIPAD: "helipad", L.REASON_KILLS: "kills", L.REASON_CREMATORIUM: "crematorium",
            L.REASON_CEMETERIES: "cemeteries", L.REASON_TIMEOUT: "timeout"}
 END_REASONS = tuple(REASONS.values())
-PLAYER_COLUMNS = {  # per-player tallies (State.pres) -> column
+PLAYER_COLUMNS = {  # per-player tallies (GameState.pres) -> column
     L.PR_ORDER: "turn_order", L.PR_KILLS: "kills", L.PR_KILLED: "zombies_killed", L.PR_DEATHS: "deaths",
     L.PR_HEARTS: "hearts_spent", L.PR_BULLETS: "bullets_spent", L.PR_CARDS: "cards_played",
     L.PR_TILES: "tiles_laid", L.PR_FIGHTS: "fights", L.PR_TOKENS: "tokens", L.PR_LOST: "zombies_lost",

@@ -1,9 +1,10 @@
-"""`shamble play`: run a configuration and summarise it (win rates with Wilson intervals)."""
+"""What `shamble play` shows of a run (`sim.play` plays the games): the summary of its results frame (win
+rates with Wilson intervals, game length, end reasons), its table on the console, and the results file;
+`run_play` plays a configuration with the kernels' status line and a progress bar on stderr."""
 
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pandas as pd
@@ -11,9 +12,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from experiments.progress import load_game_kernels
 from experiments.stats import wilson_interval
 from sim.files import atomic_path
-from sim.play import games, play, recorded_compile, warm_up
+from sim.play import games, play
 from sim.ruleset import get as ruleset_of_id
 from sim.ruleset import played, played_line, ruleset_of
 
@@ -66,41 +68,6 @@ def mean_interval(values) -> tuple[float, float]:
         return float(values.mean()), float(values.mean())
     half = float(stats.t.ppf(0.975, n - 1) * values.std(ddof=1) / n ** 0.5)
     return float(values.mean() - half), float(values.mean() + half)
-
-
-def load_game_kernels(config, console: Console | None = None, quiet_for: float = 1.0, tables=None) -> dict:
-    """Compile the game kernels, or load them from numba's disk cache. A load from the cache takes
-    a fraction of a second and says nothing; a status line on stderr appears only when loading
-    lasts longer than ``quiet_for`` seconds (a compile), and a compile is announced when it ends.
-    ``tables``: the config's compiled tables, when the caller has them. Returns `sim.play.warm_up`'s
-    dict."""
-    console = console or Console(stderr=True)
-    last = recorded_compile(config)
-    took = f"the last compile here took {last['seconds']:.0f} s" if last else "about a minute on 2 cores"
-    status = console.status(f"compiling the game kernels (once per machine, then they load from the cache; {took})")
-    done, lock = [False], threading.Lock()
-
-    def show() -> None:
-        with lock:
-            if not done[0]:
-                if console.is_terminal:
-                    status.start()
-                else:  # no spinner off a terminal: say it once, before the minutes of compiling
-                    console.print(f"compiling the {ruleset_of(config).id} game kernels (once per machine, then they "
-                                  f"load from the cache; {took})", soft_wrap=True)
-
-    timer = threading.Timer(quiet_for, show)
-    timer.start()
-    try:
-        loaded = warm_up(config, tables)
-    finally:
-        with lock:
-            done[0] = True
-            timer.cancel()
-            status.stop()
-    if loaded["source"] == "compiled":
-        console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
-    return loaded
 
 
 def run_play(config, n_games: int, seed: int, show_progress: bool = True,
