@@ -1,5 +1,5 @@
 """Trace events of a game (``shamble trace``): one float32 row per event, written only for traced
-games (``State.events`` has a row block per traced game; an untraced batch has none)."""
+games (``GameState.events`` has a row block per traced game; an untraced batch has none)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trace events of a game (only written when the batch is traced: ``State.events`` has rows)."""
+"""Trace events of a game (only written when the batch is traced: ``GameState.events`` has rows)."""
 
 from __future__ import annotations
 
