@@ -80,9 +80,16 @@ class Apocalypse(RulesetDefaults):
         return results_frame(config, state, first_game, dice)
 
     def trace(self, config, events, result, out_dir):
-        from sim.rulesets.apocalypse.trace import render  # matplotlib only when a trace is drawn
+        """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
+        ``turn_NN.png`` per game turn, ``game.gif``, ``contact_sheet.png``)."""
+        from sim.rulesets.apocalypse.trace import told
 
-        return render(config, events, result, out_dir)
+        lines = told(config, events, result)
+        if out_dir is None:
+            return lines, []
+        from sim.rulesets.apocalypse.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+        return lines, write_pictures(config, events, result, Path(out_dir))
 
     # ---------------------------------------------------------------- experiments, report, bench, commands
 

@@ -6,8 +6,6 @@ turn's moves as arrows, the units lost; a GIF and a contact sheet)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from kernels.apocalypse import columns as C
@@ -108,16 +106,10 @@ def narrative(names: Names, events: np.ndarray) -> list[str]:
     return lines
 
 
-def render(config: ApocalypseConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The narrative of one game and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
-    ``turn_NN.png`` per game turn, ``game.gif``, ``contact_sheet.png``)."""
-    lines = narrative(Names(config), events)
-    lines.append(result_line(result))
-    if out_dir is None:
-        return lines, []
-    from sim.rulesets.apocalypse.trace_draw import write_pictures  # matplotlib only when pictures are drawn
-
-    return lines, write_pictures(config, events, result, Path(out_dir))
+def told(config: ApocalypseConfig, events: np.ndarray, result) -> list[str]:
+    """The narrative of one game, its result last (the pictures are ``trace_draw``'s, which reads
+    this module: the ruleset's ``trace`` calls both, so neither imports the other back)."""
+    return [*narrative(Names(config), events), result_line(result)]
 
 
 def result_line(result) -> str:

@@ -99,7 +99,17 @@ class OutwestRuleset(RulesetDefaults):
 
     def trace(self, config: C.OutwestConfig, events: np.ndarray, result: pd.DataFrame,
               out_dir: Path | None) -> tuple[list[str], list[Path]]:
-        return trace.trace(config, events, result, out_dir)
+        """The game told card by card, each character's tally last, and, with ``out_dir``, its
+        pictures (``trace_draw.write_pictures``: ``turn_NN.png`` per turn, ``game.gif``,
+        ``contact_sheet.png``; it reads ``trace``, which never imports it back)."""
+        tally = trace.tally(result)
+        lines = trace.trace_lines(config, events) + tally
+        if out_dir is None:
+            return lines, []
+        from sim.rulesets.outwest.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+        last = [*trace.ending(config, events), *(t.strip() for t in tally)]
+        return lines, write_pictures(config, events, result, Path(out_dir), last)
 
     # experiments, report, bench, commands
     def config_files(self):

@@ -8,8 +8,6 @@ it; a GIF and a contact sheet, each file written atomically).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from kernels.outwest import layout as L
@@ -156,19 +154,15 @@ def trace_lines(config: OutwestConfig, events: np.ndarray) -> list[str]:
     return lines
 
 
-def trace(config: OutwestConfig, events: np.ndarray, result, out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The game told card by card and, with ``out_dir``, its pictures (``trace_draw.write_pictures``:
-    ``turn_NN.png`` per turn, ``game.gif``, ``contact_sheet.png``)."""
-    lines = trace_lines(config, events)
-    tally = []
-    if result is not None and len(result):
-        for _, row in result.iterrows():
-            tally.append(f"   {row['name']}: {row['outcome']}, {row['zombies_destroyed']} zombie(s) destroyed, "
-                         f"{row['shots']} shooting roll(s), {row['bites']} bite(s)")
-    lines += tally
-    if out_dir is None:
-        return lines, []
-    from sim.rulesets.outwest.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+def tally(result) -> list[str]:
+    """A line per character of the game's result: outcome, zombies destroyed, shots, bites."""
+    if result is None or not len(result):
+        return []
+    return [f"   {row['name']}: {row['outcome']}, {row['zombies_destroyed']} zombie(s) destroyed, "
+            f"{row['shots']} shooting roll(s), {row['bites']} bite(s)" for _, row in result.iterrows()]
 
+
+def ending(config: OutwestConfig, events: np.ndarray) -> list[str]:
+    """How the game ended, in words (the first end event), or nothing."""
     ends = [describe(Names(config), ev) for ev in events if int(ev[L.EV_KIND]) == L.EK_END]
-    return lines, write_pictures(config, events, result, Path(out_dir), [*ends[:1], *(t.strip() for t in tally)])
+    return ends[:1]

@@ -113,9 +113,17 @@ class Zombies9Ruleset(RulesetDefaults):
         return results_frame(config, state, first_game, dice)
 
     def trace(self, config, events, result, out_dir):
-        from sim.rulesets.zombies9.trace import trace
+        """The game told turn by turn; with ``out_dir`` also its pictures (``trace_draw.write_pictures``:
+        ``turn_NN.png`` per round, ``game.gif``, ``contact_sheet.png``; it reads ``trace``, which
+        never imports it back)."""
+        from sim.rulesets.zombies9.trace import narrative
 
-        return trace(config, events, result, out_dir)
+        lines = narrative(config, events)
+        if out_dir is None:
+            return lines, []
+        from sim.rulesets.zombies9.trace_draw import write_pictures  # matplotlib only when pictures are drawn
+
+        return lines, write_pictures(config, events, result, Path(out_dir))
 
     # experiments, report, bench, commands
     def config_files(self):

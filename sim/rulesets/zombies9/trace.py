@@ -3,10 +3,7 @@ every round (``trace_draw``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import pandas as pd
 
 from kernels.zombies9 import layout as L
 from sim.rulesets.zombies9.compile import game_of
@@ -102,13 +99,3 @@ def narrative(config: Zombies9Config, events: np.ndarray) -> list[str]:
     return lines
 
 
-def trace(config: Zombies9Config, events: np.ndarray, result: pd.DataFrame | None,
-          out_dir: Path | None) -> tuple[list[str], list[Path]]:
-    """The game told turn by turn; with ``out_dir`` also its pictures (``trace_draw.write_pictures``:
-    ``turn_NN.png`` per round, ``game.gif``, ``contact_sheet.png``)."""
-    lines = narrative(config, events)
-    if out_dir is None:
-        return lines, []
-    from sim.rulesets.zombies9.trace_draw import write_pictures  # matplotlib only when pictures are drawn
-
-    return lines, write_pictures(config, events, result, Path(out_dir))
