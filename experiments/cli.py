@@ -212,7 +212,7 @@ def _print_played(console: Console, config, path: Path, games: str, seed: int) -
 def played_text(config, path: Path, games: str, seed: int) -> str:
     from sim.ruleset import played, played_line
 
-    return played_line(played(config, 0, seed, str(path))).replace("0 games,", games + ",", 1)
+    return played_line(played(config, 0, seed, str(path)), f"{games}, seed {seed}")
 
 
 def _config(path: Path, extra_mods: list[str] | None = None):

@@ -527,15 +527,19 @@ def _policy_words(config: Any, policy: Any) -> str:
     return next((name for name, preset in presets.items() if preset == policy), "custom")
 
 
-def played_line(info: dict) -> str:
-    """`played` on one line: 'zombie40k x.toml, mods t_virus, horde_size=3; 2000 games, seed 1; shamble 0.1.0'."""
+def played_line(info: dict, run: str | None = None) -> str:
+    """`played` on one line: 'zombie40k x.toml, mods t_virus, horde_size=3; 2000 games, seed 1; shamble 0.1.0'.
+
+    ``run`` says what was played in place of 'N games, seed S' ('game 3', 'one game',
+    '4,000 games, seed 1'); by default the games and seed of ``info``."""
     parts = [f"{info['ruleset']} {info['config'] or ''}".strip()]
     if info["mods"]:
         parts.append("mods " + "+".join(info["mods"]))
     if info["changed"]:
         parts.append(", ".join(f"{k}={default_text(v)}" for k, v in info["changed"].items()))
     commit = f" (commit {info['commit']})" if info.get("commit") else ""
-    return f"{', '.join(parts)}; {info['games']} games, seed {info['seed']}; shamble {info['shamble']}{commit}"
+    run = run if run is not None else f"{info['games']} games, seed {info['seed']}"
+    return f"{', '.join(parts)}; {run}; shamble {info['shamble']}{commit}"
 
 
 def head_of(state: tuple, count: int, per_game: Iterable[str]) -> tuple:

@@ -379,5 +379,4 @@ def header_of(config: Any, result: Any) -> str:
 
     info = played_info(config, 0, -1)
     game = int(result.game.iloc[0]) if result is not None and len(result) and "game" in result else None
-    line = played_line(info).replace("0 games, seed -1", f"game {game}" if game is not None else "one game", 1)
-    return line
+    return played_line(info, f"game {game}" if game is not None else "one game")
