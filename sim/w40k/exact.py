@@ -129,6 +129,13 @@ def _hit_distribution(exchange: Exchange, one):
     return _hits_from_faces(need, need2, failed, pe, exchange.extra_reroll, tesla, one)
 
 
+def hit_probability(need: int, reroll_failed: bool, one):
+    """P(one D6 hits on ``need``+, a failed die re-rolled once when ``reroll_failed``): the hit
+    roll of an exchange without its special rules (a vehicle attack's, for one)."""
+    hits = _hits_from_faces(need, 0, reroll_failed, False, False, 0, one)
+    return sum((p for h, p in hits.items() if h), 0 * one)
+
+
 def _hits_from_faces(need, need2, failed, ones, extra_reroll, tesla, one):
     sixth = one / 6
     hits: dict[int, object] = defaultdict(lambda: 0 * one)

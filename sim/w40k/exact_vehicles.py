@@ -18,17 +18,10 @@ from fractions import Fraction
 import numpy as np
 
 from kernels.w40k import vehicles as V
+from sim.w40k.exact import hit_probability
 from sim.w40k.vehicle_attack import VehicleAttack
 
 FACES = (1, 2, 3, 4, 5, 6)
-
-
-def _hit_probability(attack: VehicleAttack, one):
-    """P(an attack die hits): automatic at 1 or less, else D6 >= hit_on, a failure re-rolled once."""
-    if attack.hit_on <= 1:
-        return one
-    p = one * (7 - attack.hit_on) / 6
-    return p + (one - p) * p if attack.hit_reroll else p
 
 
 def _penetration_totals(attack: VehicleAttack, one) -> dict[int, object]:
@@ -82,7 +75,7 @@ def damage_results(attack: VehicleAttack, exact: bool = False) -> dict[int, obje
 def attack_die(attack: VehicleAttack, exact: bool = False) -> dict[tuple[int, int], object]:
     """{(kind of hit, damage result): p} of one attack die, a miss being (HIT_NONE, DMG_NONE)."""
     one = Fraction(1) if exact else 1.0
-    p_hit = _hit_probability(attack, one)
+    p_hit = hit_probability(attack.hit_on, attack.hit_reroll, one)  # automatic at 1 or less
     out: dict[tuple[int, int], object] = defaultdict(lambda: 0 * one)
     out[V.HIT_NONE, V.DMG_NONE] += one - p_hit
     kinds = hit_kinds(attack, exact)
@@ -137,7 +130,7 @@ def vehicle_odds(attack: VehicleAttack, exact: bool = False) -> VehicleOdds:
         if hp >= attack.hull_points or w == V.DMG_EXPLODES:
             wrecked += p
     per_die = [sum((q for (_, r), q in die.items() if r == result), 0 * one) for result in range(V.N_DAMAGE)]
-    p_hit = _hit_probability(attack, one)
+    p_hit = hit_probability(attack.hit_on, attack.hit_reroll, one)  # automatic at 1 or less
     kinds = hit_kinds(attack, exact)
     return VehicleOdds(p_glancing=p_hit * kinds.get(V.HIT_GLANCING, 0 * one),
                        p_penetrating=p_hit * kinds.get(V.HIT_PENETRATING, 0 * one), hull_points=tuple(hull),
