@@ -929,7 +929,8 @@ def act(st, g, tb, rng, h, flee):
         log_event(st, g, EK_ACTION, h, -1, A_DUCK_BACK, 0.0, 0.0)
         st.fi[g, h, FI_DUCKED] = 1
         return
-    if gap > pol[POL_RELOAD_SAFE] and safe_chores(st, g, tb, rng, h):
+    # no zombie within POL_RELOAD_SAFE (P1): Reload, or Fix a jammed gun when no other is ready
+    if gap > pol[POL_RELOAD_SAFE] and chores(st, g, tb, rng, h, pol[POL_CHORES] != 0):
         return
     if not contact and horse_chores(st, g, tb, h, gap):
         return
@@ -973,23 +974,6 @@ def forced_action(st, g, tb, rng, h, flee):
     if flee and z >= 0 and not badly_wounded(st, g, tb, h):
         ux, uy = away_direction(st, g, tb, h, z)
         move_along(st, g, tb, rng, h, ux, uy, 1e9, A_MOVE)
-        return True
-    return False
-
-
-@njit
-def safe_chores(st, g, tb, rng, h):
-    """No zombie within 3": Reload an empty gun (P1), or Fix a jammed gun when no other gun is
-    ready (``POL_CHORES``: whatever other gun is ready)."""
-    slot = reloadable(st, g, tb, h)
-    if slot >= 0:
-        log_event(st, g, EK_ACTION, h, slot, A_RELOAD, 0.0, 0.0)
-        reload_gun(st, g, tb, h, slot)
-        return True
-    slot = jammed(st, g, h)
-    if slot >= 0 and (not any_gun_ready(st, g, tb, h) or tb.pol[h, POL_CHORES] != 0):
-        log_event(st, g, EK_ACTION, h, slot, A_FIX_GUN, 0.0, 0.0)
-        fix_gun(st, g, tb, rng, h, slot)
         return True
     return False
 
@@ -1084,7 +1068,7 @@ def idle(st, g, tb, rng, h, t):
     ``POL_CHORES``: first Reload an empty gun or Fix a jammed one, whatever zombie is near (not in
     contact: that is in_contact's); ``POL_FACE``: Aim at (turning to face) the nearest standing
     zombie that could reach him and stands outside his front arc, before any other."""
-    if tb.pol[h, POL_CHORES] != 0 and chores(st, g, tb, rng, h):
+    if tb.pol[h, POL_CHORES] != 0 and chores(st, g, tb, rng, h, True):
         return
     if t >= 0 and not keep_the_charge(st, g, tb, h, t):
         do_fire(st, g, tb, rng, h, t, 0)
@@ -1104,15 +1088,16 @@ def idle(st, g, tb, rng, h, t):
 
 
 @njit
-def chores(st, g, tb, rng, h):
-    """Reload an empty gun (§4), else Fix a jammed one (§4 Fix gun); False when neither."""
+def chores(st, g, tb, rng, h, fix_any):
+    """Reload an empty gun (§4, P1), else Fix a jammed one (§4 Fix gun): when ``fix_any``, or when
+    no other gun is ready. False when neither was done."""
     slot = reloadable(st, g, tb, h)
     if slot >= 0:
         log_event(st, g, EK_ACTION, h, slot, A_RELOAD, 0.0, 0.0)
         reload_gun(st, g, tb, h, slot)
         return True
     slot = jammed(st, g, h)
-    if slot >= 0:
+    if slot >= 0 and (fix_any or not any_gun_ready(st, g, tb, h)):
         log_event(st, g, EK_ACTION, h, slot, A_FIX_GUN, 0.0, 0.0)
         fix_gun(st, g, tb, rng, h, slot)
         return True
