@@ -67,7 +67,6 @@ class GameState(NamedTuple):
     n_events: np.ndarray  # int32[n] events written
     viol: np.ndarray  # int32[n] invariant violations found (checked mode only)
     # scratch of the one game being played (no game axis; never results)
-    w_was: np.ndarray  # int16[K] Wounds of the target unit's models before an attack group
     w_attacker: np.ndarray  # int16[N_STATS] the striking model's profile as modified
     w_spec: np.ndarray  # int64[N_WORK, N_SPEC] attack specs, one row per user (W_*)
     w_out: np.ndarray  # int64[N_WORK, N_OUT_A] their outcome counters
@@ -140,7 +139,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
         pres=np.zeros((n, p, N_PRES), np.int32),
         events=np.zeros((n if trace_events else 0, trace_events, N_EV), np.float32),
         n_events=np.zeros(n, np.int32), viol=np.zeros(n, np.int32),
-        w_was=np.zeros(k, np.int16), w_attacker=np.zeros(N_STATS, np.int16),
+        w_attacker=np.zeros(N_STATS, np.int16),
         w_spec=np.zeros((N_WORK, N_SPEC), np.int64), w_out=np.zeros((N_WORK, N_OUT_A), np.int64),
         w_cu=np.zeros(u, np.int64), w_ch=np.zeros(h, np.int64), w_mark_u=np.zeros(u, np.bool_),
         w_mark_h=np.zeros(h, np.bool_), w_charged=np.zeros(u, np.bool_), w_cap=np.zeros(u, np.int64),
