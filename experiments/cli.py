@@ -463,7 +463,7 @@ def tune(
 ) -> None:
     """Find a side's best play (CMA-ES over its policy fields on common seeds) and validate it against the
     default on fresh games: exit 0 when the tuned policy PASSED, 1 when it is NOT BETTER (resumable)."""
-    from experiments.tune import main as tune_main
+    from experiments.tune_cli import main as tune_main
 
     argv = [str(config), "--rounds", str(rounds), "--seed", str(seed), "--validate-games", str(validate_games)]
     options = {"--side": side, "--budget": budget, "--fields": fields, "--out": out, "--dask": dask, "--games": games}

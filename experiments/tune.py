@@ -18,7 +18,7 @@ games the search never saw.
   with its Wilson 95% interval, and the paired uplift (tuned minus default on the same games,
   Tango's score interval: `experiments.stats.paired_difference`). **PASSED** when the uplift's
   interval lies above 0 (the tuned policy is shown better on fresh games), **NOT BETTER**
-  otherwise (`main` then exits 1, as `shamble rebalance` does on FAILED). The best of many
+  otherwise (`experiments.tune_cli.main` then exits 1, as `shamble rebalance` does on FAILED). The best of many
   candidates on the search's games is flattered by those games; the validation is the number to
   quote.
 
@@ -34,13 +34,11 @@ games the search never saw.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import functools
 import hashlib
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -64,7 +62,7 @@ from experiments.tune_search import (
     with_side_policy,
 )
 from experiments.tune_space import Dimension, TuneError, apply, parse_fields, policy_space
-from sim.ruleset import RulesetError, load_config, rules_version, ruleset_of
+from sim.ruleset import load_config, rules_version, ruleset_of
 
 BUDGET = 100_000  # games of search by default
 VALIDATE_GAMES = 10_000  # fresh games of the validation (each policy)
@@ -380,70 +378,5 @@ def _best_line(found: Found, games: int) -> str:
     return f"search: generation {found.generations}, best {r['rate']:.1%} ({r['low'] * 100:.1f}-{r['high'] * 100:.1f})"
 
 
-# ---------------------------------------------------------------------------- command line
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, as sim.cli_errors says, not argparse's usage block
-        raise TuneError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m experiments.tune", description="Tune a side's policy (CMA-ES on common seeds).")
-    p.add_argument("config", type=Path)
-    p.add_argument("--side", default=None)
-    p.add_argument("--all-sides", action="store_true", help="every player in turn (competitive games)")
-    p.add_argument("--rounds", type=int, default=2, help="with --all-sides: rounds of best responses")
-    p.add_argument("--budget", type=int, default=None, help=f"games of search (default {BUDGET}; with "
-                   "--all-sides, per tune: experiments.tune_rounds.ROUNDS_BUDGET)")
-    p.add_argument("--fields", default=None)
-    p.add_argument("--seed", type=int, default=SEED)
-    p.add_argument("--out", type=Path, default=None)
-    p.add_argument("--dask", default=None)
-    p.add_argument("--games", type=int, default=None)
-    p.add_argument("--validate-games", type=int, default=VALIDATE_GAMES)
-    p.add_argument("--fresh", action="store_true", help="start over: delete the folder's checkpoints")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m experiments.tune CONFIG --side NAME [...]``: 0 PASSED, 1 NOT BETTER, 2 bad input;
-    ``--all-sides --rounds K`` (`experiments.tune_rounds`): 0 when done, 2 bad input."""
-    from sim.cli_errors import USAGE_ERROR
-
-    try:
-        args = _parser().parse_args(argv)
-        if args.all_sides == (args.side is not None):
-            raise TuneError("give either --side NAME or --all-sides")
-        out = args.out if args.out is not None else \
-            Path("tune") / f"{args.config.stem}-{_slug(args.side or 'all-sides')}"
-        settings = {"fields": args.fields, "seed": args.seed, "out_dir": out, "dask_address": args.dask,
-                    "resume": not args.fresh, "progress": not args.quiet, "games": args.games,
-                    "validate_games": args.validate_games}
-        if args.all_sides:
-            from experiments.tune_rounds import ROUNDS_BUDGET, render_rounds, run_best_responses
-
-            budget = ROUNDS_BUDGET if args.budget is None else args.budget
-            rounds = run_best_responses(args.config, args.rounds, budget, **settings)
-        else:
-            info = run_tune(args.config, args.side, BUDGET if args.budget is None else args.budget, **settings)
-    except (ValueError, FileNotFoundError, RulesetError) as err:
-        print(f"error: {' '.join((str(err) or type(err).__name__).split())}", file=sys.stderr)
-        return USAGE_ERROR
-    except OSError as err:  # a folder that cannot be written, a path through a file
-        print(f"error: {err.filename}: " * bool(err.filename) + (err.strerror or type(err).__name__), file=sys.stderr)
-        return USAGE_ERROR
-    if args.all_sides:
-        render_rounds(rounds, Console())
-        return 0
-    render(info, Console())
-    return 0 if info["verdict"] == PASSED else 1
-
-
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in text)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -154,7 +154,6 @@ def _circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 # taken off this list.
 KNOWN_CIRCLES = {
     frozenset({"experiments.analyses", "experiments.coop"}),  # analyses calls coop's verdicts; coop builds on analyses
-    frozenset({"experiments.tune", "experiments.tune_rounds"}),  # tune's command line runs tune_rounds' --all-sides
 }
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 import tune_toy_ruleset as toy
 
-from experiments import tune, tune_search
+from experiments import tune, tune_cli, tune_search
 from experiments.tune_files import policy_table, write_tuned_toml
 from experiments.tune_search import Side, resolve_side
 from experiments.tune_space import SPAN, Dimension, TuneError, parse_fields, policy_space
@@ -180,7 +180,7 @@ def test_best_responses_in_turn_adopt_only_validated_policies(safecracker, tmp_p
     final = load_config(tmp_path / "out" / "tuned.toml")
     assert [p.policy.p_open for p in final.players] == pytest.approx([0.62, 0.8])  # grip 0.9 not searched
     assert (tmp_path / "out" / "round2-B" / "tune.json").exists()
-    assert tune.main([str(path), "--all-sides", "--rounds", "2", "--budget", "4000", "--fields", "aim,stance",
+    assert tune_cli.main([str(path), "--all-sides", "--rounds", "2", "--budget", "4000", "--fields", "aim,stance",
                       "--seed", "7", "--games", "200", "--validate-games", "2000", "--out", str(tmp_path / "out"),
                       "--quiet"]) == 0
     assert "round 2" in capsys.readouterr().out
@@ -194,13 +194,13 @@ def test_not_better_when_the_default_is_already_best(safecracker, tmp_path):
     info = _tune(_file(tmp_path, best), tmp_path / "out", budget=4_000)
     assert info["verdict"] == tune.NOT_BETTER and info["uplift"]["high"] >= 0 >= info["uplift"]["low"]
     assert tune.verdict_line(info).startswith("NOT BETTER: ")
-    code = tune.main([str(_file(tmp_path, best)), "--side", "Solo", "--budget", "4000", "--games", "200",
+    code = tune_cli.main([str(_file(tmp_path, best)), "--side", "Solo", "--budget", "4000", "--games", "200",
                       "--validate-games", "1000", "--seed", "3", "--out", str(tmp_path / "cli"), "--quiet"])
     assert code == 1
 
 
 def test_passed_from_the_command_line(safecracker, tmp_path, capsys):
-    code = tune.main([str(_file(tmp_path)), "--side", "Vault", "--budget", "6000", "--games", "200", "--fields",
+    code = tune_cli.main([str(_file(tmp_path)), "--side", "Vault", "--budget", "6000", "--games", "200", "--fields",
                       "aim,stance", "--validate-games", "1000", "--out", str(tmp_path / "cli"), "--quiet"])
     assert code == 0 and "PASSED: " in capsys.readouterr().out
     saved = json.loads((tmp_path / "cli" / "tune.json").read_text())
@@ -304,14 +304,14 @@ def test_tuned_policies_reach_another_config_by_name_or_team(safecracker, tmp_pa
     (["--all-sides", "--rounds", "0"], "--rounds 0; allowed: an integer 1 or more"),
 ])
 def test_bad_input_is_one_line(safecracker, tmp_path, capsys, args, words):
-    assert tune.main([str(_file(tmp_path)), *args, "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert tune_cli.main([str(_file(tmp_path)), *args, "--out", str(tmp_path / "o"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and words in err
 
 
 def test_a_side_the_file_cannot_hold_alone_is_refused_before_the_search(tmp_path, capsys):
     """Out West's hold.toml gives the whole posse one ``policy``: one character cannot be tuned alone."""
-    assert tune.main([str(ROOT / "examples" / "outwest" / "hold.toml"), "--side", "Legend", "--budget", "400",
+    assert tune_cli.main([str(ROOT / "examples" / "outwest" / "hold.toml"), "--side", "Legend", "--budget", "400",
                       "--games", "200", "--out", str(tmp_path / "o"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--side 'Legend': " in err and "cannot give this side alone" in err
@@ -321,7 +321,7 @@ def test_a_side_the_file_cannot_hold_alone_is_refused_before_the_search(tmp_path
 def test_an_unknown_ruleset_is_one_line_from_the_module(tmp_path):
     path = tmp_path / "odd.toml"
     path.write_text('ruleset = "nope"\n')
-    run = subprocess.run([sys.executable, "-m", "experiments.tune", str(path), "--side", "x", "--out",
+    run = subprocess.run([sys.executable, "-m", "experiments.tune_cli", str(path), "--side", "x", "--out",
                           str(tmp_path / "o")], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert "ruleset = 'nope': no such ruleset; allowed: apocalypse" in run.stderr
