@@ -46,207 +46,41 @@ correction, or says that none does.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from experiments import charts
+from experiments import charts, coop
 from experiments.compare import anyone, in_play_curves, outcome_words, paired_table, per_game, win_turn_curves
+from experiments.findings import (
+    MARGIN,
+    Chart,
+    Finding,
+    Played,
+    Table,
+    View,
+    capital,
+    change_text,
+    margin_points,
+    margin_words,
+    pct,
+    points_text,
+    possessive,
+    rate_interval,
+    rate_text,
+    signed,
+    the,
+)
 from experiments.sensitivity import sensitivity_table
 from experiments.stats import TABLE_NOTE, one_winner_test, wilson_interval
 from experiments.sweep import summarise_cells
 
-MARGIN = 0.03  # practical margin of the verdict: ±3 points of the mean win rate, as `shamble rebalance`'s
-
-
-def parse_margin(value) -> float | str:
-    """A fairness margin as `--margin` takes it: a number below 0.5 is points of rate (0.03 = ±3
-    points), 'N%' is N% of the mean rate (20% at a 15% mean = ±3 points)."""
-    text = str(value).strip()
-    try:
-        if text.endswith("%") and 0 < float(text[:-1]) < 100:
-            return f"{float(text[:-1]):g}%"
-        if not text.endswith("%") and 0 < float(text) < 0.5:
-            return float(text)
-    except ValueError:
-        pass
-    raise ValueError(f"--margin {value!r}; allowed: points of rate above 0 and below 0.5 (0.03 = ±3 points) or a "
-                     "share of the mean rate (20%)")
-
-
-def margin_points(margin, mean: float) -> float:
-    """The margin in rate (0.03) at a mean rate: a relative margin ('20%') scales with the mean."""
-    margin = parse_margin(margin)
-    return float(margin[:-1]) / 100 * mean if isinstance(margin, str) else margin
-
-
-def margin_words(margin, mean: float, word: str = "win") -> str:
-    """'±3 points of the mean win rate (16%)', '±20% of the mean win rate (16%: ±3.2 points)'."""
-    margin = parse_margin(margin)
-    if isinstance(margin, str):
-        return f"±{margin} of the mean {word} rate ({rate_text(mean)}: ±{margin_points(margin, mean) * 100:.1f} points)"
-    return f"±{margin * 100:g} points of the mean {word} rate ({rate_text(mean)})"
-
-
-@dataclass
-class Chart:
-    """A chart of the report: file stem, the matplotlib figure and its one-line explanation."""
-
-    name: str
-    figure: object
-    sentence: str
-
-
-@dataclass
-class Table:
-    """A table of the report (already formatted as text) and its one-line explanation."""
-
-    frame: pd.DataFrame
-    sentence: str
-
-
-@dataclass
-class Finding:
-    """One line of the verdict: are the ``what`` (factions, seats, ways of playing) fair?"""
-
-    what: str
-    fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
-    sentence: str
-    kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness);
-    # a cooperative game's "winnable", "carry", "curve" (experiments.coop)
-    word: str | None = None  # the verdict's word where it is not fair / not fair / not shown ("too hard")
-
-    @property
-    def label(self) -> str:
-        """The verdict's word: fair, not fair, not shown; 'strongest' for ways of playing; a
-        cooperative verdict's own word."""
-        if self.word is not None:
-            return self.word
-        if self.kind == "strength":
-            return "strongest"
-        return {True: "fair", False: "not fair", None: "not shown"}[self.fair]
-
-
-@dataclass
-class View:
-    """How a ruleset speaks of its results: "escape" (Zombie 40,000), "win", "survive"..."""
-
-    win_word: str = "win"
-
-    @property
-    def rate(self) -> str:
-        return f"{self.win_word} rate"
-
-
-@dataclass
-class Played:
-    """A section being analysed: its spec, its sweep and what the page will show."""
-
-    spec: object  # the ReportSection
-    experiment: object
-    view: View
-    result: object = None  # the SweepResult
-    tables: list[Table] = field(default_factory=list)
-    figures: list[Chart] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    ratios: list[float] = field(default_factory=list)  # variance ratios of the paired comparisons made
-    margin: float | str | None = None  # the report's --margin (None: the section's own, else MARGIN)
-    band: tuple[float, float] | None = None  # the report's --band (None: coop.BAND, 30-70%)
-    jump: float | None = None  # the report's --jump (None: coop.JUMP, 20 points)
-
-    @property
-    def options(self) -> dict:
-        return dict(self.spec.options)
-
-    def title(self, label: str) -> str:
-        return self.options.get("titles", {}).get(label, label)
-
-    def words(self, label: str) -> str:
-        """A cell in a sentence: "the base game" for the base cell, else its title."""
-        return "the base game" if label == "base" else self.title(label)
-
-    @property
-    def axis(self) -> str:
-        """The results column of the experiment's first axis."""
-        return f"axis_{self.experiment.axes[0].name}"
-
-
-# ---------------------------------------------------------------------------- words
-
-
-def rate_text(rate: float) -> str:
-    """1.4% for a small or large rate, 34% otherwise."""
-    return f"{rate:.1%}" if rate < 0.1 or rate > 0.9 else f"{rate:.0%}"
-
-
-def points_text(halfwidth: float) -> str:
-    """±0.3 under a point, ±2 above."""
-    size = halfwidth * 100
-    return f"±{size:.1f}" if size < 1 else f"±{size:.0f}"
-
-
-def change_text(before: float, after: float, low: float, high: float) -> str:
-    """'from 1.4% to 0.2% (-1.2 points, 95% CI -1.6 to -0.8; -84%)'."""
-    diff = after - before
-    relative = ""
-    if before > 0 and min(before, after) < 0.1:  # a small rate: the relative change too, or the factor
-        relative = f"; {diff / before:+.0%}" if abs(diff / before) < 10 else f"; ×{after / before:.0f}"
-    return (f"from {rate_text(before)} to {rate_text(after)} ({diff * 100:+.1f} points, 95% CI {low * 100:+.1f} "
-            f"to {high * 100:+.1f}{relative})")
-
-
-def points(diff: float, halfwidth: float, more: str = "more often", less: str = "less often") -> str:
-    """'9 points less often (±3)', '0.3 points more often (±0.2)': a difference of rates in words."""
-    size = abs(diff) * 100
-    amount = f"{size:.1f}" if size < 1 else f"{size:.0f}"
-    plural = "" if amount in ("1", "1.0") else "s"
-    return f"{amount} point{plural} {more if diff >= 0 else less} ({points_text(halfwidth)})"
-
-
-PEOPLE: set[str] = set()  # players named as people (Zombies!!!'s Ann, Ben, Cat): no article
-
-
-def the(name: str) -> str:
-    """A player named in a sentence: "the Marines", "the posse" (a name that has its article
-    keeps it); a seat ("Seat 1") and a person (`PEOPLE`: "Cat") take none."""
-    if name.lower().startswith("the ") or re.fullmatch(r"(seat|player|p)\s*\d+", name.strip(), re.I) \
-            or name in PEOPLE:
-        return name
-    return f"the {name}"
-
-
-def capital(text: str) -> str:
-    """A sentence's first letter up ("the posse" -> "The posse"), the rest as it is."""
-    return text[:1].upper() + text[1:]
-
-
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def rate_interval(rate: float, low: float, high: float) -> str:
-    """'34% (±2)' in the middle; near 0 or 1, where the interval is lopsided, the interval itself:
-    '0.4% (0.2%-0.9%)', never '0.4% (±0.3)'."""
-    if rate < 0.1 or rate > 0.9:
-        return f"{rate_text(rate)} ({_pc(low)}-{_pc(high)})"
-    return f"{rate_text(rate)} ({points_text((high - low) / 2)})"
-
-
-def _pc(value: float) -> str:
-    return f"{value:.1%}"
-
-
-def _signed(value: float) -> str:
-    return f"{value * 100:+.1f}"
-
 
 def rates_table(summary: pd.DataFrame, by: str, label: str, view: View) -> pd.DataFrame:
     shown = summary[[by, "name", "games", "rate", "ci_low", "ci_high"]].copy()
-    shown["95% CI"] = [f"{_pc(lo)} - {_pc(hi)}" for lo, hi in zip(shown.ci_low, shown.ci_high)]
-    shown["rate"] = shown.rate.map(_pc)
+    shown["95% CI"] = [f"{pct(lo)} - {pct(hi)}" for lo, hi in zip(shown.ci_low, shown.ci_high)]
+    shown["rate"] = shown.rate.map(pct)
     return shown.drop(columns=["ci_low", "ci_high"]).rename(columns={by: label, "name": "player", "rate": view.rate})
 
 
@@ -257,9 +91,9 @@ def diff_table(table: pd.DataFrame, label: str, rate: str = "rate", change: str 
     wide = pd.DataFrame({label: pd.unique(table.label)})
     for name, rows in table.groupby("name", sort=False):
         rows = rows.set_index("label").reindex(wide[label])
-        wide[f"{name} {rate}"] = rows.rate.map(_pc).to_numpy()
+        wide[f"{name} {rate}"] = rows.rate.map(pct).to_numpy()
         wide[f"{name} {change}"] = ["no effect on play" if same else
-                                  f"{_signed(d)} ({_signed(lo)} to {_signed(hi)}){'*' if f else ''}"
+                                  f"{signed(d)} ({signed(lo)} to {signed(hi)}){'*' if f else ''}"
                                   for d, lo, hi, f, same in zip(rows["diff"], rows.ci_low, rows.ci_high, rows.flagged,
                                                                 rows.no_effect)]
     if "variance_ratio" in table:
@@ -303,7 +137,7 @@ def outcomes(s: Played) -> None:
     s.tables.append(Table(rates_table(summary, axis, options.get("value_label", axis[5:]), s.view),
                           f"In {where} the {s.view.rate}s are: {who}."))
     split = outcome_split(games)
-    shown = split.map(_pc).rename(index=s.title).reset_index(names=options.get("value_label", axis[5:]))
+    shown = split.map(pct).rename(index=s.title).reset_index(names=options.get("value_label", axis[5:]))
     s.tables.append(Table(shown, _split_sentence(split, s)))
     charted = options.get("charted") or list(pd.unique(games.label))
     chart_games = games[games.label.isin(charted)]
@@ -335,7 +169,7 @@ def _in_play(s: Played, res: pd.DataFrame, axis: str, top: int, turn: int, where
                                                                         "games still in play"),
                            f"Every {s.view.win_word} comes on turn {turn}, so a win-turn curve would be one step; "
                            f"each line is instead the share of games still in play (not yet lost) at the end of "
-                           f"a turn: in {where} {_pc(before)} reach turn {turn}."))
+                           f"a turn: in {where} {pct(before)} reach turn {turn}."))
 
 
 def _split_sentence(split: pd.DataFrame, s: Played) -> str:
@@ -343,9 +177,9 @@ def _split_sentence(split: pd.DataFrame, s: Played) -> str:
     usual = split.columns[0]
     others = split.drop(columns=[usual]) if split.shape[1] > 1 else split
     label, reason = others.stack().idxmax()
-    return (f"How games end, cell by cell: games of {s.words(label)} end in {reason} {_pc(split.loc[label, reason])} "
+    return (f"How games end, cell by cell: games of {s.words(label)} end in {reason} {pct(split.loc[label, reason])} "
             f"of the time, the largest share of any end in any cell apart from {usual} (the most common end over "
-            f"all cells; {_pc(split.loc[label, usual])} of these games).")
+            f"all cells; {pct(split.loc[label, usual])} of these games).")
 
 
 # ---------------------------------------------------------------------------- paired comparisons
@@ -362,13 +196,13 @@ def _headline(table: pd.DataFrame, worth: bool, s: Played) -> str:
     if significant.empty:
         big = tested.loc[key.idxmax()]
         return (f"No change is significant after Holm's correction; the largest estimate is {big.label} for "
-                f"{the(big['name'])} ({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to "
-                f"{_signed(big.ci_high)}).")
+                f"{the(big['name'])} ({signed(big['diff'])} points, 95% CI {signed(big.ci_low)} to "
+                f"{signed(big.ci_high)}).")
     big = significant.loc[key[significant.index].idxmax()]
     if worth:
         return (f"The {s.options.get('thing', 'cell')} worth most is {big.label} for {the(big['name'])}: with it they "
                 f"{word} in {rate_text(big.reference_rate)} of games, without it in {rate_text(big.rate)} "
-                f"({_signed(big['diff'])} points, 95% CI {_signed(big.ci_low)} to {_signed(big.ci_high)}).")
+                f"({signed(big['diff'])} points, 95% CI {signed(big.ci_low)} to {signed(big.ci_high)}).")
     change = change_text(big.reference_rate, big.rate, big.ci_low, big.ci_high)
     return f"Under {big.label} {the(big['name'])} {word} {change}."
 
@@ -498,13 +332,13 @@ def _verdict_of(eq: pd.DataFrame, what: str, margin: float, word: str) -> Findin
         side = out.deviation.abs().idxmax()
         r = out.loc[side]
         return Finding(what, False, f"{what.capitalize()}: not fair. {side}: {word} rate {rate_text(r.rate)} "
-                       f"({_pc(r.low95)}-{_pc(r.high95)}), outside {limits}.")
+                       f"({pct(r.low95)}-{pct(r.high95)}), outside {limits}.")
     if bool(eq.equivalent.all()):
         return Finding(what, True, f"{what.capitalize()}: fair within {limits}: every one is shown within it "
-                       f"(two one-sided tests at 5%; the farthest, {worst}, {_signed(row.deviation)} points).")
+                       f"(two one-sided tests at 5%; the farthest, {worst}, {signed(row.deviation)} points).")
     unsure = eq[~eq.equivalent].deviation.abs().idxmax()
     return Finding(what, None, f"{what.capitalize()}: not shown fair within {limits}: {possessive(unsure)} interval "
-                   f"({_pc(eq.loc[unsure].low95)}-{_pc(eq.loc[unsure].high95)}) reaches past it; more games would "
+                   f"({pct(eq.loc[unsure].low95)}-{pct(eq.loc[unsure].high95)}) reaches past it; more games would "
                    "tell.")
 
 
@@ -518,9 +352,9 @@ def sides(s: Played) -> None:
     eq = equivalence(rates, grouped["sum"], grouped["size"], margin).sort_values("rate", ascending=False)
     what = options.get("what", "sides")
     shown = pd.DataFrame({"side": eq.index, "games": grouped["size"].reindex(eq.index).to_numpy(),
-                          s.view.rate: eq.rate.map(_pc).to_numpy(),
-                          "95% CI": [f"{_pc(a)} - {_pc(b)}" for a, b in zip(eq.low95, eq.high95)],
-                          "vs mean (points)": eq.deviation.map(_signed).to_numpy(),
+                          s.view.rate: eq.rate.map(pct).to_numpy(),
+                          "95% CI": [f"{pct(a)} - {pct(b)}" for a, b in zip(eq.low95, eq.high95)],
+                          "vs mean (points)": eq.deviation.map(signed).to_numpy(),
                           f"within {margin_words(margin, eq.attrs['mean']).split(' of ')[0]}":
                               np.where(eq.equivalent, "yes", np.where(eq.outside, "no", "not shown")).tolist()})
     strategies = options.get("strategies", options.get("side") == "policy")
@@ -538,10 +372,10 @@ def _strongest(eq: pd.DataFrame, what: str, word: str) -> Finding:
     if b.low95 <= eq.attrs["mean"] and w.high95 >= eq.attrs["mean"]:
         return Finding(what, None, f"{capital(what)}: no way is shown stronger or weaker than their mean "
                        f"({rate_text(eq.attrs['mean'])}); {best} is highest at {rate_text(b.rate)} "
-                       f"({_pc(b.low95)}-{_pc(b.high95)}){apart}", kind="strength")
-    return Finding(what, None, f"{capital(what)}: {best} is the strongest way to play ({_signed(b.deviation)} points "
-                   f"over the mean of the ways, {word} rate {rate_text(b.rate)}, {_pc(b.low95)}-{_pc(b.high95)}); "
-                   f"{worst} the weakest ({_signed(w.deviation)} points, {rate_text(w.rate)}){apart}",
+                       f"({pct(b.low95)}-{pct(b.high95)}){apart}", kind="strength")
+    return Finding(what, None, f"{capital(what)}: {best} is the strongest way to play ({signed(b.deviation)} points "
+                   f"over the mean of the ways, {word} rate {rate_text(b.rate)}, {pct(b.low95)}-{pct(b.high95)}); "
+                   f"{worst} the weakest ({signed(w.deviation)} points, {rate_text(w.rate)}){apart}",
                    kind="strength")
 
 
@@ -574,11 +408,11 @@ def seat_sentence(found: dict) -> str:
         return f"With {k} players no game had one winner alone, so no seat test."
     if k == 2:
         low, high = wilson_interval(counts[0], n)
-        return (f"With 2 players, seat 1 takes {_pc(counts[0] / n)} ({_pc(float(low))}-{_pc(float(high))}) of the "
+        return (f"With 2 players, seat 1 takes {pct(counts[0] / n)} ({pct(float(low))}-{pct(float(high))}) of the "
                 f"{n:,} games one seat won alone (exact binomial test of equal seats: p = {found['p']:.2g}).")
     best, worst = int(np.argmax(counts)), int(np.argmin(counts))
     return (f"With {k} players, of the {n:,} games one seat won alone, seat {best + 1} took "
-            f"{_pc(counts[best] / n)} and seat {worst + 1} {_pc(counts[worst] / n)} against {_pc(1 / k)} each "
+            f"{pct(counts[best] / n)} and seat {worst + 1} {pct(counts[worst] / n)} against {pct(1 / k)} each "
             f"for equal seats (goodness of fit of one winner among {k} seats: p = {found['p']:.2g}).")
 
 
@@ -591,9 +425,9 @@ def seat_table(res: pd.DataFrame, s: Played) -> Table:
         of = counted[counted.k == f["players"]].groupby("player").won.agg(["sum", "size"])
         low, high = wilson_interval(of["sum"], of["size"])
         for seat, (wins, games), lo, hi in zip(of.index, of.itertuples(index=False), low, high):
-            rows.append({"players": f["players"], "seat": f"seat {seat + 1}", s.view.rate: _pc(wins / games),
-                         "95% CI": f"{_pc(lo)} - {_pc(hi)}",
-                         "share of one-winner games": _pc(f["counts"][seat] / f["alone"]) if f["alone"] else "-"})
+            rows.append({"players": f["players"], "seat": f"seat {seat + 1}", s.view.rate: pct(wins / games),
+                         "95% CI": f"{pct(lo)} - {pct(hi)}",
+                         "share of one-winner games": pct(f["counts"][seat] / f["alone"]) if f["alone"] else "-"})
     return Table(pd.DataFrame(rows), "Seat advantage: " + " ".join(seat_sentence(f) for f in found))
 
 
@@ -638,14 +472,14 @@ def matchups(s: Played) -> None:
     summary["decisive"] = summary.cell.map(decided)
     decisive = seat_balanced_matrix(summary, *args, value="decisive")
     overall = matrix.mean(axis=1).sort_values(ascending=False)
-    cells = matrix.map(_pc) + " (" + halfwidth.map(points_text) + ")"
+    cells = matrix.map(pct) + " (" + halfwidth.map(points_text) + ")"
     most, least = overall.index[0], overall.index[-1]
     s.tables.append(Table(cells.reset_index(names=options.get("row_label", "team (rows) vs opponent")),
                           f"{capital(the(most))} {word} most often ({rate_text(overall.iloc[0])} averaged over "
                           f"opponents and seats), {the(least)} least ({rate_text(overall.iloc[-1])}); "
                           "each cell with its 95% half-width in points."))
     s.tables.append(seat_table(s.result.results, s))  # the seat advantage the seat-averaged matrix hides
-    s.tables.append(Table(decisive.map(_pc).reset_index(names="share of decisive games"),
+    s.tables.append(Table(decisive.map(pct).reset_index(names="share of decisive games"),
                           f"Share of games somebody wins, per pairing: from {rate_text(float(decisive.min().min()))} "
                           f"to {rate_text(float(decisive.max().max()))}; the rest end without a winner."))
     s.figures.append(Chart(s.spec.key, charts.heatmap(matrix, f"{s.view.rate.capitalize()} of the row side",
@@ -691,10 +525,10 @@ def sensitivity(s: Played) -> None:
         "rank": [f"{r} ({lo}-{hi})" for r, lo, hi in zip(table["rank"], table.rank_low, table.rank_high)],
         "parameter": table.param, "under": table["mod"].map(under),
         **{column: [shown_value(s, p, v) for p, v in zip(table.param, table[column])]
-           for column in ("default", "low", "high")}, "rate at low": table.rate_low.map(_pc),
-        "rate at default": table.rate_default.map(_pc), "rate at high": table.rate_high.map(_pc),
-        "effect (points)": table.effect.map(_signed),
-        "95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
+           for column in ("default", "low", "high")}, "rate at low": table.rate_low.map(pct),
+        "rate at default": table.rate_default.map(pct), "rate at high": table.rate_high.map(pct),
+        "effect (points)": table.effect.map(signed),
+        "95% CI": [f"{signed(a)} to {signed(b)}" for a, b in zip(table.effect_low, table.effect_high)],
         "Holm p": table.p_holm.map(lambda p: f"{p:.2g}"), "variance ratio": table.variance_ratio.map(
             lambda r: "-" if pd.isna(r) else f"{r:.2f}")})
     where = f" under {under(top['mod'])}" if top["mod"] else ""
@@ -702,8 +536,8 @@ def sensitivity(s: Played) -> None:
                                  f"goes from {rate_text(top.rate_default)} at its default "
                                  f"{shown_value(s, top.param, top.default)} to "
                                  f"{rate_text(top.rate_at_extreme)} at {shown_value(s, top.param, top.extreme)} "
-                                 f"({_signed(top.effect)} points, "
-                                 f"95% CI {_signed(top.effect_low)} to {_signed(top.effect_high)}). Numbers are ranked "
+                                 f"({signed(top.effect)} points, "
+                                 f"95% CI {signed(top.effect_low)} to {signed(top.effect_high)}). Numbers are ranked "
                                  "by the largest change from the default across their plausible range; the rank's 95% "
                                  "interval is in brackets (a bootstrap over games). " + TABLE_NOTE + unread))
     forest = table.assign(label=[f"{p} {shown_value(s, p, d)}→{shown_value(s, p, x)}" + (f" ({under(m)})" if m else "")
@@ -718,10 +552,8 @@ def sensitivity(s: Played) -> None:
 
 
 def _cooperative(name: str) -> Callable[[Played], None]:
-    """A cooperative game's verdict (`experiments.coop`, which builds on this module)."""
+    """A cooperative game's verdict (`experiments.coop`)."""
     def analyse(s: Played) -> None:
-        from experiments import coop
-
         getattr(coop, name)(s)
     analyse.__name__ = name
     return analyse

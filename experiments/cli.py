@@ -495,8 +495,8 @@ def report(
                                            "points, in rate (0.2 = 20 points).")] = "0.2",
 ) -> None:
     """The balance report: every ruleset's suite of sweeps, analysed on one page (resumable)."""
-    from experiments.analyses import parse_margin
     from experiments.coop import parse_band, parse_jump
+    from experiments.findings import parse_margin
     from experiments.report import run_report
 
     with user_errors(), _interruptible(out / name):

@@ -32,8 +32,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.analyses import Finding, Played, Table, _pc, _signed, capital, possessive, rate_text, the
 from experiments.compare import anyone
+from experiments.findings import (
+    Finding,
+    Played,
+    Table,
+    capital,
+    pct,
+    possessive,
+    rate_text,
+    signed,
+    the,
+)
 from experiments.stats import holm, paired_difference, paired_mean_difference, wilson_interval
 
 BAND = (0.3, 0.7)  # the target band of a winnable scenario: the side wins 30-70% of its games
@@ -101,12 +111,12 @@ def winnable(s: Played) -> None:
     verdict = band_verdict(low, high, band)
     at = options.get("at", f"{options['cell']}")
     rate = wins / n if n else 0.0
-    sentence = (f"Winnable at {at}: {verdict}. {capital(possessive(_who(s)))} {s.view.rate} is {_pc(rate)} "
-                f"({_pc(low)}-{_pc(high)}) over {n:,} games, against a target band of {band_words(band)} (--band): "
+    sentence = (f"Winnable at {at}: {verdict}. {capital(possessive(_who(s)))} {s.view.rate} is {pct(rate)} "
+                f"({pct(low)}-{pct(high)}) over {n:,} games, against a target band of {band_words(band)} (--band): "
                 f"{WHY[verdict]}.{_where_inside(s, band)}")
     s.findings.append(Finding("winnable", None, sentence, kind="winnable", word=verdict))
-    s.tables.append(Table(pd.DataFrame({"at": [at], "games": [n], s.view.rate: [_pc(rate)],
-                                        "95% CI": [f"{_pc(low)} - {_pc(high)}"], "band": [band_words(band)],
+    s.tables.append(Table(pd.DataFrame({"at": [at], "games": [n], s.view.rate: [pct(rate)],
+                                        "95% CI": [f"{pct(low)} - {pct(high)}"], "band": [band_words(band)],
                                         "verdict": [verdict]}), sentence))
 
 
@@ -117,7 +127,7 @@ def _where_inside(s: Played, band: tuple[float, float]) -> str:
     cells = games.groupby(games[s.axis].astype(str), sort=False).won.agg(["sum", "size"])
     low, high = wilson_interval(cells["sum"], cells["size"])
     unit = s.options.get("unit", "")
-    inside = [f"{label}{_unit(unit, label)} ({_pc(k / m)})"
+    inside = [f"{label}{_unit(unit, label)} ({pct(k / m)})"
               for (label, (k, m)), lo, hi in zip(cells.iterrows(), low, high)
               if band_verdict(lo, hi, band) == "inside the band"]
     if not inside:
@@ -189,7 +199,7 @@ def carry_table(shares, kills, share_tests, kill_tests, lead, killer, o) -> pd.D
     k_mean, k_se = kills.mean(), kills.std(ddof=1) / np.sqrt(kills.notna().sum())
     word = o.get("share_words", o["share"])
     out = pd.DataFrame({o.get("what", o["by"]): shares.columns.astype(str),
-                        word: [f"{_pc(v)} ({_pc(a)} - {_pc(b)})" for v, a, b in zip(shares.mean(), low, high)],
+                        word: [f"{pct(v)} ({pct(a)} - {pct(b)})" for v, a, b in zip(shares.mean(), low, high)],
                         f"vs {lead} (points)": [_gap(share_tests, str(c), 100, 1) for c in shares.columns],
                         f"zombies killed a game {_per(o)}": [f"{m:.2f} (±{1.96 * e:.2f})"
                                                              for m, e in zip(k_mean, k_se)],
@@ -215,7 +225,7 @@ def carry_sentence(s, shares, kills, lead, share_tests, killer, kill_tests, o, g
     what, word = o.get("what", o["by"]), o.get("share_words", o["share"])
     of = f"of the {won:,} game{'s' * (won != 1)} won" if o.get("given_win") else f"of {games:,} games"
     head = f"Who carries the team at {o.get('at', o['cell'])} ({games:,} games, {won:,} won): "
-    top = f"the highest share with {word}: {lead}, {_pc(shares[lead].mean())} {of}"
+    top = f"the highest share with {word}: {lead}, {pct(shares[lead].mean())} {of}"
     if len(share_tests) and share_tests.behind.all():
         top += f", ahead of every other {what} on the same games (Holm-corrected paired tests)"
     elif len(share_tests):
@@ -340,7 +350,7 @@ def _v(value) -> str:
 
 def _step(r) -> str:
     """'+31.0 points (27.1 to 34.8)'."""
-    return f"{_signed(r['diff'])} points ({_signed(r.low)} to {_signed(r.high)})"
+    return f"{signed(r['diff'])} points ({signed(r.low)} to {signed(r.high)})"
 
 
 def _path(table: pd.DataFrame, unit: str, lines: int) -> str:
@@ -365,9 +375,9 @@ def curve(s: Played) -> None:
     finding = curve_verdict(table, jump, o.get("over", o["axis"]), _path(table, o.get("unit", ""), lines),
                             s.view.win_word)
     s.findings.append(finding)
-    frame = pd.DataFrame({"step": table["name"], "games": table.games, "rate before": table.rate_from.map(_pc),
-                          "rate after": table.rate_to.map(_pc), "change (points)": table["diff"].map(_signed),
-                          "simultaneous 95% CI": [f"{_signed(a)} to {_signed(b)}" for a, b in zip(table.low,
+    frame = pd.DataFrame({"step": table["name"], "games": table.games, "rate before": table.rate_from.map(pct),
+                          "rate after": table.rate_to.map(pct), "change (points)": table["diff"].map(signed),
+                          "simultaneous 95% CI": [f"{signed(a)} to {signed(b)}" for a, b in zip(table.low,
                                                                                              table.high)],
                           f"within ±{jump * 100:g}": table.step})
     s.tables.append(Table(frame, finding.sentence))

@@ -21,10 +21,11 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rich.console import Console
 
-from experiments import charts
+from experiments import charts, findings
 from experiments import strong_play as sp
-from experiments.analyses import ANALYSES, MARGIN, Played, View, parse_margin
+from experiments.analyses import ANALYSES
 from experiments.experiment import Experiment
+from experiments.findings import MARGIN, Played, View, parse_margin
 from experiments.progress import load_game_kernels
 from experiments.sections import experiment_of
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
@@ -41,7 +42,7 @@ class Part:
 
     ruleset: Ruleset
     sections: list[Played] = field(default_factory=list)
-    findings: list = field(default_factory=list)  # analyses.Finding, from every section
+    findings: list = field(default_factory=list)  # findings.Finding, from every section
     notes: list[str] = field(default_factory=list)  # the method notes: pairing gain, shared games
 
 
@@ -91,13 +92,11 @@ def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Par
 
 
 def analyse(section: Played) -> None:
-    from experiments import analyses
-
     base = section.experiment.base
-    analyses.PEOPLE.clear()  # a ruleset whose players are people (`players_are_people`) names them bare
+    findings.PEOPLE.clear()  # a ruleset whose players are people (`players_are_people`) names them bare
     if players_are_people_of(ruleset_of(base)):
-        analyses.PEOPLE.update(str(p.name) for p in base.players)
-        analyses.PEOPLE.update(str(v) for v in pd.unique(section.result.results.name))
+        findings.PEOPLE.update(str(p.name) for p in base.players)
+        findings.PEOPLE.update(str(v) for v in pd.unique(section.result.results.name))
     for name in section.spec.analyses:
         ANALYSES[name](section)
 
@@ -138,7 +137,7 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     """Play the suite (resumable), analyse it and write the page; returns the report folder.
     With ``rebalance``, each ruleset that has prices gets a last section: `rebalance_section`.
     With ``strong_play``, each ruleset gets the section "Under stronger play" (`experiments.strong_play`).
-    ``margin`` (`analyses.parse_margin`) judges every fairness verdict, and the rebalance; None:
+    ``margin`` (`findings.parse_margin`) judges every fairness verdict, and the rebalance; None:
     each section's own, else ±3 points. ``band`` and ``jump`` judge a cooperative game's verdict
     (`experiments.coop`; None: 30-70% and 20 points)."""
     if not scale > 0:
@@ -217,7 +216,7 @@ def rebalance_section(part: Part, scale: float, out: Path, fresh: bool = False,
     times ``scale``), as a section: the proposal, before and after on fresh games, the search's
     chart and a verdict. Its key (``experiment_hash``) covers every cell of the game, the seed and
     games of the validation and the proposal (`rebalance_game.fingerprint`)."""
-    from experiments.analyses import Chart, Finding, Table
+    from experiments.findings import Chart, Finding, Table
     from experiments.rebalance import rebalance as run_rebalance
     from experiments.rebalance_game import Settings, fingerprint, rebalance_game
     from experiments.rebalance_output import before_after, changes_table, search_chart, verdict_line

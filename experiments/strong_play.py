@@ -48,20 +48,19 @@ import numpy as np
 import pandas as pd
 from rich.console import Console
 
-from experiments.analyses import (
+from experiments.analyses import _verdict_of, equivalence
+from experiments.coop import BAND, band_verdict, band_words
+from experiments.findings import (
     MARGIN,
     Finding,
     Played,
     Table,
     View,
-    _pc,
-    _verdict_of,
-    equivalence,
     margin_points,
     margin_words,
+    pct,
     possessive,
 )
-from experiments.coop import BAND, band_verdict, band_words
 from experiments.stats import paired_difference, wilson_interval
 from experiments.tune_search import CANDIDATES, PROBE_GAMES, Side, shared_words, team_of, with_side_policy
 from experiments.tune_space import TuneError
@@ -247,7 +246,7 @@ def _rate(out: np.ndarray | None) -> str:
     if out is None:
         return "-"
     low, high = wilson_interval(int(out.sum()), out.size)
-    return f"{_pc(out.mean())} ({_pc(float(low))}-{_pc(float(high))})"
+    return f"{pct(out.mean())} ({pct(float(low))}-{pct(float(high))})"
 
 
 def _gap(a: np.ndarray, b: np.ndarray | None) -> str:
@@ -347,7 +346,7 @@ def headline(strong: Strong, margin, word: str) -> str:
     else:
         verdict = f"is not shown to move by more than {limits}, nor to stay within it; more games would tell"
     who = possessive("the " + r.side).capitalize()
-    return (f"{who} {word} rate goes from {_pc(r.default.mean())} (default) to {_pc(r.tuned.mean())} "
+    return (f"{who} {word} rate goes from {pct(r.default.mean())} (default) to {pct(r.tuned.mean())} "
             f"(tuned), {d.diff * 100:+.1f} points (95% CI {d.low * 100:+.1f} to {d.high * 100:+.1f}): it {verdict}.")
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from experiments import analyses
-from experiments.analyses import Played, View
+from experiments.findings import Played, View
 from experiments.stats import TABLE_NOTE
 
 

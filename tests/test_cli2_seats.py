@@ -12,7 +12,8 @@ import pytest
 from scipy import stats
 
 from experiments import analyses
-from experiments.analyses import Played, View, seat_shares, seat_table
+from experiments.analyses import seat_shares, seat_table
+from experiments.findings import Played, View
 from experiments.stats import one_winner_test
 
 

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from experiments import analyses
-from experiments.analyses import Played, View, equivalence, margin_points, margin_words, parse_margin
+from experiments.analyses import equivalence
+from experiments.findings import Played, View, margin_points, margin_words, parse_margin
 
 
 def test_a_margin_is_points_or_a_share_of_the_mean():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from experiments import analyses
-from experiments.analyses import change_text, equivalence, rate_interval, the
+from experiments import analyses, findings
+from experiments.analyses import equivalence
+from experiments.findings import change_text, rate_interval, the
 from experiments.stats import wilson_interval
 from sim.ruleset import get, players_are_people_of
 
@@ -79,7 +80,7 @@ def test_the_end_split_table_has_no_empty_reason_column():
 def test_people_take_no_article(monkeypatch):
     """'moves the Cat from 34% to 17%': Zombies!!!'s players are people. A ruleset that says
     `players_are_people` has its players' names left bare."""
-    monkeypatch.setattr(analyses, "PEOPLE", {"Cat"})
+    monkeypatch.setattr(findings, "PEOPLE", {"Cat"})
     assert the("Cat") == "Cat" and the("Marines") == "the Marines"
     assert players_are_people_of(get("zombies9")) and not players_are_people_of(get("zombie40k"))
 

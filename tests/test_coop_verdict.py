@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 
 from experiments import coop
-from experiments.analyses import ANALYSES, Played, View
+from experiments.analyses import ANALYSES
 from experiments.coop import band_verdict, parse_band, parse_jump
+from experiments.findings import Played, View
 from experiments.stats import paired_mean_difference
 
 

@@ -458,7 +458,7 @@ def test_rebalance_fingerprint_covers_every_cell_of_the_game():
 
 def test_report_rebalance_section_takes_its_sizes_from_the_game_and_keys_every_cell(runner_race, tmp_path,
                                                                                    monkeypatch):
-    from experiments.analyses import Played, View
+    from experiments.findings import Played, View
     from experiments.report import Part, rebalance_section
     from experiments.sections import experiment_of
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from experiments import charts
-from experiments.analyses import points
+from experiments.findings import points
 from experiments.report import markdown_table, run_report, suite
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from experiments import analyses
-from experiments.analyses import Played, View, change_text, equivalence, points_text, rate_text
+from experiments.analyses import equivalence
+from experiments.findings import Played, View, change_text, points_text, rate_text
 
 
 def test_small_rates_keep_a_decimal_and_a_relative_change():

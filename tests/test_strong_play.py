@@ -11,7 +11,7 @@ import pytest
 import tune_toy_ruleset as toy
 
 from experiments import strong_play as sp
-from experiments.analyses import MARGIN
+from experiments.findings import MARGIN
 from sim import ruleset as registry
 from sim.ruleset import get
 
