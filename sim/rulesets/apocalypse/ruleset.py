@@ -116,6 +116,11 @@ class Apocalypse(RulesetDefaults):
         """Games/s on one thread aimed at for the 4-player default."""
         return {"four_players": 300.0}
 
+    def cli(self):
+        from sim.rulesets.apocalypse.cli import app
+
+        return app
+
     def pricing(self):
         """What `shamble rebalance` prices: each army's Troops points per model, or a multiplier of
         its cost; the rate of an army is its Warlord alive at the end (sim.rulesets.apocalypse.pricing)."""
