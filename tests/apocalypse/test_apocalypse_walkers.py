@@ -21,7 +21,7 @@ import kernels.apocalypse.vehicles as vehicles
 import kernels.apocalypse.zombies as zombies
 from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_OUT_A
-from kernels.w40k.columns import WS, A, I, S, W
+from kernels.w40k.columns import WS, A, I, S, T, W
 from sim.rulesets.apocalypse.armies import Army, ArmyError, UnitChoice, build_units, check_army, load_army
 from sim.rulesets.apocalypse.compile import compile_tables, sizes
 from sim.rulesets.apocalypse.config import ConfigError, load_config
@@ -338,3 +338,15 @@ def test_walkers_play_whole_games_without_breaking_an_invariant(name):
     assert (df.wreck_spawners <= df.vehicles_lost).all()
     plain = play(load_config(ROOT / "vehicles" / "black_legion.toml"), 4, seed=4)
     assert "hull_points_lost" not in plain.columns  # armies without vehicles keep their frame
+
+
+def test_a_walker_fights_back_as_a_model_with_its_close_combat_weapons(dice):
+    """V7: a Walker fights as a model: the Deff Dread (A3) strikes with a power klaw, +1 Attack for
+    its second one (core §7.3), at I1 (the klaw is Unwieldy)."""
+    import kernels.apocalypse.assault as assault
+
+    tb, st, _ = game(ROOT / "vehicles" / "walkers.toml")
+    u = put(st, tb, DEFF_DREAD, 20, 20)
+    w, attacks, init = assault.melee_choice(st, 0, u, 0, tb.zstats[C.ZK_ZOMBIE, T], 6, tb)
+    assert tb.weapons[w].tolist() != tb.weapons[tb.ids[0]].tolist()  # not the bare close combat weapon
+    assert attacks == st.stats[0, u, 0, A] + 1 == 4 and init == 1
