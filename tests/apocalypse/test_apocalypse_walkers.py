@@ -62,7 +62,7 @@ def zombies_strike(st, tb, rng, u, n_dice, strength, kind=C.ZK_ZOMBIE):
 
 
 def test_the_army_check_takes_a_walker_in_its_slot_and_refuses_the_other_vehicles():
-    army = load_army(ROOT / "armies" / "black_legion_helbrute.toml")
+    army = load_army(ROOT / "vehicles" / "armies" / "black_legion_helbrute.toml")
     check_army(army)
     helbrute = build_units(army)[HELBRUTE]
     assert helbrute.unit_type == "walker" and helbrute.slot == "elites" and len(helbrute.models) == 1

@@ -198,6 +198,12 @@ def _entry(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
     return entry, slot
 
 
+def datasheet(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
+    """The datasheet an army's unit names and its Force Organisation slot: a unit of the catalogue
+    or a Walker (§2); ArmyError (one line) for anything an army cannot take."""
+    return _entry(cat, name)
+
+
 def unit_size(choice: UnitChoice, slot: Slot) -> int:
     return choice.models or slot.min_models
 
