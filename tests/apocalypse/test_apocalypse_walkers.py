@@ -350,3 +350,11 @@ def test_a_walker_fights_back_as_a_model_with_its_close_combat_weapons(dice):
     w, attacks, init = assault.melee_choice(st, 0, u, 0, tb.zstats[C.ZK_ZOMBIE, T], 6, tb)
     assert tb.weapons[w].tolist() != tb.weapons[tb.ids[0]].tolist()  # not the bare close combat weapon
     assert attacks == st.stats[0, u, 0, A] + 1 == 4 and init == 1
+
+
+def test_the_vehicle_columns_are_documented():
+    from sim.rulesets.apocalypse.results import VEHICLE_COLUMNS
+
+    doc = (ROOT.parents[1] / "docs" / "apocalypse.md").read_text(encoding="utf-8")
+    table = doc.split("| vehicle column | type | meaning |", 1)[1].split("\n\n", 1)[0]
+    assert [line.split("|")[1].strip() for line in table.strip().splitlines()[1:]] == list(VEHICLE_COLUMNS.values())
