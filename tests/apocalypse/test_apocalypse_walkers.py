@@ -358,3 +358,19 @@ def test_the_vehicle_columns_are_documented():
     doc = (ROOT.parents[1] / "docs" / "apocalypse.md").read_text(encoding="utf-8")
     table = doc.split("| vehicle column | type | meaning |", 1)[1].split("\n\n", 1)[0]
     assert [line.split("|")[1].strip() for line in table.strip().splitlines()[1:]] == list(VEHICLE_COLUMNS.values())
+
+
+@pytest.mark.parametrize("stunned", [False, True])
+def test_a_walker_moves_6_inches_through_the_planner_unless_stunned(dice, stunned):
+    """V11: a Walker moves as infantry, 6" towards the plan's goal; V5 Crew Stunned: it does not."""
+    import kernels.apocalypse.turn as turn
+    from kernels.w40k.geometry import norm
+
+    tb, st, rng = game()
+    tb.policy[0, C.POL_PLAN] = C.PLAN_RUSH
+    u = put(st, tb, HELBRUTE, 6, 6)
+    st.minfo[0, u, 0, C.MI_STUN_UNTIL] = 1 if stunned else 0
+    turn.movement_phase(rng, 0, st, tb)
+    moved = norm(st.upos[0, u, 0] - 6, st.upos[0, u, 1] - 6)
+    assert moved == pytest.approx(0.0) if stunned else moved == pytest.approx(6.0)
+    assert st.umoved[0, u] == pytest.approx(moved)
