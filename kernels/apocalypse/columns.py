@@ -11,7 +11,8 @@ SIDE_PLAYERS, SIDE_ZOMBIES = 0, 1
 REASON_NONE, REASON_EXTRACTED, REASON_WARLORDS_DEAD, REASON_TIME = 0, 1, 2, 3  # §13
 
 # ---- unit types (force_org.toml unit_type) ------------------------------------------------
-UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER = range(6)
+UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER, UT_WALKER = range(7)
+# UT_WALKER: a Walker (§2 Vehicles; docs/apocalypse.md "Vehicles in play"): a unit of one vehicle model
 
 # ---- model roles: GameState.minfo[..., MI_ROLE] -------------------------------------------------
 ROLE_TROOPER, ROLE_CHARACTER, ROLE_IC = 0, 1, 2  # core §16: a sergeant is a Character, an HQ an IC
@@ -35,8 +36,15 @@ N_US = 25
 # turn (Counter-attack); US_AURA_WS1 / US_FEAR_WS1: WS 1 from a spawner's Fear test (A18) / a Fear test
 
 # ---- per-model info: int16[n, U, K, N_MI] ---------------------------------------------------
-MI_OWNER, MI_ROLE, MI_COST, MI_ID, MI_ZW, MI_ZW_TURN, MI_ML, MI_WARLORD = range(8)
-N_MI = 8
+(MI_OWNER, MI_ROLE, MI_COST, MI_ID, MI_ZW, MI_ZW_TURN, MI_ML, MI_WARLORD, MI_VEHICLE, MI_AV_FRONT, MI_AV_SIDE,
+ MI_AV_REAR, MI_OPEN_TOPPED, MI_SNAP_UNTIL, MI_STUN_UNTIL, MI_VSTATUS, MI_HP_LOST, MI_REPAIRS) = range(18)
+N_MI = 18
+# vehicles (§8, V1-V10): MI_VEHICLE 0 = a model, VK_WALKER; MI_AV_* its Armour Values as built; MI_SNAP_UNTIL /
+# MI_STUN_UNTIL the last game turn whose players' turn it fires only Snap Shots / may not move (V5 Crew Shaken,
+# Crew Stunned; §10 the aura); MI_VSTATUS bits VST_*; MI_HP_LOST Hull Points lost; MI_REPAIRS 1 = this model can
+# repair vehicles (§7 Master of Defence)
+VK_NONE, VK_WALKER = 0, 1
+VST_IMMOBILISED, VST_WRECKED, VST_EXPLODED = 1, 2, 4
 # MI_ZW: Wounds lost to zombie attacks in the current combat (The Plague, §5); MI_ZW_TURN this turn
 
 # ---- per-horde state: int32[n, H, N_HS] -----------------------------------------------------
@@ -53,8 +61,8 @@ BLIND_NONE, BLIND_PENDING, BLIND_THIS_TURN = 0, 1, 2
 SK_NONE, SK_BRUTE, SK_FIRST = 0, 1, 2
 
 # ---- spawners: int32[n, SP, N_SS] ---------------------------------------------------------
-SS_ALIVE, SS_FIRST_WAVE = range(2)
-N_SS = 2
+SS_ALIVE, SS_FIRST_WAVE, SS_WRECK = range(3)
+N_SS = 3  # SS_WRECK: 0 = a spawn point of the set-up; a wreck's spawner (§10): the first zombie turn it waves (A14)
 
 # ---- whole game: int32[n, N_GS] -------------------------------------------------------------
 (G_TURN, G_ZTURN, G_FIRST, G_GRAVEYARD, G_HELD, G_OVER, G_N_SPAWNERS, G_PHASE, G_ACTIVE) = range(9)
@@ -73,8 +81,10 @@ N_RES = R_SP0 + N_SRC
 
 # ---- results per player: int32[n, P, N_PRES] ------------------------------------------------
 (PR_WL_FATE, PR_WL_EXTRACTED, PR_MODELS_START, PR_MODELS_LOST, PR_ZKILLED, PR_NOISE, PR_BRUTES, PR_TRAIT,
- PR_GRENADES) = range(9)
-N_PRES = 9  # PR_GRENADES: grenades this player's models threw (core §6.1)
+ PR_GRENADES, PR_HULL_LOST, PR_VEHICLES_LOST, PR_WRECK_SPAWNERS) = range(12)
+N_PRES = 12  # PR_GRENADES: grenades this player's models threw (core §6.1)
+# PR_HULL_LOST Hull Points its vehicles lost, PR_VEHICLES_LOST its vehicles wrecked, PR_WRECK_SPAWNERS its
+# wrecks that became spawners (§10)
 WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
 
 # ---- scalar parameters: Tables.prm float64[N_PRM] -------------------------------------------
@@ -92,8 +102,9 @@ WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
  P_DEPLOY_GAP, P_FALLBACK_DICE, P_CONSOLIDATE_DICE, P_SALVO_HEAVY, P_FZ_AT_CENTRE, P_SPLIT_CHARGE,
  P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET, P_BLIND_ON, P_TERRAIN_N,
  P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT, P_PRIORITY_SHOOT, P_AURA_ATSKNF, P_PLAGUE_FNP,
- P_SUPPORT_JOIN) = range(107)
-N_PRM = 107
+ P_SUPPORT_JOIN, P_EXPLOSION_S, P_EXPLOSION_DICE, P_VEHICLE_NOISE_D3, P_VEHICLE_NOISE_ADD) = range(111)
+N_PRM = 111
+# P_EXPLOSION_S, P_EXPLOSION_DICE: a vehicle's Explodes! hits every model within that many D6" at that Strength (V10)
 # P_BLIND_ON: Blind's Initiative test and WS 1 / BS 1 (core §12; 0 = hits only, the comparison's baseline);
 # P_TERRAIN_*: area terrain other than the zone (§3.1, core §5, §6.7; kernels.apocalypse.terrain)
 # readings of issue 27 (docs/apocalypse.md): P_PRIORITY_SHOOT Target Priority obliges its unit to shoot (A34);

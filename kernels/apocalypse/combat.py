@@ -6,16 +6,30 @@ zombies are counted for The Plague, and the unit's for the combat's result (core
 
 from __future__ import annotations
 
-from kernels.apocalypse.columns import P_PLAGUE_FNP, US_AURA_WS1, US_FEAR_WS1, ZK_BRUTE
+from kernels.apocalypse.columns import (
+    MI_OWNER,
+    P_EXPLOSION_DICE,
+    P_EXPLOSION_S,
+    P_PLAGUE_FNP,
+    PR_ZKILLED,
+    US_AURA_WS1,
+    US_FEAR_WS1,
+    ZK_BRUTE,
+)
+from kernels.apocalypse.hordes import horde_models, is_alive, remove_if_empty
 from kernels.apocalypse.state import W_SPARE
 from kernels.apocalypse.strike import (
     first_living,
     hits_only_on_six,
+    majority_toughness,
     plague_wounds,
     precise_strikes,
+    strike_horde,
 )
 from kernels.apocalypse.terrain import cover_at
-from kernels.apocalypse.units import majority
+from kernels.apocalypse.units import disc_within, majority, models_within, settle_unit, unit_alive
+from kernels.apocalypse.vehicles import FRONT, SIDE, hull_point_without_roll, is_vehicle, strike_vehicle
+from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.attack_spec import melee_spec
@@ -23,8 +37,10 @@ from kernels.w40k.columns import (
     FNP,
     HM_AUTO,
     INV,
+    MR_RENDING,
     NONE,
     OUT_FNP,
+    OUT_KILLED,
     OUT_UNSAVED,
     SP_AP,
     SP_AP_ON_6,
@@ -34,6 +50,9 @@ from kernels.w40k.columns import (
     SP_STRENGTH,
     SP_WOUND_ON,
     SV,
+    W_FLAGS,
+    WR_ARMOURBANE,
+    WR_RENDING,
     WS,
     S,
     T,
@@ -73,7 +92,10 @@ def auto_hit_spec(spec, strength, ap, target_t, wound_chart):
 def blast_on_unit(rng, g, st, u, hits, strength, tb):
     """``hits`` automatic hits at ``strength``, AP -, on unit u (the spawner's large blast, §10). A
     Barrage is a shooting attack, so the unit's cover counts: Foggy gives every model Shrouded
-    (5+ in the open, §6), a ruin 4+ (2+ with Foggy)."""
+    (5+ in the open, §6), a ruin 4+ (2+ with Foggy). A vehicle hit by it loses a Hull Point and
+    rolls no damage (§10)."""
+    if is_vehicle(st, g, u):
+        return hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
     _clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
@@ -106,6 +128,13 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
                False, first_round, 0, tb.ws_chart, tb.wound_chart)
     if hits_only_on_six(dull, att[WS], target_ws(st, g, u)):
         spec[SP_HIT_ON] = 6
+    if is_vehicle(st, g, u):  # apocalypse V7, V9: a Walker is hit as a model and struck on its front armour
+        lost, exploded = strike_vehicle(rng, g, st, u, n_dice, spec[SP_HIT_ON], spec[SP_STRENGTH], spec[SP_AP],
+                                        (flags & MR_RENDING) != 0 or (weapon[W_FLAGS] & WR_RENDING) != 0,
+                                        (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, FRONT, tb)
+        if exploded:
+            vehicle_explosion(rng, g, st, u, tb)
+        return lost  # apocalypse V4: each Hull Point lost counts for the combat's result
     before = out[OUT_UNSAVED]
     if precise:
         precise_strikes(rng, g, n_dice, spec, st, u, tb, out)
@@ -149,3 +178,41 @@ def gets_hot(rng, g, st, u, m, n):
 def brute_changes(stats, tb):
     """A Brute's WS, BS, I and Ld replace its host's (§4): row ZK_BRUTE of the zombie table."""
     return tb.zstats[ZK_BRUTE]
+
+
+@njit
+def vehicle_explosion(rng, g, st, u, tb):
+    """apocalypse V10 Explodes!: every model within D6" of the wrecked vehicle u takes a hit at
+    Strength 4 (``P_EXPLOSION_S``), AP -, no cover: the players' units (the disc abstraction counts
+    the models within, ``models_within``; another vehicle rolls armour penetration on its side, its
+    own Explodes! not chained) and the hordes (their saves). Kills count for u's player."""
+    reach = float(sum_d6(rng, g, int(tb.prm[P_EXPLOSION_DICE])))
+    x, y, r = st.upos[g, u, 0], st.upos[g, u, 1], st.urad[g, u]
+    strength = int(tb.prm[P_EXPLOSION_S])
+    spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
+    for v in range(st.ust.shape[1]):
+        if v == u or not unit_alive(st, g, v):
+            continue
+        n = models_within(st, g, v, x, y, r, reach)
+        if n == 0:
+            continue
+        if is_vehicle(st, g, v):
+            strike_vehicle(rng, g, st, v, n, 1, strength, NONE, False, False, SIDE, tb)
+        else:
+            _clear_out(out)
+            auto_hit_spec(spec, strength, NONE, majority(st, g, v, T), tb.wound_chart)
+            resolve_attacks(rng, g, n, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
+                            NONE, 0, st.w_dealt[:0], out)
+        settle_unit(st, g, v, tb, 0)
+    owner = st.minfo[g, u, 0, MI_OWNER]
+    for h in range(st.hst.shape[1]):
+        if not is_alive(st, g, h):
+            continue
+        n = disc_within(horde_models(st, g, h), st.hpos[g, h, 0], st.hpos[g, h, 1], st.hrad[g, h], x, y, r, reach)
+        if n == 0:
+            continue
+        _clear_out(out)
+        auto_hit_spec(spec, strength, NONE, majority_toughness(st, g, h, tb), tb.wound_chart)
+        strike_horde(rng, g, n, spec, st, h, NONE, False, tb, out)
+        st.pres[g, owner, PR_ZKILLED] += out[OUT_KILLED]
+        remove_if_empty(st, g, h)

@@ -15,6 +15,7 @@ from kernels.apocalypse.columns import (
     G_N_SPAWNERS,
     G_TURN,
     MI_ROLE,
+    MI_VEHICLE,
     MI_WARLORD,
     N_MI,
     P_BASE_R,
@@ -245,6 +246,8 @@ def _biggest_unit(st, g, p, skip1, skip2):
     best, best_w = -1, 0
     for u in range(st.wounds.shape[1]):
         if u == skip1 or u == skip2 or st.ust[g, u, US_ALIVE] == 0 or st.ust[g, u, US_OWNER] != p:
+            continue
+        if st.minfo[g, u, 0, MI_VEHICLE] != 0:  # a vehicle is no escort and no bodyguard (apocalypse V1)
             continue
         total = 0
         for m in range(st.wounds.shape[2]):

@@ -82,6 +82,7 @@ from kernels.apocalypse.units import (
     unit_gap_horde,
     unit_has_trait,
 )
+from kernels.apocalypse.vehicles import is_vehicle, may_move, snap_only
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.attack_spec import attack_strength, hit_on_ranged, shooting_spec
@@ -255,7 +256,7 @@ def best_weapon(st, g, u, m, h, distance, overwatch, heavy_ok, tb):
         if w < 0:
             continue
         weapon = tb.weapons[w]
-        snap = is_snap(weapon, stationary, falling) and not overwatch
+        snap = (is_snap(weapon, stationary, falling) and not overwatch) or snap_only(st, g, u)  # apocalypse V5, §10
         if not may_fire(weapon, snap, overwatch) or (weapon[W_KIND] == K_HEAVY and not heavy_ok):
             continue
         shots = shots_of(weapon, st.stats[g, u, m, A], distance, stationary or overwatch)
@@ -481,6 +482,50 @@ def _priority(st, g, u, distance, tb):
 
 
 @njit
+def vehicle_weapon_shots(st, g, u, k, distance, overwatch, heavy_ok, tb):
+    """(shots, snap) of gear slot k of vehicle u's model at ``distance`` (0 shots: it cannot fire)."""
+    w = st.gear[g, u, 0, k]
+    if w < 0:
+        return 0, False
+    weapon = tb.weapons[w]
+    snap = (is_snap(weapon, True, st.ust[g, u, US_FALLING_BACK] != 0) and not overwatch) or snap_only(st, g, u)
+    if not may_fire(weapon, snap, overwatch) or (weapon[W_KIND] == K_HEAVY and not heavy_ok):
+        return 0, False
+    return shots_of(weapon, st.stats[g, u, 0, A], distance, True), snap
+
+
+@njit
+def _fire_weapon(rng, g, st, u, m, h, k, shots, snap, overwatch, use_rerolls, prio_hit, prio_all, offence_all, tb):
+    """Model m of unit u fires gear slot k at horde h: (zombies killed, to-hit re-rolls, noise rolled)."""
+    spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
+    weapon = tb.weapons[st.gear[g, u, m, k]]
+    t = majority_toughness(st, g, h, tb)
+    shooting_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], t, NONE, snap, overwatch, 0,
+                  tb.wound_chart, tb.geom)
+    _apply_rerolls(spec, use_rerolls, prio_hit and not overwatch, prio_all and not overwatch)
+    if prio_hit and not overwatch and spec[SP_WOUND_REROLL] == RR_NONE:
+        spec[SP_WOUND_REROLL] = RR_ONES
+    if offence_all:
+        spec[SP_WOUND_REROLL] = RR_FAILED  # A30 'all': Master of Offence in every phase
+    for c in range(out.shape[0]):
+        out[c] = 0
+    strike_horde(rng, g, shots, spec, st, h, horde_cover(st, g, h, tb),
+                 st.minfo[g, u, m, MI_ROLE] != ROLE_TROOPER, tb, out)
+    killed, rerolled = out[OUT_KILLED], out[OUT_REROLLED]
+    if spec[SP_GETS_HOT] != 0 and weapon[W_BLAST] == 0:
+        gets_hot(rng, g, st, u, m, out[OUT_ONES])
+    amount, source = noise_of_weapon(rng, g, weapon, tb)
+    amount *= shots if tb.prm[P_NOISE_PER_SHOT] != 0 else 1  # A16: per weapon, or per shot
+    if not overwatch:
+        make_noise(st, g, u, amount, source)
+    if weapon[W_KIND] == K_HEAVY or weapon[W_KIND] == K_RAPID_FIRE or weapon[W_KIND] == K_SALVO:
+        if (st.mflags[g, u, m] & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL)) == 0:
+            st.ust[g, u, US_NO_CHARGE] = 1
+    return killed, rerolled, amount
+
+
+
+@njit
 def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
     """Every model of unit u fires its best weapon at horde h. Returns (zombies killed, noise rolled):
     the noise is made here, except in Overwatch where the caller halves the total (§6)."""
@@ -491,7 +536,6 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
     use_rerolls = _rerolls_wanted(st, g, u, h, overwatch, tb)
     prio_hit, prio_all = _priority(st, g, u, distance, tb)
     offence_all = tb.prm[P_MOO_ALL] != 0 and offence_rerolls(st, g, u, tb)
-    spec, out = st.w_spec[W_SHOOT], st.w_out[W_SHOOT]
     killed, noise, rerolled = 0, 0, 0
     enough = tb.policy[p, POL_FIRE_UNTIL] * horde_models(st, g, h)
     expected = 0.0
@@ -511,31 +555,18 @@ def fire_unit(rng, g, st, u, h, overwatch, tb, phase):
         if k < 0:
             continue
         expected += ev
-        weapon = tb.weapons[st.gear[g, u, m, k]]
-        t = majority_toughness(st, g, h, tb)
-        shooting_spec(spec, weapon, st.stats[g, u, m], st.mflags[g, u, m], t, NONE, snap, overwatch, 0,
-                      tb.wound_chart, tb.geom)
-        _apply_rerolls(spec, use_rerolls, prio_hit and not overwatch, prio_all and not overwatch)
-        if prio_hit and not overwatch and spec[SP_WOUND_REROLL] == RR_NONE:
-            spec[SP_WOUND_REROLL] = RR_ONES
-        if offence_all:
-            spec[SP_WOUND_REROLL] = RR_FAILED  # A30 'all': Master of Offence in every phase
-        for c in range(out.shape[0]):
-            out[c] = 0
-        strike_horde(rng, g, shots, spec, st, h, horde_cover(st, g, h, tb),
-                     st.minfo[g, u, m, MI_ROLE] != ROLE_TROOPER, tb, out)
-        killed += out[OUT_KILLED]
-        rerolled += out[OUT_REROLLED]
-        if spec[SP_GETS_HOT] != 0 and weapon[W_BLAST] == 0:
-            gets_hot(rng, g, st, u, m, out[OUT_ONES])
-        amount, source = noise_of_weapon(rng, g, weapon, tb)
-        amount *= shots if tb.prm[P_NOISE_PER_SHOT] != 0 else 1  # A16: per weapon, or per shot
-        noise += amount
-        if not overwatch:
-            make_noise(st, g, u, amount, source)
-        if weapon[W_KIND] == K_HEAVY or weapon[W_KIND] == K_RAPID_FIRE or weapon[W_KIND] == K_SALVO:
-            if (st.mflags[g, u, m] & (MR_RELENTLESS | MR_SLOW_AND_PURPOSEFUL)) == 0:
-                st.ust[g, u, US_NO_CHARGE] = 1
+        kk, rr, nn = _fire_weapon(rng, g, st, u, m, h, k, shots, snap, overwatch, use_rerolls, prio_hit, prio_all,
+                                  offence_all, tb)
+        killed, rerolled, noise = killed + kk, rerolled + rr, noise + nn
+        if is_vehicle(st, g, u):  # apocalypse V1: a vehicle fires every weapon it has (Relentless: after moving too)
+            for k2 in range(st.gear.shape[3]):
+                if k2 == k or horde_models(st, g, h) <= 0:
+                    continue
+                shots2, snap2 = vehicle_weapon_shots(st, g, u, k2, distance, overwatch, heavy_ok, tb)
+                if shots2 > 0:
+                    kk, rr, nn = _fire_weapon(rng, g, st, u, m, h, k2, shots2, snap2, overwatch, use_rerolls,
+                                              prio_hit, prio_all, offence_all, tb)
+                    killed, rerolled, noise = killed + kk, rerolled + rr, noise + nn
     if rerolled > 0 and st.ust[g, u, US_REROLLED] == 0:
         extra = reroll_noise(rng, g, tb)
         st.ust[g, u, US_REROLLED] = 1
@@ -609,7 +640,7 @@ def shooting_decision(st, g, u, h, tb):
 def run_decision(st, g, u, tb):
     """P4: 0 never run, 1 run when behind the plan's schedule, 2 always (a unit that holds never runs)."""
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_RUN])
-    if mode == 0 or not may_run(st.ust[g, u, US_TYPE]):
+    if mode == 0 or not may_run(st.ust[g, u, US_TYPE]) or not may_move(st, g, u):  # apocalypse V5
         return False
     hold, gx, gy = unit_goal(st, g, u, tb)
     if hold:

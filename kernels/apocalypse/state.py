@@ -20,6 +20,7 @@ import numpy as np
 
 from kernels.apocalypse.columns import N_EV, N_GS, N_HS, N_MI, N_PRES, N_RES, N_SS, N_US
 from kernels.w40k.columns import N_OUT, N_SPEC, N_STATS
+from kernels.w40k.vehicles import N_VOUT, N_VSPEC
 
 N_GEAR = 8  # weapon profiles a model carries
 W_SHOOT, W_FIGHT, W_AUTO, W_SPARE = range(4)  # rows of w_spec / w_out: each user its own
@@ -87,6 +88,8 @@ class GameState(NamedTuple):
     w_mi: np.ndarray  # int64[U, K] the Initiative step it strikes at
     w_mt: np.ndarray  # int64[U] the horde each unit attacks
     w_stream: np.ndarray  # uint64[3] the game's dice streams by purpose (kernels.rng.begin_streams)
+    w_vspec: np.ndarray  # int64[N_VSPEC] an attack at a vehicle (kernels.w40k.vehicles VS_*)
+    w_vout: np.ndarray  # int64[N_VOUT] its counters
 
 
 class Tables(NamedTuple):
@@ -109,6 +112,8 @@ class Tables(NamedTuple):
     zstats: np.ndarray  # int16[N_ZK, N_STATS] Zombie, Juggernaut, First Zombie, Brute changes
     zflags: np.ndarray  # int64[N_ZK] their special rules
     ids: np.ndarray  # int64[N_IDS] weapon rows the kernels need (the close combat weapon)
+    v_ap_mods: np.ndarray  # int64[8] the damage roll's modifier by AP (V5; sim.w40k.vehicle_attack.VehicleRules)
+    v_damage: np.ndarray  # int64[8] the damage result of a modified roll 0..7+ (V5)
 
 
 PER_GAME = ("upos", "urad", "umoved", "ust", "wounds", "stats", "bstats", "mflags", "bflags", "mstatus", "gear",
@@ -147,7 +152,7 @@ def new_state(n_games: int, n_players: int, n_units: int, max_models: int, n_hor
         w_noise=np.zeros(u, np.int64), w_dealt=np.zeros(2, np.int64), w_order=np.zeros(h, np.int64),
         w_keys=np.zeros(max(h, 2 * p + 2)), w_sixes=np.zeros(p, np.int64), w_mw=np.zeros((u, k), np.int64),
         w_ma=np.zeros((u, k), np.int64), w_mi=np.zeros((u, k), np.int64), w_mt=np.zeros(u, np.int64),
-        w_stream=np.zeros(3, np.uint64),
+        w_stream=np.zeros(3, np.uint64), w_vspec=np.zeros(N_VSPEC, np.int64), w_vout=np.zeros(N_VOUT, np.int64),
     )
 
 

@@ -22,6 +22,7 @@ from kernels.apocalypse.columns import (
     EK_END,
     EK_SNAP_HORDE,
     EK_SNAP_UNIT,
+    G_ACTIVE,
     G_FIRST,
     G_HELD,
     G_OVER,
@@ -123,6 +124,7 @@ from kernels.apocalypse.units import (
     unit_leadership,
     warlords_alive,
 )
+from kernels.apocalypse.vehicles import may_move
 from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
@@ -232,7 +234,7 @@ def movement_phase(rng, g, st, tb):
     for u in range(st.ust.shape[1]):
         if not unit_alive(st, g, u) or _locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
             continue
-        if st.ust[g, u, US_REGROUPED] != 0:
+        if st.ust[g, u, US_REGROUPED] != 0 or not may_move(st, g, u):  # apocalypse V5: Immobilised, Crew Stunned
             continue
         allowance = move_allowance(st.ust[g, u, US_TYPE], tb)
         if plays_random(st, g, u, tb):
@@ -378,6 +380,7 @@ def phase_dice(rng, g, st, phase):
 def players_turn(rng, g, st, tb, check):
     """§12 players' turn: Movement, Psychic, Shooting, Assault. Returns True when the game is over."""
     start_turn(st, g)
+    st.gst[g, G_ACTIVE] = SIDE_PLAYERS
     phase_dice(rng, g, st, PH_MOVEMENT)
     movement_phase(rng, g, st, tb)
     place_phase_noise(st, g, tb, PH_MOVEMENT)
@@ -411,6 +414,7 @@ def players_turn(rng, g, st, tb, check):
 def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
     start_turn(st, g)
+    st.gst[g, G_ACTIVE] = SIDE_ZOMBIES
     st.gst[g, G_ZTURN] += 1
     blind_turn_starts(st, g)
     phase_dice(rng, g, st, PH_Z_MOVEMENT)

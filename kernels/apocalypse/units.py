@@ -14,6 +14,7 @@ from kernels.apocalypse.columns import (
     EK_UNIT_LOST,
     MI_OWNER,
     MI_ROLE,
+    MI_VEHICLE,
     MI_WARLORD,
     N_MI,
     P_BASE_R,
@@ -297,7 +298,10 @@ def free_slot(st, g, u):
 @njit
 def move_model(st, g, u, m, v, tb):
     """Model m of unit u joins unit v (an IC joining, a super squad): its slot data move to v's
-    first free slot after v's living models. Returns the new slot, -1 if v is full."""
+    first free slot after v's living models. Returns the new slot, -1 if v is full or a vehicle (a
+    model never joins a vehicle's unit, apocalypse V1)."""
+    if st.minfo[g, v, 0, MI_VEHICLE] != 0:
+        return -1
     k = free_slot(st, g, v)
     if k < 0:
         return -1

@@ -12,6 +12,7 @@ from kernels.apocalypse.columns import (
     EK_AURA,
     EK_CHARGE,
     EK_HMOVE,
+    EK_SPAWNER,
     G_HELD,
     G_ZTURN,
     HS_CHARGED,
@@ -34,6 +35,7 @@ from kernels.apocalypse.columns import (
     P_SPLIT_MIN,
     P_TABLE,
     P_WAVE_START,
+    P_WRECK_WAVES,
     P_Z_MOVE,
     P_Z_RUN_DICE,
     P_Z_SPACING,
@@ -41,12 +43,15 @@ from kernels.apocalypse.columns import (
     PH_Z_MOVEMENT,
     POL_OVERWATCH,
     PR_WL_FATE,
+    PR_WRECK_SPAWNERS,
     R_AURA_WOUNDS,
     R_HELD_MAX,
     R_SP0,
     SRC_EDGE,
     SRC_WAVE,
     SS_ALIVE,
+    SS_FIRST_WAVE,
+    SS_WRECK,
     US_AURA_WS1,
     US_FALLING_BACK,
     US_OWNER,
@@ -70,6 +75,7 @@ from kernels.apocalypse.units import (
     unit_gap_unit,
     unit_leadership,
 )
+from kernels.apocalypse.vehicles import aura_on_vehicle, is_vehicle
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import uniform
@@ -124,6 +130,13 @@ def spawner_aura(rng, g, st, tb):
                                              tb.prm[P_AURA_R]))
         if hit == 0:
             continue
+        if is_vehicle(st, g, u):  # §10: a Hull Point, no damage roll, Snap Shots; no Fear test
+            st.res[g, R_AURA_WOUNDS] += 1
+            log_event(st, g, PH_Z_MOVEMENT, EK_AURA, u, 1, 0, st.upos[g, u, 0], st.upos[g, u, 1])
+            if aura_on_vehicle(st, g, u):
+                wreck_spawner(st, g, u, tb)  # §10: a vehicle destroyed by the aura is replaced by a spawner
+            settle_unit(st, g, u, tb, PH_Z_MOVEMENT)
+            continue
         aura_wounds(st, g, u, hit)
         st.res[g, R_AURA_WOUNDS] += hit
         log_event(st, g, PH_Z_MOVEMENT, EK_AURA, u, hit, 0, st.upos[g, u, 0], st.upos[g, u, 1])
@@ -138,6 +151,22 @@ def spawner_aura(rng, g, st, tb):
             else:
                 st.ust[g, u, US_AURA_WS1] = 1
     locate_warlords(st, g)
+
+
+@njit
+def wreck_spawner(st, g, u, tb):
+    """§8, §10: the wreck of vehicle u becomes a zombie spawner where it stood (a free spawner slot:
+    the state holds one for every vehicle); it waves from the next zombie turn (A14)."""
+    for s in range(st.spos.shape[1]):
+        if st.sst[g, s, SS_ALIVE] == 0:
+            st.spos[g, s, 0], st.spos[g, s, 1] = st.upos[g, u, 0], st.upos[g, u, 1]
+            st.sst[g, s, SS_ALIVE] = 1
+            st.sst[g, s, SS_FIRST_WAVE] = 0
+            st.sst[g, s, SS_WRECK] = st.gst[g, G_ZTURN] + 1
+            st.pres[g, st.minfo[g, u, 0, MI_OWNER], PR_WRECK_SPAWNERS] += 1
+            log_event(st, g, PH_Z_MOVEMENT, EK_SPAWNER, s, 1, 0, st.spos[g, s, 0], st.spos[g, s, 1])
+            return s
+    return -1
 
 
 # ------------------------------------------------------------------ 2-3. spawning (§9.1-§9.2)
@@ -213,6 +242,8 @@ def spawn_waves(rng, g, st, tb):
     for s in range(st.spos.shape[1]):
         if st.sst[g, s, SS_ALIVE] == 0 or dice <= 0:
             continue
+        if st.sst[g, s, SS_WRECK] != 0 and (tb.prm[P_WRECK_WAVES] == 0 or st.gst[g, G_ZTURN] < st.sst[g, s, SS_WRECK]):
+            continue  # A14: a wreck's spawner waves from the zombie turn after it appeared (wreck_waves)
         count = sum_d6(rng, g, dice)
         found, x, y = spawner_spot(st, g, s, count, tb)
         if found:

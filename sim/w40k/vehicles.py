@@ -24,6 +24,7 @@ VEHICLE_TYPES = ("tank", "transport", "fast", "skimmer", "walker", "open_topped"
 VEHICLE_KINDS = ("walker", "transport", "tank", "flyer")
 FACINGS = ("front", "side", "rear")
 WALKER_STATS = ("ws", "s", "i", "a")
+SLOTS = ("elites", "fast_attack", "heavy_support")  # a walker's Force Organisation slot (optional field)
 _MISSING = object()
 
 
@@ -56,6 +57,7 @@ class VehicleEntry:
     weapons: tuple[str, ...] = ()
     source: str = ""
     note: str = ""
+    slot: str = ""  # the Force Organisation slot a ruleset's army takes it in ("" for a dedicated transport)
 
     @property
     def is_walker(self) -> bool:
@@ -119,6 +121,7 @@ def read_vehicle(fields, resolver) -> VehicleEntry:
         capacity=_number(fields, "capacity", 0, 40, 0), fire_points=_number(fields, "fire_points", 0, 40, 0),
         weapons=_weapons(fields, resolver), source=fields.get("source", as_text),
         note=fields.get("note", lambda v: v if isinstance(v, str) else "", ""),
+        slot=fields.get("slot", as_choice(SLOTS), ""),
         **_walker_stats(fields, "walker" in types))
     if ("transport" in types) != (entry.capacity > 0):
         raise fields.fail("capacity", entry.capacity, "more than 0 for a transport, 0 (or absent) otherwise")

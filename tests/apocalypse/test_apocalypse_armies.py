@@ -92,13 +92,13 @@ def _army(*units, faction="Space Marines"):
     (_army(UnitChoice("Captain"), UnitChoice("Terminator", 10)),
      r"^broken\.toml: §2 Points limit: the army costs 490 points; allowed: up to 400$"),
     (_army(UnitChoice("Captain"), UnitChoice("Rhino")),
-     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Rhino' is a vehicle \(transport\); vehicles are catalogued but not "
+     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Rhino' is a Dedicated Transport; transports are allowed but not "
      r"yet played \(issue 32\), so an army takes none$"),
-    (_army(UnitChoice("Farseer"), UnitChoice("War Walker"), faction="Craftworld Eldar"),
-     r"^broken\.toml: units\[1\]: §2 Vehicles: 'War Walker' is a vehicle \(walker\); vehicles are catalogued but "
-     r"not yet played \(issue 32\)"),
-    (_army(UnitChoice("Captain"), UnitChoice("Dreadnought")),
-     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Dreadnought' is a vehicle \(walker\)"),
+    (_army(UnitChoice("Captain"), UnitChoice("Stormraven")),
+     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Stormraven' is a vehicle \(flyer\); allowed: Walkers, and "
+     r"Dedicated Transports that are not Flyers$"),
+    (_army(UnitChoice("Chaos Lord"), UnitChoice("Dreadnought"), faction="Chaos Space Marines"),
+     r"^broken\.toml: units\[1\]: §2 detachment: 'Dreadnought' is a Space Marines unit; allowed: Chaos Space Marines"),
     (_army(UnitChoice("Cadre Fireblade"), UnitChoice("Riptide"), faction="Tau Empire"),
      r"^broken\.toml: units\[1\]: §2 Wounds cap: 'Riptide' has 5 W; a model with more than 4 W cannot be taken$"),
     (_army(UnitChoice("Autarch"), UnitChoice("Wraithlord"), faction="Craftworld Eldar"),
@@ -120,10 +120,19 @@ def test_a_broken_army_gets_one_line_naming_the_rule(army, pattern):
     assert "\n" not in str(err.value)
 
 
-def test_every_vehicle_is_refused():
-    for name in vehicles(catalogue()):
-        with pytest.raises(ArmyError, match="§2 Vehicles"):
-            check_army(_army(UnitChoice("Captain"), UnitChoice(name)))
+HQ_OF = {"Space Marines": "Captain", "Astra Militarum": "Lord Commissar", "Orks": "Warboss",
+         "Chaos Space Marines": "Chaos Lord", "Craftworld Eldar": "Farseer", "Tau Empire": "Cadre Fireblade"}
+
+
+def test_walkers_are_taken_and_every_other_vehicle_refused():
+    """§2 Vehicles: "only Walkers"; a Dedicated Transport is allowed unless a Flyer but not played yet (issue 32)."""
+    for name, v in vehicles(catalogue()).items():
+        army = _army(UnitChoice(HQ_OF[v.faction]), UnitChoice(name), faction=v.faction)
+        if v.kind == "walker":
+            check_army(army)
+        else:
+            with pytest.raises(ArmyError, match="§2 Vehicles"):
+                check_army(army)
 
 
 def test_the_points_limit_is_a_parameter():

@@ -19,7 +19,7 @@ from sim.rulesets.apocalypse.params import parse_params
 
 @pytest.mark.parametrize("field, value, why", [
     ("psychic_noise", "full_type", r"^psychic_noise = 'full_type'; allowed: half_type \(A19: only the Force power"),
-    ("wreck_waves", False, r"^wreck_waves = false; allowed: true \(A14: no vehicle"),
+    ("wreck_waves", False, r"^wreck_waves = false; allowed: true \(A14: no army here fields a vehicle"),
     ("legendary_multiplier", 2, r"^legendary_multiplier = 2; allowed: 3 unless a Warlord costs legendary_cost = 180 "
                                 r"points or more \(A31; the dearest here costs 105\)"),
     ("t_cap", 7, r"^t_cap = 7; allowed: an integer 1-6 \(§2: a model of T7\+ cannot be taken"),

@@ -30,9 +30,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets.apocalypse.catalogue import SLOT_WORDS, Slot, catalogue, slots, vehicles
+from sim.rulesets.apocalypse.catalogue import SLOT_WORDS, Slot, catalogue, slots, vehicles, walker_datasheet
 from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption
 from sim.w40k.profiles import Profile
+from sim.w40k.vehicles import VehicleEntry as Vehicle
 
 POINTS_LIMIT = 400  # §2 [V]
 FORCE_ORG = {"hq": (1, 1), "troops": (0, 10), "elites": (0, 6), "fast_attack": (0, 3),
@@ -92,6 +93,7 @@ class BuiltUnit:
     slot: str
     unit_type: str
     models: tuple[BuiltModel, ...]
+    vehicle: Vehicle | None = None  # a Walker: its datasheet (Armour Values, types; a unit of one model)
 
     @property
     def is_hq(self) -> bool:
@@ -175,11 +177,16 @@ def _option(options: tuple[WargearOption, ...], item: str, what: str, unit: str)
 
 
 def _entry(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
-    refused = vehicles(cat)
-    for vname, v in refused.items():
-        if vname.lower() == name.lower():
-            raise ArmyError(f"§2 Vehicles: {vname!r} is a vehicle ({v.kind}); vehicles are catalogued but not yet "
+    for vname, v in vehicles(cat).items():
+        if vname.lower() != name.lower():
+            continue
+        if v.kind == "walker" and v.slot:  # §2 Vehicles: only Walkers ...
+            return walker_datasheet(v)
+        if v.kind == "transport" and "flyer" not in v.types:  # ... and Dedicated Transports not Flyers
+            raise ArmyError(f"§2 Vehicles: {vname!r} is a Dedicated Transport; transports are allowed but not yet "
                             "played (issue 32), so an army takes none")
+        raise ArmyError(f"§2 Vehicles: {vname!r} is a vehicle ({v.kind}); allowed: Walkers, and Dedicated "
+                        "Transports that are not Flyers")
     try:
         entry = cat.unit(name)
     except UnknownNameError as err:
@@ -189,6 +196,12 @@ def _entry(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
         raise ArmyError(f"unit {entry.name!r} has no Force Organisation slot (sim/data/apocalypse/force_org.toml); "
                         "an army cannot take it")
     return entry, slot
+
+
+def datasheet(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
+    """The datasheet an army's unit names and its Force Organisation slot: a unit of the catalogue
+    or a Walker (§2); ArmyError (one line) for anything an army cannot take."""
+    return _entry(cat, name)
 
 
 def unit_size(choice: UnitChoice, slot: Slot) -> int:
@@ -258,7 +271,7 @@ def _check_unit(choice: UnitChoice, entry: UnitEntry, slot: Slot, faction: str) 
     if entry.faction != faction:
         raise ArmyError(f"§2 detachment: {entry.name!r} is a {entry.faction} unit; allowed: {faction} units "
                         "(one detachment per player)")
-    if entry.profile.t > T_CAP:
+    if entry.profile.t > T_CAP and entry.unit_type != "walker":  # a Walker has Armour, not Toughness (V1)
         raise ArmyError(f"§2 Toughness cap: {entry.name!r} has T{entry.profile.t}; a model with T7 or more cannot "
                         "be taken")
     if entry.profile.w > W_CAP:
@@ -299,6 +312,15 @@ def _weapons(wargear: list[str], cat: Catalogue) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def _walker_weapons(wargear: list[str], cat: Catalogue) -> tuple[str, ...]:
+    """A Walker's weapon profiles, one per weapon it carries (a Deff Dread's two big shootas both fire,
+    V1); a close combat weapon if none is melee."""
+    names = [p.name for item in wargear for p in cat.profiles_of(item)]
+    if not any(p.is_melee or p.kind == "pistol" for item in wargear for p in cat.profiles_of(item)):
+        names.append(DEFAULT_MELEE)
+    return tuple(names)
+
+
 def _strip_fearless(profile: Profile, is_hq: bool) -> Profile:
     """§2 (A5): Fearless is removed from every model that is not the HQ choice."""
     if is_hq or "fearless" not in profile.rules:
@@ -321,7 +343,10 @@ def build_unit(choice: UnitChoice, cat: Catalogue) -> BuiltUnit:
         for item in mine:
             opt = _option(entry.swaps, item, "weapon swap", entry.name)
             wargear, cost = _apply(wargear, opt), cost + opt.cost
-        models.append(BuiltModel(_strip_fearless(entry.profile, is_hq), _weapons(wargear, cat), role, cost))
+        # a Walker keeps its Fearless: no Leadership test is a vehicle's own (V1), not the special rule §2 removes
+        keep = is_hq or entry.unit_type == "walker"
+        weapons = _walker_weapons(wargear, cat) if entry.unit_type == "walker" else _weapons(wargear, cat)
+        models.append(BuiltModel(_strip_fearless(entry.profile, keep), weapons, role, cost))
     if choice.leader:
         lead = _leader(entry, choice.leader)
         wargear, cost = list(entry.leader_wargear(lead.name)), per_model + lead.cost
@@ -330,7 +355,7 @@ def build_unit(choice: UnitChoice, cat: Catalogue) -> BuiltUnit:
             wargear, cost = _apply(wargear, opt), cost + opt.cost
         profile = _strip_fearless(entry.leader_profile(lead.name), is_hq)
         models.append(BuiltModel(profile, _weapons(wargear, cat), "character" if role == "trooper" else role, cost))
-    return BuiltUnit(entry.name, slot.slot, slot.unit_type, tuple(models))
+    return BuiltUnit(entry.name, slot.slot, slot.unit_type, tuple(models), vehicles(cat).get(entry.name))
 
 
 def build_army(army: Army, points_limit: int | Fraction = POINTS_LIMIT,

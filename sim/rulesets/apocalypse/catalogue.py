@@ -1,8 +1,8 @@
 """Zombie Apocalypse's catalogue: the 7th-edition units and weapons (``sim/data/w40k``) with the
 HQ characters, Elites, Fast Attack and Heavy Support of ``sim/data/apocalypse``, its Force
-Organisation data (``[[slot]]``), the vehicle datasheets (``[[vehicle]]``, vehicles.toml: catalogued, refused by
-the army check until vehicles are played, issue 32) and the
-zombie side (zombie-apocalypse §2, §4).
+Organisation data (``[[slot]]``), the vehicle datasheets (``[[vehicle]]``, vehicles.toml: an army takes
+Walkers, each a unit of one model, ``walker_datasheet``; Dedicated Transports are not played yet, issue 32)
+and the zombie side (zombie-apocalypse §2, §4).
 """
 
 from __future__ import annotations
@@ -17,18 +17,20 @@ from sim.w40k.catalogue import (
     Catalogue,
     CatalogueError,
     Extension,
+    UnitEntry,
     as_choice,
     as_text,
     load_catalogue,
     load_catalogue_file,
 )
+from sim.w40k.profiles import Profile
 from sim.w40k.vehicles import VehicleEntry, read_vehicle
 
 FOLDERS = (*CORE, "apocalypse")
 SLOTS = ("hq", "troops", "elites", "fast_attack", "heavy_support")
 SLOT_WORDS = {"hq": "HQ", "troops": "Troops", "elites": "Elites", "fast_attack": "Fast Attack",
               "heavy_support": "Heavy Support"}
-UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature")
+UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature", "walker")
 CHARACTERS = ("", "independent")
 
 
@@ -138,3 +140,19 @@ def slots(cat: Catalogue) -> dict[str, Slot]:
 def vehicles(cat: Catalogue) -> dict[str, Vehicle]:
     """Vehicle name -> its datasheet."""
     return {v.name: v for v in cat.extra.get("vehicle", ())}
+
+
+# A Walker in play (docs/apocalypse.md "Vehicles in play"): a model whose Wounds are its Hull Points; its T
+# and Ld are never read (zombies roll armour penetration, V3, and a vehicle takes no Leadership test);
+# Fearless: a vehicle never tests Morale or Fear; Relentless: a vehicle fires every weapon after moving.
+WALKER_T, WALKER_LD = 10, 10
+WALKER_RULES = frozenset({"fearless", "relentless"})
+
+
+def walker_datasheet(v: Vehicle) -> tuple[UnitEntry, Slot]:
+    """A Walker as a datasheet of one model (§2: an army may take Walkers) and its slot (the
+    vehicle's ``slot``, one model: a squadron of one)."""
+    profile = Profile(v.name, v.ws, v.bs, v.s, WALKER_T, v.hull_points, v.i, v.a, WALKER_LD, rules=WALKER_RULES)
+    entry = UnitEntry(faction=v.faction, name=v.name, side="survivors", unit_type="walker", block_cost=v.cost,
+                      block_models=1, profile=profile, wargear=v.weapons, note=v.note)
+    return entry, Slot(v.name, v.slot, 1, 1, "walker", "", 0, v.source)

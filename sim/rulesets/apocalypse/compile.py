@@ -26,6 +26,7 @@ from sim.rulesets.apocalypse.config import (
     check_player_army,
 )
 from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart, ws_chart
+from sim.w40k.vehicle_attack import VehicleRules
 
 DEFAULT_MELEE = "Close combat weapon"
 ROLES = {"trooper": C.ROLE_TROOPER, "character": C.ROLE_CHARACTER, "independent": C.ROLE_IC}
@@ -74,15 +75,17 @@ def sizes(config: ApocalypseConfig, armies=None) -> Sizes:
     biggest = max(len(u.models) for a in armies for u in a)
     models = sum(len(u.models) for a in armies for u in a)
     spawners = max(1, config.spawn_points or n)
-    return Sizes(n, units, biggest + n, 32 + 12 * n, models + 2, spawners)
+    wrecks = sum(1 for a in armies for u in a if u.vehicle is not None)  # §10: each wreck may become a spawner
+    return Sizes(n, units, biggest + n, 32 + 12 * n, models + 2, spawners + wrecks)
 
 
 def sizes_of(config: ApocalypseConfig, tables: Tables) -> Sizes:
     """The slot counts of a config's compiled tables (without rebuilding its armies)."""
     n = config.n_players
     units, models = tables.ut_stats.shape[0], tables.ut_stats.shape[1]
+    wrecks = int((tables.ut_info[:, 0, C.MI_VEHICLE] != C.VK_NONE).sum())
     return Sizes(n, units, models, 32 + 12 * n, int((tables.ut_wounds > 0).sum()) + 2,
-                 max(1, int(tables.prm[C.P_SPAWN_POINTS])))
+                 max(1, int(tables.prm[C.P_SPAWN_POINTS])) + wrecks)
 
 
 def warlord_trait(player: PlayerConfig, hq_fnp: int) -> int:
@@ -172,6 +175,8 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_TERRAIN_R: c.terrain_piece_radius_in, C.P_TERRAIN_COVER: c.terrain_cover,
         C.P_PRIORITY_SHOOT: c.target_priority == "must_shoot", C.P_AURA_ATSKNF: c.aura_fear_atsknf == "passes",
         C.P_PLAGUE_FNP: c.plague_fnp == "counted", C.P_SUPPORT_JOIN: c.supporting == "join",
+        C.P_EXPLOSION_S: {"d6_s4": 4, "d6_s3": 3}[c.vehicle_explosion], C.P_EXPLOSION_DICE: 1,
+        C.P_VEHICLE_NOISE_D3: 2, C.P_VEHICLE_NOISE_ADD: 3,
     }
     for k, v in values.items():
         prm[k] = float(v)
@@ -233,7 +238,7 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
         for unit in army:
             ut_owner[t], ut_type[t] = p, UNIT_TYPES.index(unit.unit_type)
             ut_sheet[t] = datasheets.index(unit.datasheet)
-            ml = cat.unit(unit.datasheet).mastery_level
+            ml = 0 if unit.vehicle is not None else cat.unit(unit.datasheet).mastery_level
             for m, model in enumerate(removal_order(unit, player.policy)):
                 stats = model_stats(model.profile)
                 stats[L.T] = min(stats[L.T], config.t_cap)
@@ -250,12 +255,18 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
                 info[C.MI_COST], info[C.MI_ID] = int(model.cost), model_id
                 info[C.MI_ML] = ml if "psyker" in model.profile.rules else 0
                 info[C.MI_WARLORD] = int(unit.is_hq and m == 0)
+                if unit.vehicle is not None:  # V1: a Walker's Armour Values (docs/apocalypse.md "Vehicles in play")
+                    v = unit.vehicle
+                    info[C.MI_VEHICLE] = C.VK_WALKER
+                    info[C.MI_AV_FRONT], info[C.MI_AV_SIDE], info[C.MI_AV_REAR] = v.front, v.side, v.rear
+                    info[C.MI_OPEN_TOPPED] = int(v.open_topped)
                 model_id += 1
             t += 1
     zstats, zflags = _zombie_rows(cat)
     ids = np.zeros(C.N_IDS, np.int64)
     ids[C.ID_CCW] = row_of[DEFAULT_MELEE]
+    v_ap_mods, v_damage = VehicleRules(config.vehicle_damage_table, config.vehicle_ap_modifiers).arrays()
     return Tables(weapons=weapons, wound_chart=wound_chart(), ws_chart=ws_chart(), geom=config.geometry.array(),
                   prm=parameters(config), policy=policy, ut_owner=ut_owner, ut_type=ut_type, ut_datasheet=ut_sheet,
                   ut_stats=ut_stats, ut_wounds=ut_wounds, ut_flags=ut_flags, ut_gear=ut_gear, ut_info=ut_info,
-                  zstats=zstats, zflags=zflags, ids=ids)
+                  zstats=zstats, zflags=zflags, ids=ids, v_ap_mods=v_ap_mods, v_damage=v_damage)

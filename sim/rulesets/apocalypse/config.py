@@ -391,7 +391,7 @@ class ApocalypseConfig:
     allocation: str = _p("random", "C", "docs/apocalypse.md", "which model of a horde a wound goes to",
                          ("random", "zombies_first"))
     # [C] readings of the 7th-edition vehicle core the sources reached do not confirm (docs/apocalypse.md,
-    # "Vehicles (7th-edition core)"); catalogued vehicles are not played yet (issue 32): no game reads these yet
+    # "Vehicles (7th-edition core)"); Walkers play (issue 32): the damage table, AP modifiers and explosion are read
     vehicle_damage_table: str = _p("7th", "C", "V5", "vehicle damage table: 7th (1-3 Crew Shaken, 4 Crew Stunned, "
                                    "5 Weapon Destroyed, 6 Immobilised, 7+ Explodes!) or 6th (1-2, 3, 4, 5, 6+)",
                                    ("7th", "6th"))
@@ -480,8 +480,8 @@ def _refuse_inert(cfg: ApocalypseConfig) -> None:
     if cfg.psychic_noise != "half_type":
         raise ConfigError(f"psychic_noise = {cfg.psychic_noise!r}; allowed: half_type (A19: only the Force power is "
                           "cast, core §13, and it has no weapon type, so a typed power's noise never plays)")
-    if not cfg.wreck_waves:
-        raise ConfigError("wreck_waves = false; allowed: true (A14: no vehicle can be fielded, §2, so no wreck "
+    if not cfg.wreck_waves and not fields_vehicles(cfg):
+        raise ConfigError("wreck_waves = false; allowed: true (A14: no army here fields a vehicle, §2, so no wreck "
                           "ever becomes a spawner)")
     if cfg.legendary_multiplier != 3 and not cfg.legendary_live:
         raise ConfigError(f"legendary_multiplier = {cfg.legendary_multiplier}; allowed: 3 unless a Warlord costs "
@@ -489,14 +489,27 @@ def _refuse_inert(cfg: ApocalypseConfig) -> None:
                           f"{max(warlord_points(cfg))}), else the multiplier never plays")
     for name in VEHICLE_READINGS:
         default = next(f for f in fields(cfg) if f.name == name).default
-        if getattr(cfg, name) != default:
-            raise ConfigError(f"{name} = {getattr(cfg, name)!r}; allowed: {default} (vehicles are catalogued but not "
-                              "yet played, issue 32, so another reading never plays)")
+        if getattr(cfg, name) != default and (name not in WALKER_READINGS or not fields_vehicles(cfg)):
+            why = ("no army here fields a Walker" if name in WALKER_READINGS else
+                   "only Walkers play yet, issue 32, and this reading is of the other vehicles")
+            raise ConfigError(f"{name} = {getattr(cfg, name)!r}; allowed: {default} ({why}, so another reading never "
+                              "plays)")
 
 
-# the [C] readings of the vehicle core (V5, V7, V8, V10), refused off their default until vehicles play
+def fields_vehicles(cfg: ApocalypseConfig) -> bool:
+    """Some player's army takes a vehicle (a Walker: the only vehicles that play yet, issue 32)."""
+    from sim.rulesets.apocalypse.armies import ArmyError, build_units
+
+    try:
+        return any(u.vehicle is not None for p in cfg.players for u in build_units(p.army, catalogue()))
+    except ArmyError:  # the army check names the fault when the config compiles
+        return False
+
+
+# the [C] readings of the vehicle core (V5, V7, V8, V10), refused off their default when no vehicle they read plays
 VEHICLE_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_assault_hits", "vehicle_grenade_attacks",
                     "vehicle_explosion")
+WALKER_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_explosion")  # what a Walker reads
 
 
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}

@@ -57,8 +57,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from sim.ruleset import Price, Pricing, ReportSection
-from sim.rulesets.apocalypse.armies import Army, army_cost
-from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at, slots
+from sim.rulesets.apocalypse.armies import Army, army_cost, datasheet
+from sim.rulesets.apocalypse.catalogue import catalogue, catalogue_at
 from sim.rulesets.apocalypse.config import (
     FACTOR_RANGE,
     MAX_UNIT_COST,
@@ -101,12 +101,10 @@ def main_unit(army: Army, cat: Catalogue | None = None) -> str:
     """The datasheet ``per-model`` prices in an army (module docstring): its Troops datasheet
     with the most models, the first listed on a tie; else its non-HQ one; else its HQ."""
     cat = cat or catalogue()
-    table = slots(cat)
     models: dict[str, int] = {}
     kinds: dict[str, str] = {}
     for choice in army.units:
-        entry = cat.unit(choice.unit)
-        slot = table[entry.name]
+        entry, slot = datasheet(cat, choice.unit)  # a Walker too (issue 32): it is no catalogue unit
         models[entry.name] = models.get(entry.name, 0) + (choice.models or slot.min_models)
         kinds[entry.name] = slot.slot
     for wanted in (lambda k: k == "troops", lambda k: k != "hq", lambda k: True):
@@ -144,7 +142,7 @@ def priced(config: ApocalypseConfig, mode: str, values: Mapping[str, Fraction]) 
         factors = dict(config.army_cost_factors) | {k: str(Fraction(v)) for k, v in values.items() if k in armies}
         return replace(config, army_cost_factors=tuple((k, v) for k, v in factors.items() if Fraction(v) != 1))
     cat = catalogue()
-    fielded = {cat.unit(u.unit).name for p in config.players for u in p.army.units}
+    fielded = {datasheet(cat, u.unit)[0].name for p in config.players for u in p.army.units}
     costs = dict(config.unit_costs) | {k: str(Fraction(v)) for k, v in values.items() if k in fielded}
     return replace(config, unit_costs=tuple((k, v) for k, v in costs.items()
                                             if Fraction(v) != cat.unit(k).cost_per_model))
@@ -170,11 +168,10 @@ def describe(config: ApocalypseConfig, mode: str, side: str) -> str | None:
     for p in config.players:
         if p.army.name == side:
             unit = main_unit(p.army, cat)
-            table = slots(cat)
             counts = {}
             for u in p.army.units:
-                name = cat.unit(u.unit).name
-                counts[name] = counts.get(name, 0) + (u.models or table[name].min_models)
+                entry, slot = datasheet(cat, u.unit)
+                counts[entry.name] = counts.get(entry.name, 0) + (u.models or slot.min_models)
             cost, factor = army_cost(p.army, cat), cost_factor(config, side)
             points = str(cost) if cost.denominator == 1 else f"{float(cost):.1f}"
             times = "" if factor == 1 else f" x {factor}"

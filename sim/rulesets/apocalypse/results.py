@@ -9,7 +9,9 @@ equals, or "custom"), ``warlord`` (the Warlord's fate:
 alive / killed / brute / spawner / fled), ``extracted`` (1 if this Warlord stood on the zone at
 the end), ``models_start``, ``models_lost``, ``brutes`` (this player's models that rose as
 Brutes), ``zombies_killed`` (by this player's models), ``noise`` (zombies this player's units
-attracted), ``grenades`` (grenades this player's models threw, core §6.1). Per game (the same on
+attracted), ``grenades`` (grenades this player's models threw, core §6.1); when some army fields a vehicle
+(issue 32), also ``hull_points_lost`` (Hull Points its vehicles lost), ``vehicles_lost`` (its
+vehicles wrecked) and ``wreck_spawners`` (its wrecks that became spawners, §10). Per game (the same on
 every row of a game): ``warlords_left``, ``brutes_created``,
 ``zombies_killed_total``, ``juggernauts``, ``largest_horde``, ``graveyard_turn`` (0 = not sprung),
 ``first_zombie_killed``, ``spawner_deaths``, ``aura_wounds``, ``zombies_on_table``,
@@ -28,7 +30,7 @@ import pandas as pd
 
 from kernels.apocalypse import columns as C
 from sim.ruleset import common_frame
-from sim.rulesets.apocalypse.config import POLICY_PRESETS, RULESET_ID, TRAITS
+from sim.rulesets.apocalypse.config import POLICY_PRESETS, RULESET_ID, TRAITS, fields_vehicles
 
 REASONS = {C.REASON_EXTRACTED: "extracted", C.REASON_WARLORDS_DEAD: "warlords_dead", C.REASON_TIME: "time"}
 FATES = ("alive", "killed", "brute", "spawner", "fled")
@@ -43,6 +45,8 @@ GAME_COLUMNS = {C.R_WARLORDS_LEFT: "warlords_left", C.R_BRUTES: "brutes_created"
 PLAYER_COLUMNS = {C.PR_WL_EXTRACTED: "extracted", C.PR_MODELS_START: "models_start", C.PR_MODELS_LOST: "models_lost",
                   C.PR_BRUTES: "brutes", C.PR_ZKILLED: "zombies_killed", C.PR_NOISE: "noise",
                   C.PR_GRENADES: "grenades"}
+VEHICLE_COLUMNS = {C.PR_HULL_LOST: "hull_points_lost", C.PR_VEHICLES_LOST: "vehicles_lost",
+                   C.PR_WRECK_SPAWNERS: "wreck_spawners"}
 
 
 def preset_name(policy) -> str:
@@ -69,6 +73,9 @@ def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFr
     cols["warlord"] = np.array([FATES[int(f)] for f in pres[:, :, C.PR_WL_FATE].ravel()], dtype=object)
     for k, name in PLAYER_COLUMNS.items():
         cols[name] = pres[:, :, k].ravel().astype(np.int64)
+    if fields_vehicles(config):  # only then: the frames of armies without vehicles keep their columns
+        for k, name in VEHICLE_COLUMNS.items():
+            cols[name] = pres[:, :, k].ravel().astype(np.int64)
     for k, name in GAME_COLUMNS.items():
         cols[name] = np.repeat(res[:, k].astype(np.int64), n_p)
     spawned = res[:, C.R_SP0:C.R_SP0 + len(SOURCES)].astype(np.int64)
