@@ -379,6 +379,12 @@ def build_units(army: Army, cat: Catalogue | None = None) -> tuple[BuiltUnit, ..
 # ------------------------------------------------------------------------------------ fitting
 
 
+_FITTED: dict[tuple, tuple[Catalogue, Army]] = {}  # (army, points, id(cat)) -> (cat, fitted): an experiment
+# builds its cells again and again, and each cell refits every army (the catalogue is kept beside its
+# id, so the id cannot name another catalogue while the entry lives)
+MAX_FITTED = 4096
+
+
 def fit_army(army: Army, points: int, cat: Catalogue | None = None) -> Army:
     """The army refitted to ``points`` (the points-level axis of experiments).
 
@@ -387,6 +393,18 @@ def fit_army(army: Army, points: int, cat: Catalogue | None = None) -> Army:
     maximum size while the points allow, then copies of its non-HQ units join (Force
     Organisation permitting). Swaps and leaders are kept."""
     cat = cat or catalogue()
+    key = (army, Fraction(points), id(cat))
+    kept = _FITTED.get(key)
+    if kept is not None and kept[0] is cat:
+        return kept[1]
+    fitted = _fit_army(army, points, cat)
+    if len(_FITTED) >= MAX_FITTED:
+        _FITTED.clear()
+    _FITTED[key] = (cat, fitted)
+    return fitted
+
+
+def _fit_army(army: Army, points: int, cat: Catalogue) -> Army:
     units = list(army.units)
     fitted = replace(army, units=tuple(units))
     while army_cost(fitted, cat) > points:
