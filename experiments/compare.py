@@ -27,18 +27,37 @@ def player_names(results: pd.DataFrame) -> dict[int, str]:
     return dict(results.groupby("player").name.first())
 
 
-def _games_of(results: pd.DataFrame, axis: str, label: str, n: int) -> pd.DataFrame:
-    """The (game, player) rows of a cell's first ``n`` games, without the cell's own columns."""
-    rows = results[results[axis].astype(str) == str(label)]
-    rows = rows[rows.game < rows.game.min() + n] if len(rows) else rows
-    keep = [c for c in rows.columns if c != "cell" and not c.startswith("axis_")]
-    return rows.sort_values(["game", "player"])[keep].reset_index(drop=True)
+class _Cells:
+    """The rows of each cell of ``axis`` (its label as text), split once, and each cell's first
+    ``n`` games as `paired_table` compares them, made once."""
 
+    def __init__(self, results: pd.DataFrame, axis: str):
+        self.results, self.axis = results, axis
+        self.rows = dict(iter(results.groupby(results[axis].astype(str), sort=False)))
+        self.keep = [c for c in results.columns if c != "cell" and not c.startswith("axis_")]
+        self._games: dict[tuple[str, int], pd.DataFrame] = {}
 
-def plays_the_same_games(results: pd.DataFrame, axis: str, label: str, reference: str, n: int) -> bool:
-    """True when every one of the first ``n`` games of the cell is the reference cell's game to the
-    last column (the cell's change has no effect on play, like a team check that every team passes)."""
-    return _games_of(results, axis, label, n).equals(_games_of(results, axis, reference, n))
+    def wins(self, label: str) -> pd.DataFrame:
+        """`wins_by_game` of the cell."""
+        rows = self.rows.get(str(label))
+        if rows is None:
+            raise ValueError(f"no cell with {self.axis} = {label!r}")
+        return rows.pivot(index="game", columns="player", values="won").sort_index()
+
+    def games(self, label: str, n: int) -> pd.DataFrame:
+        """The (game, player) rows of the cell's first ``n`` games, without the cell's own columns."""
+        key = (str(label), n)
+        if key not in self._games:
+            rows = self.rows.get(str(label), self.results.iloc[:0])
+            rows = rows[rows.game < rows.game.min() + n] if len(rows) else rows
+            self._games[key] = rows.sort_values(["game", "player"])[self.keep].reset_index(drop=True)
+        return self._games[key]
+
+    def same_games(self, label: str, reference: str, n: int) -> bool:
+        """True when every one of the first ``n`` games of the cell is the reference cell's game to
+        the last column (the cell's change has no effect on play, like a team check that every team
+        passes)."""
+        return self.games(label, n).equals(self.games(reference, n))
 
 
 def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) -> pd.DataFrame:
@@ -52,13 +71,14 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     (adjusted p < ALPHA).
     """
     labels = [v for v in pd.unique(results[axis].astype(str)) if v != str(reference)] if labels is None else labels
-    ref = wins_by_game(results, axis, reference)
+    cells = _Cells(results, axis)
+    ref = cells.wins(reference)
     names = player_names(results)
     rows = []
     for label in labels:
-        cell = wins_by_game(results, axis, label)
+        cell = cells.wins(label)
         n = min(len(cell), len(ref))
-        same = plays_the_same_games(results, axis, label, reference, n)
+        same = cells.same_games(label, reference, n)
         for p in ref.columns.intersection(cell.columns):  # a cell with fewer seats compares the seats both have
             a, b = cell[p].to_numpy()[:n], ref[p].to_numpy()[:n]
             d = paired_difference(a, b)
@@ -69,7 +89,7 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     table = pd.DataFrame(rows)
     if not table.empty:
         tested = ~table.no_effect
-        table["same_as"] = table.label.map(_same_games(results, axis, list(labels), len(ref)))
+        table["same_as"] = table.label.map(_same_games(cells, list(labels), len(ref)))
         family = tested & table.same_as.isna()  # a cell that plays another cell's games counts once
         table["p_holm"] = np.nan
         table.loc[family, "p_holm"] = holm(table.p_exact[family])  # the exact McNemar p (docs/experiments.md)
@@ -81,14 +101,14 @@ def paired_table(results: pd.DataFrame, axis: str, reference: str, labels=None) 
     return table
 
 
-def _same_games(results: pd.DataFrame, axis: str, labels: list, n: int) -> dict:
+def _same_games(cells: _Cells, labels: list, n: int) -> dict:
     """label -> the earlier label whose first ``n`` games this cell plays exactly (None if none).
     Such cells (every player choosing the same option) are the same games named twice: they are
     counted once in Holm's family and share its adjusted p."""
     kept: dict[int, list] = {}
     out = {}
     for label in labels:
-        games = _games_of(results, axis, label, n)
+        games = cells.games(label, n)
         key = int(pd.util.hash_pandas_object(games, index=False).sum())
         twin = next((first for first, seen in kept.get(key, []) if seen.equals(games)), None)
         if twin is None:
