@@ -162,10 +162,11 @@ def search_path(sides: pd.DataFrame, title: str, margin: float, ylabel: str = "w
     return fig
 
 
-def save(fig: Figure, stem: Path) -> tuple[Path, Path]:
-    """Write ``stem``.png and ``stem``.svg (without timestamps)."""
+def save(fig: Figure, stem: Path, png_data: bytes | None = None) -> tuple[Path, Path]:
+    """Write ``stem``.png and ``stem``.svg (without timestamps); ``png_data``: the figure's
+    `png_bytes` when the caller has them already (the PNG is not drawn twice)."""
     png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
-    fig.savefig(png, metadata={"Software": None})
+    png.write_bytes(png_bytes(fig) if png_data is None else png_data)
     fig.savefig(svg, metadata={"Date": None, "Creator": None})
     return png, svg
 

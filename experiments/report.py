@@ -283,8 +283,9 @@ def write_pages(folder: Path, parts: list[Part], meta: dict) -> None:
         for s in part.sections:
             for f in s.figures:
                 stem = f"{part.ruleset.id}_{f.name}"
-                written.update(charts.save(f.figure, folder / stem))
-                images[stem] = base64.b64encode(charts.png_bytes(f.figure)).decode()
+                png = charts.png_bytes(f.figure)
+                written.update(charts.save(f.figure, folder / stem, png))
+                images[stem] = base64.b64encode(png).decode()
             for k, t in enumerate(s.tables):
                 path = folder / f"{part.ruleset.id}_{s.spec.key}_table{k + 1}.csv"
                 write_table(t.frame, path)
