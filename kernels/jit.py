@@ -166,6 +166,15 @@ class _KernelCache(FunctionCache):
     _impl_class = _KernelCacheImpl
 
 
+def cached_overloads(dispatcher) -> int:
+    """Versions of a compiled-in-full kernel held in its disk cache for these sources (read from
+    the cache's index, nothing loaded); 0 for any other callable."""
+    try:
+        return len(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - no cache (a test's plain function), or an unreadable index
+        return 0
+
+
 # ---------------------------------------------------------------------------------- light kernels
 
 
