@@ -14,7 +14,9 @@ and returns new entries of the dict. Another benchmark (whole games) plugs in as
   (the JIT speed-up), which also counts the dice an attack rolls: attacks/s x dice per attack /
   D6/s is the share of the dice ceiling the attack kernel reaches;
 - ``game_compile``: the cold compile of every ruleset's game kernels (a fresh process with an
-  empty kernel cache), and the headline kernels' first call here;
+  empty kernel cache, one ruleset after another so each figure is its own; ``shamble report``
+  compiles the rulesets the cache lacks at once, one process per core: `sim.play.warm_up_all`),
+  and the headline kernels' first call here;
 - ``games``: whole games of the headline config (the default ruleset's first bench config:
   Zombie 40,000's 4-player base game) on all threads and one, dice per game, the share of the
   dice ceiling and the JIT-off ratio; ``matrix``: the same for every ruleset's bench configs;

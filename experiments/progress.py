@@ -5,11 +5,12 @@ or a rebalance's search and then of its validation)."""
 from __future__ import annotations
 
 import threading
+import time
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from sim.play import recorded_compile, warm_up
+from sim.play import is_cached, recorded_compile, warm_up, warm_up_all
 from sim.ruleset import ruleset_of
 
 
@@ -45,6 +46,25 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
             status.stop()
     if loaded["source"] == "compiled":
         console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
+    return loaded
+
+
+def load_all_game_kernels(configs, console: Console | None = None) -> dict:
+    """The game kernels of several rulesets (the first ``shamble report`` on a fresh machine needs
+    every ruleset's): when the disk cache lacks more than one ruleset's, they are compiled at once in
+    parallel processes, one per core (`sim.play.warm_up_all`), with a line before and after; then
+    loaded here. Returns ``{ruleset id: warm_up's dict}`` ({} when at most one ruleset needed a
+    compile: `load_game_kernels` compiles it with its own status line)."""
+    console = console or Console(stderr=True)
+    cold = sorted({ruleset_of(c).id for c in configs if not is_cached(c)})
+    if len(cold) < 2:
+        return {}
+    console.print(f"compiling the game kernels of {', '.join(cold)} in parallel processes (once per machine, then "
+                  "they load from the cache)", soft_wrap=True)
+    start = time.perf_counter()
+    loaded = warm_up_all(configs)
+    console.print(f"compiled the game kernels of {len(cold)} rulesets in {time.perf_counter() - start:.0f} s; "
+                  "later runs load them from the cache", soft_wrap=True)
     return loaded
 
 

@@ -26,7 +26,7 @@ from experiments import strong_play as sp
 from experiments.analyses import ANALYSES
 from experiments.experiment import Experiment
 from experiments.findings import MARGIN, Played, View, parse_margin
-from experiments.progress import load_game_kernels
+from experiments.progress import load_all_game_kernels, load_game_kernels
 from experiments.sections import experiment_of
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, players_are_people_of, pricing_of, ruleset_of
@@ -147,6 +147,7 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
     folder = Path(out) / name
     parts = suite(scale, [get(r, "--ruleset") for r in rulesets] if rulesets else None)
     rates = {}
+    load_all_game_kernels([part.sections[0].experiment.base for part in parts], console)  # in parallel, when cold
     for part in parts:
         base = part.sections[0].experiment.base
         load_game_kernels(base, console)

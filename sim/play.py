@@ -20,7 +20,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from kernels.jit import JIT_DISABLED, cache_dir, entry_point
+from kernels.jit import JIT_DISABLED, cache_dir, cached_overloads, entry_point
 from kernels.rng import draws_between, new_streams
 from sim.ruleset import Ruleset, ruleset_of
 
@@ -56,6 +56,49 @@ def warm_up(config, tables=None) -> dict:
     if compiled:
         _record_compile(rs, seconds)
     return {"seconds": seconds, "source": "compiled" if compiled else "disk cache"}
+
+
+def is_cached(config) -> bool:
+    """Whether the disk cache holds the config's game kernels (compiled from these sources):
+    `warm_up` would load them, not compile them. The plain-Python kernels count as cached."""
+    kernel = _kernel(ruleset_of(config))
+    if JIT_DISABLED or not hasattr(kernel, "signatures"):
+        return True
+    return bool(kernel.signatures) or cached_overloads(kernel) > 0
+
+
+def _warm_up_worker(config) -> dict:
+    """A warm-up process's work: compile one ruleset's game kernels into the disk cache."""
+    return warm_up(config)
+
+
+def warm_up_all(configs, processes: int | None = None) -> dict[str, dict]:
+    """Compile the game kernels of several rulesets at once, then load them here.
+
+    The configs whose kernels the disk cache lacks (`is_cached`; one per ruleset) are compiled in
+    fresh processes (spawned: design.md pitfall), at most ``processes`` at a time (default: one
+    per core): a compile runs on one core, so the first run on a fresh machine, which compiles
+    every ruleset, takes about as long as the slowest compiles per core rather than their sum.
+    Every config is then warmed up in this process (`warm_up`: a load from the cache; a compile
+    here if a process failed). Returns ``{ruleset id: warm_up's dict}``; a ruleset compiled in a
+    process says ``"source": "compiled"`` with that process's compile time."""
+    by_ruleset = {}
+    for config in configs:
+        by_ruleset.setdefault(ruleset_of(config).id, config)
+    cold = {rid: c for rid, c in by_ruleset.items() if not is_cached(c)}
+    compiled = {}
+    workers = min(len(cold), processes or os.cpu_count() or 1)
+    if workers > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {rid: pool.submit(_warm_up_worker, c) for rid, c in cold.items()}
+            for rid, future in futures.items():
+                with contextlib.suppress(Exception):  # a failed process: compiled here below
+                    compiled[rid] = future.result()
+    loaded = {rid: warm_up(c) for rid, c in by_ruleset.items()}
+    return {rid: compiled.get(rid, done) if done["source"] == "disk cache" else done for rid, done in loaded.items()}
 
 
 def _record_compile(rs: Ruleset, seconds: float) -> None:

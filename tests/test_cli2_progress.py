@@ -78,3 +78,38 @@ def test_no_bars_when_not_shown():
         bars.advance(bar, 3)
         bars.restart(bar, "validation", total=4)
     assert bar is None and bars.progress is None
+
+
+OUTWEST = Path(__file__).resolve().parents[1] / "examples" / "outwest" / "hold.toml"
+
+
+def test_several_cold_rulesets_are_compiled_at_once_and_said_so(monkeypatch):
+    """The first report on a fresh machine: the rulesets the cache lacks go to `warm_up_all` (one
+    process per core), with a line before and after; a warm cache says nothing."""
+    console, out = _log()
+    configs = [load_config(TWO), load_config(OUTWEST)]
+    asked = []
+    monkeypatch.setattr(progress, "is_cached", lambda config: False)
+    monkeypatch.setattr(progress, "warm_up_all", lambda cs: asked.append(cs) or {"zombie40k": {}, "outwest": {}})
+    progress.load_all_game_kernels(configs, console)
+    assert asked == [configs]
+    text = out.getvalue()
+    assert "compiling the game kernels of outwest, zombie40k in parallel processes" in text
+    assert "compiled the game kernels of 2 rulesets in" in text
+    console, out = _log()
+    monkeypatch.setattr(progress, "is_cached", lambda config: True)
+    assert progress.load_all_game_kernels(configs, console) == {} and out.getvalue() == ""
+
+
+def test_warm_up_all_loads_one_config_per_ruleset_here_when_the_cache_holds_them(monkeypatch):
+    from sim import play
+
+    warmed = []
+    monkeypatch.setattr(play, "is_cached", lambda config: True)
+    monkeypatch.setattr(play, "warm_up", lambda config: warmed.append(config) or {"source": "disk cache",
+                                                                                  "seconds": 0.1})
+    two, four, hold = load_config(TWO), load_config(TWO.with_name("four_players.toml")), load_config(OUTWEST)
+    done = play.warm_up_all([two, four, hold])
+    assert warmed == [two, hold]  # one per ruleset, no process started
+    assert done == {"zombie40k": {"source": "disk cache", "seconds": 0.1}, "outwest": {"source": "disk cache",
+                                                                                       "seconds": 0.1}}
