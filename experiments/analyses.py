@@ -11,7 +11,11 @@ each reads from ``ReportSection.options`` (all optional unless said):
 - ``paired``: ``reference`` (required), ``worth`` (True: reference minus cell, what a cell's
   removal costs), ``compare_label``, ``thing`` (what a cell removes, for the sentence),
   ``chart_title``, ``who`` (a name: compare the rate that anyone wins, as one side of that name,
-  instead of each seat's: a cooperative game's side);
+  instead of each seat's: a cooperative game's side); ``verdict`` = {``what``, ``cell``, ``words``}:
+  one line of the verdict at the head of the report, the ``cell``'s paired change against the
+  reference for the first side (``what``: the verdict's subject, "walkers"; ``words``: what the
+  cell adds, "a Helbrute in the Black Legion"): "pays" when the change is positive after Holm's
+  correction, "does not pay" when negative, else "not shown";
 - ``head_to_head``: ``pair`` = (a, b), both cell labels;
 - ``by_value``: ``axis`` (required), ``value_label``, ``x_label``, ``chart_title``, ``unit``,
   ``who`` (as for ``paired``);
@@ -238,6 +242,8 @@ def paired(s: Played) -> None:
         frame = diff_table(table, label)
         how = f" (Changes are in points against {s.words(reference)} on the same games.) {TABLE_NOTE}{note}"
     s.tables.append(Table(frame, _headline(shown, worth, s) + how))
+    if "verdict" in options:
+        s.findings.append(_worth_verdict(table, options["verdict"], s))
     title = options.get("chart_title", f"Against {s.words(reference)}")
     xlabel = (f"{s.view.rate} with it minus without it (points)" if worth
               else f"change in {s.view.rate} (points)")
@@ -246,6 +252,23 @@ def paired(s: Played) -> None:
                            "games, with its 95% interval; a filled dot survives Holm's correction."
                            if not worth else f"Each bar is what a {options.get('thing', 'cell')} is worth: the "
                            f"{s.view.rate} with it minus the rate without it, on the same games."))
+
+
+def _worth_verdict(table: pd.DataFrame, verdict: dict, s: Played) -> Finding:
+    """Does what a cell adds pay for its points? Its paired change against the reference (option
+    ``paired.verdict``), for the first side."""
+    what, cell = verdict["what"], s.title(verdict["cell"])
+    rows = table[table.label == cell]
+    if rows.empty or rows.no_effect.iloc[0]:
+        return Finding(what, None, f"{capital(what)}: not shown: {verdict['words']} changes no game.", kind="worth",
+                       word="not shown")
+    r = rows.iloc[0]
+    word = ("pays" if r["diff"] > 0 else "does not pay") if r.flagged else "not shown"
+    change = change_text(r.reference_rate, r.rate, r.ci_low, r.ci_high)
+    how = "" if r.flagged else " (not significant after Holm's correction)"
+    return Finding(what, None, f"{capital(what)}: {word}: with {verdict['words']} {the(r['name'])} "
+                   f"{s.view.win_word} {change}{how}, against the same points without it on the same {r.games} "
+                   "games.", kind="worth", word=word)
 
 
 def head_to_head(s: Played) -> None:

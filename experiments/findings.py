@@ -71,7 +71,7 @@ class Finding:
     fair: bool | None  # True: equivalent within the margin; False: one side outside it; None: cannot tell
     sentence: str
     kind: str = "fairness"  # "strength": which way of playing is strongest (a choice, not an unfairness);
-    # a cooperative game's "winnable", "carry", "curve" (experiments.coop)
+    # a cooperative game's "winnable", "carry", "curve" (experiments.coop); "worth": does a cell pay (paired)
     word: str | None = None  # the verdict's word where it is not fair / not fair / not shown ("too hard")
 
     @property

@@ -7,12 +7,14 @@ Values. Zombies strike a Walker's front armour (V7) at their Strength with the H
 each hit rolls armour penetration and the damage table in ``kernels.w40k.vehicles`` (V3-V5) and
 its result is applied here. A spawner's aura or death blast takes a Hull Point without a damage roll
 (§10). Crew Shaken and Crew Stunned (and the aura) last to the end of the vehicle's next turn: the
-game turn of that players' turn is kept (``MI_SNAP_UNTIL``, ``MI_STUN_UNTIL``).
+game turn of that players' turn is kept (``MI_SNAP_UNTIL``, ``MI_STUN_UNTIL``). In a traced game every
+Hull Point lost, damage result and wreck is an ``EK_VEHICLE`` event (no dice: untraced games are untouched).
 """
 
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    EK_VEHICLE,
     G_ACTIVE,
     G_FIRST,
     G_TURN,
@@ -25,16 +27,21 @@ from kernels.apocalypse.columns import (
     MI_STUN_UNTIL,
     MI_VEHICLE,
     MI_VSTATUS,
+    PH_ASSAULT,
+    PH_Z_ASSAULT,
     POL_TRAIT,
     PR_HULL_LOST,
     PR_VEHICLES_LOST,
     SIDE_PLAYERS,
     TRAIT_DEFENCE,
+    VEV_HULL,
+    VEV_WRECKED,
     VK_NONE,
     VST_EXPLODED,
     VST_IMMOBILISED,
     VST_WRECKED,
 )
+from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.w40k import vehicles as V
 from kernels.w40k.columns import K_MELEE, W_KIND
@@ -108,9 +115,18 @@ def lose_hull_points(st, g, u, n):
     st.minfo[g, u, 0, MI_HP_LOST] += lost
     p = st.minfo[g, u, 0, MI_OWNER]
     st.pres[g, p, PR_HULL_LOST] += lost
+    _log(st, g, u, VEV_HULL, lost)
     if st.wounds[g, u, 0] == 0:
         wreck(st, g, u)
     return lost
+
+
+@njit
+def _log(st, g, u, what, lost):
+    """The trace's EK_VEHICLE event (a no-op unless game g is traced), told in the active side's
+    assault phase (a spawner's aura, in the zombie movement, reads as the zombies' turn)."""
+    phase = PH_ASSAULT if st.gst[g, G_ACTIVE] == SIDE_PLAYERS else PH_Z_ASSAULT
+    log_event(st, g, phase, EK_VEHICLE, u, what, st.wounds[g, u, 0], float(lost), 0.0)
 
 
 @njit
@@ -119,6 +135,7 @@ def wreck(st, g, u):
     if (st.minfo[g, u, 0, MI_VSTATUS] & VST_WRECKED) == 0:
         st.minfo[g, u, 0, MI_VSTATUS] |= VST_WRECKED
         st.pres[g, st.minfo[g, u, 0, MI_OWNER], PR_VEHICLES_LOST] += 1
+        _log(st, g, u, VEV_WRECKED, 0)
 
 
 @njit

@@ -9,17 +9,19 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from apocalypse_helpers import config
+from apocalypse_helpers import EXAMPLES, config
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
 from experiments.trace import trace
 from kernels.apocalypse import columns as C
+from kernels.w40k import vehicles as VD
 from sim import trace_pictures as TP
 from sim.play import trace_game
 from sim.rulesets.apocalypse import trace_draw as TD
-from sim.rulesets.apocalypse.trace import Names
+from sim.rulesets.apocalypse.config import load_config
+from sim.rulesets.apocalypse.trace import Names, narrative
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +129,71 @@ def test_the_trace_writes_a_png_per_turn_a_gif_and_a_contact_sheet(game, tmp_pat
     plural = [p.name for p in cfg.players if p.name.endswith("s")]  # 'Cadians' Guardsman', not 'Cadians's'
     assert plural and any(f"{name}' " in line for line in lines for name in plural)
     assert not any("s's " in line for line in lines)
+
+
+# ------------------------------------------------------------------ walkers (issue 32)
+
+
+def test_a_walker_is_drawn_as_a_vehicle_with_its_hull_points_and_its_wreck_marked():
+    cfg = load_config(EXAMPLES / "vehicles" / "helbrute.toml")
+    names = Names(cfg)
+    (u,) = [k for k, n in enumerate(names.hull) if n > 0]
+    hp = names.hull[u]
+    events = np.array([
+        _ev(0, C.PH_SETUP, C.EK_UNIT, u, 0, 1, 10.0, 10.0),
+        _ev(1, C.PH_Z_ASSAULT, C.EK_VEHICLE, u, C.VEV_HULL, hp - 1, 1.0),
+        _ev(1, C.PH_Z_ASSAULT, C.EK_VEHICLE, u, VD.DMG_CREW_SHAKEN, hp - 1),
+        _ev(1, C.PH_END, C.EK_SNAP_UNIT, u, 1, 0, 10.0, 10.0),
+        _ev(2, C.PH_ASSAULT, C.EK_VEHICLE, u, VD.DMG_EXPLODES, hp - 1),
+        _ev(2, C.PH_ASSAULT, C.EK_VEHICLE, u, C.VEV_HULL, 0, float(hp - 1)),
+        _ev(2, C.PH_ASSAULT, C.EK_VEHICLE, u, C.VEV_WRECKED, 0),
+        _ev(2, C.PH_ASSAULT, C.EK_UNIT_LOST, u, 0, 0, 10.0, 10.0),
+        _ev(2, C.PH_END, C.EK_SNAP_UNIT, 0, 5, 0, 3.0, 3.0),
+    ])
+    told = "\n".join(narrative(names, events))
+    for words in (f"{names.unit(u)} loses 1 Hull Point ({hp - 1}/{hp} HP)", "Crew Shaken", "Explodes!",
+                  f"{names.unit(u)} is wrecked", f"loses {hp - 1} Hull Points (0/{hp} HP)"):
+        assert words in told, words
+    one, two = TD.scenes(cfg, events, names)
+    assert [(m.unit, m.hull) for m in one.units] == [(u, hp - 1)]
+    assert two.losses == (TD.Loss("unit", u, 10.0, 10.0),)
+    fig = Figure(figsize=(12, 9), dpi=TP.DPI)
+    FigureCanvasAgg(fig)
+    board = TD.Board(cfg, events, names, "", 2)
+    TP.draw_turn(fig, board, one, False)
+    table = next(ax for ax in fig.axes if ax.get_label() == "table")
+    texts = {t.get_gid(): t.get_text() for t in table.texts if t.get_gid()}
+    assert texts[f"label:unit:{u}"] == f"{names.datasheet[u]} {hp - 1}/{hp} HP" == f"Helbrute {hp - 1}/{hp} HP"
+    (mark,) = [line for line in table.lines if line.get_gid() == f"vehicle:{u}"]
+    assert mark.get_marker() == TD.VEHICLE_MARKER != TD.UNIT_MARKER
+    walker = "a walker (Hull Points left)"  # the legend names the marker only where a walker plays
+    assert walker in [h.get_label() for h in board.legend(one)]
+    assert walker not in [h.get_label() for h in TD.Board(config("two_players"), events[:1], Names(
+        config("two_players"))).legend(TD.Scene(1, (), (), (), ()))]
+    TP.draw_turn(fig, board, two, True)
+    table = next(ax for ax in fig.axes if ax.get_label() == "table")
+    assert any(t.get_text() == f"{names.unit(u)} wrecked" for t in table.texts)
+
+
+def test_a_traced_walker_game_logs_every_hull_point_and_its_wreck():
+    """The kernels' EK_VEHICLE events add up (no dice of their own: tests/test_ruleset_contract.py
+    checks that a traced game plays as the batch does): each Hull Point event leaves the previous
+    count minus the points lost, from the datasheet's; a wreck comes at 0 and only then."""
+    cfg = load_config(EXAMPLES / "vehicles" / "helbrute.toml")
+    names = Names(cfg)
+    seen = 0
+    for game in range(3):
+        events, _ = trace_game(cfg, 1, game)
+        left = {u: n for u, n in enumerate(names.hull) if n > 0}
+        for e in events[events[:, C.EV_KIND] == C.EK_VEHICLE]:
+            u, what, now = int(e[C.EV_A]), int(e[C.EV_B]), int(e[C.EV_C])
+            assert u in left
+            if what == C.VEV_HULL:
+                assert now == left[u] - int(e[C.EV_X]) >= 0
+                left[u] = now
+                seen += 1
+            elif what == C.VEV_WRECKED:
+                assert now == left[u] == 0
+            else:
+                assert now == left[u] > 0  # a damage result on a vehicle still standing
+    assert seen > 0  # the walker lost Hull Points in at least one of the games

@@ -20,6 +20,8 @@ missions      Foggy and the Graveyard on and off (800 points, rush: under stealt
               and Foggy, which shrouds the targets of shooting and of a spawner's blast, would
               change hardly a game)
 sensitivity   every chosen [C] number at its low and high plausible value (800 points, stealth)
+walkers       the Black Legion as it is and with a Helbrute instead of its Raptors and Havocs at the
+              same points (800 points, refitted, stealth): do walkers pay for their points?
 ============  ====================================================================================
 
 At the spec's 400 points the players all but never win under any policy (docs/apocalypse.md), and
@@ -32,7 +34,7 @@ The cooperative verdict (experiments.coop) reads these games too: the points sec
 (the spec's default) against the target band, the smoothness of the points, players and grid
 curves, and the traits section's P8 cell for the army that carries the team.
 
-Sizes: about 46,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
+Sizes: about 47,500 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """
 
@@ -49,7 +51,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse"
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 SEED = 2024
 GAMES = {"policies": 900, "points": 720, "players": 720, "grid": 360, "traits": 1800, "missions": 900,
-         "sensitivity": 360}
+         "sensitivity": 360, "walkers": 720}
 POINTS = (200, 400, 600, 800, 1000, 1200)
 GRID_POINTS = (400, 800, 1200)
 GRID_PLAYERS = (1, 2, 4)
@@ -58,6 +60,11 @@ SPEC_POINTS = 400  # apocalypse §2: the scenario's points per player, judged wi
 RICH = 800  # the points level of the sections that compare policies, traits and rules
 PRESETS = ("staged", "rush", "escort_first", "quiet", "gunline", "stealth")
 MISSIONS = ({}, {"foggy": False}, {"graveyard": False}, {"foggy": False, "graveyard": False})
+WALKER_SEAT = "Black Legion"  # fields the walker or not (as examples/apocalypse/experiments/walkers.toml)
+WALKER_ARMIES = {"black_legion": EXAMPLES / "armies" / "black_legion.toml",
+                 "black_legion_helbrute": EXAMPLES / "vehicles" / "armies" / "black_legion_helbrute.toml"}
+WALKER_TITLES = {"black_legion": "the Black Legion as it is",
+                 "black_legion_helbrute": "the Black Legion with a Helbrute"}
 MISSION_TITLES = {"base": "Foggy and Graveyard", "foggy=False": "no Foggy", "graveyard=False": "no Graveyard",
                   "foggy=False;graveyard=False": "neither"}
 
@@ -133,4 +140,14 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             "sensitivity", "Sensitivity of the chosen numbers", f"The spec's (default) numbers and the "
             f"simulator's own ([C]), each at a low and a high plausible value ({RICH} points, stealth).",
             rich_sneaky, games_for("sensitivity", scale), {}, ("sensitivity",), {}, SEED),
+        ReportSection(
+            "walkers", "Do walkers pay for their points?", f"The Black Legion as it is (Raptors and Havocs) and "
+            "with a Helbrute and three more Chaos Space Marines instead, at the same points (issue 32; every army "
+            f"refitted to {RICH} points, stealth), on the same games: the players' win rate with the walker minus "
+            "without it.", sneaky, games_for("walkers", scale),
+            {"army": {WALKER_SEAT: [str(path) for path in WALKER_ARMIES.values()]}, "points": [RICH]},
+            ("paired",), {"reference": "black_legion", "worth": False, "compare_label": "army",
+                          "titles": WALKER_TITLES, "who": WHO, "chart_title": "The Helbrute against the same points "
+                          "without it", "verdict": {"what": "walkers", "cell": "black_legion_helbrute",
+                                                    "words": "a Helbrute in the Black Legion"}}, SEED),
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels.apocalypse import columns as C
+from kernels.w40k import vehicles as VD
 from sim.rulesets.apocalypse.config import ApocalypseConfig
 from sim.rulesets.apocalypse.results import SOURCES
 
@@ -30,6 +31,7 @@ class Names:
         self.owner: list[int] = []  # unit slot -> its player
         self.datasheet: list[str] = []
         self.hq: list[bool] = []  # the Warlord's unit (an HQ)
+        self.hull: list[int] = []  # a vehicle's Hull Points (a Walker, issue 32); 0 for any other unit
         for p, (player, army) in enumerate(zip(config.players, built_armies(config))):
             for unit in army:
                 owner = f"{player.name}'" if player.name.endswith("s") else f"{player.name}'s"  # Cadians', Ork's
@@ -37,10 +39,18 @@ class Names:
                 self.owner.append(p)
                 self.datasheet.append(unit.datasheet)
                 self.hq.append(bool(unit.is_hq))
+                self.hull.append(unit.vehicle.hull_points if unit.vehicle is not None else 0)
         self.players = [p.name for p in config.players]
 
     def unit(self, u: int) -> str:
         return self.units[u] if 0 <= u < len(self.units) else f"unit {u}"
+
+    def is_vehicle(self, u: int) -> bool:
+        return 0 <= u < len(self.hull) and self.hull[u] > 0
+
+    def hull_points(self, u: int, left: int) -> str:
+        """'2/3 HP': a vehicle's Hull Points left of its datasheet's."""
+        return f"{left}/{self.hull[u] if 0 <= u < len(self.hull) else '?'} HP"
 
     @staticmethod
     def horde(h: int) -> str:
@@ -54,6 +64,19 @@ def _models(n: int) -> str:
 
 def _source(k: int) -> str:
     return SOURCES[k] if 0 <= k < len(SOURCES) else "noise"
+
+
+DAMAGE = {VD.DMG_CREW_SHAKEN: "Crew Shaken", VD.DMG_CREW_STUNNED: "Crew Stunned",
+          VD.DMG_WEAPON_DESTROYED: "Weapon Destroyed", VD.DMG_IMMOBILISED: "Immobilised", VD.DMG_EXPLODES: "Explodes!"}
+
+
+def _vehicle(names: Names, u: int, what: int, left: int, lost: int) -> str:
+    """An EK_VEHICLE event: Hull Points lost, a damage result (V5) or the wreck (V4)."""
+    if what == C.VEV_HULL:
+        return f"{names.unit(u)} loses {lost} Hull Point{'s' if lost != 1 else ''} ({names.hull_points(u, left)})"
+    if what == C.VEV_WRECKED:
+        return f"{names.unit(u)} is wrecked"
+    return f"{names.unit(u)} suffers a penetrating hit: {DAMAGE.get(what, f'damage result {what}')}"
 
 
 def describe(names: Names, ev: np.ndarray) -> str | None:
@@ -89,6 +112,7 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
         C.EK_BLIND: lambda: (f"{names.horde(a)}, hit by Blind, tests Initiative: {b}, "
                              + ("fails: WS 1 and BS 1 to the end of its next turn" if c else "passes")),
         C.EK_TERRAIN: lambda: f"a ruin (difficult terrain, cover) stands at ({x:.1f}, {y:.1f})",
+        C.EK_VEHICLE: lambda: _vehicle(names, a, b, c, round(x)),
     }
     text = texts.get(kind)
     return text() if text else None

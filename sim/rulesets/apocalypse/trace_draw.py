@@ -28,7 +28,8 @@ from sim.rulesets.apocalypse.trace import Names, narrative, result_line
 
 SPAWNER_COLOUR = "#7b2d8e"
 ZONE_COLOUR = "tab:green"
-HORDE_MARKER, UNIT_MARKER, WARLORD_MARKER = "s", "o", "*"
+HORDE_MARKER, UNIT_MARKER, WARLORD_MARKER, VEHICLE_MARKER = "s", "o", "*", "D"
+VEHICLE_EDGE = "#222222"  # a vehicle's disc is ringed dark: one model, its Hull Points in its label
 LOSS_MARKER = "X"
 MOVED_IN = 0.05  # a path shorter than this is no move
 
@@ -43,6 +44,7 @@ class UnitMark:
     x: float
     y: float
     radius: float  # inches: the unit's footprint (its models' disc)
+    hull: int = -1  # a vehicle's Hull Points left (EK_VEHICLE); -1 for any other unit
 
 
 @dataclass(frozen=True)
@@ -149,18 +151,21 @@ def scenes(config: ApocalypseConfig, events: np.ndarray, names: Names | None = N
             where[("unit" if int(e[C.EV_KIND]) == C.EK_SNAP_UNIT else "horde", int(e[C.EV_A]))] = (
                 float(e[C.EV_X]), float(e[C.EV_Y]))
     out = []
+    hull = {u: n for u, n in enumerate(names.hull) if n > 0}  # a vehicle's Hull Points left, turn by turn
     for turn in np.unique(events[:, C.EV_TURN]).astype(int):
         evs = events[events[:, C.EV_TURN] == turn]
+        for e in evs[evs[:, C.EV_KIND] == C.EK_VEHICLE]:
+            hull[int(e[C.EV_A])] = int(e[C.EV_C])
         if turn == 0 or not np.isin(evs[:, C.EV_KIND], (C.EK_SNAP_UNIT, C.EK_SNAP_HORDE)).any():
             continue
-        scene = _read_turn(config, names, evs, turn, where)
+        scene = _read_turn(config, names, evs, turn, where, hull)
         where = {("unit", m.unit): (m.x, m.y) for m in scene.units}
         where.update({("horde", h.horde): (h.x, h.y) for h in scene.hordes})
         out.append(scene)
     return out
 
 
-def _read_turn(config, names, evs, turn, where) -> Scene:
+def _read_turn(config, names, evs, turn, where, hull) -> Scene:
     paths = _Paths(where)
     units, hordes, losses = [], [], []
     for e in evs:
@@ -189,7 +194,7 @@ def _read_turn(config, names, evs, turn, where) -> Scene:
             losses.append(Loss("unit", a, x, y))
         elif kind == C.EK_SNAP_UNIT:
             paths.close(("unit", a), x, y)
-            units.append(UnitMark(a, c, b, x, y, unit_radius(config, b)))
+            units.append(UnitMark(a, c, b, x, y, unit_radius(config, b), hull.get(a, -1)))
         elif kind == C.EK_SNAP_HORDE:
             paths.close(("horde", a), x, y)
             hordes.append(HordeMark(a, b, c, x, y, horde_radius(config, b)))
@@ -244,6 +249,11 @@ class Board:
                     mew=0.5, zorder=5, gid=f"horde:{h.horde}")
         for m in scene.units:
             colour, warlord = TP.player_colour(m.player), self.names.hq[m.unit]
+            if self.names.is_vehicle(m.unit):  # a Walker: its own marker, a dark ring
+                ax.add_patch(Circle((m.x, m.y), m.radius, fc=colour, ec=VEHICLE_EDGE, alpha=0.5, lw=1.6, zorder=3.5))
+                ax.plot([m.x], [m.y], ls="none", marker=VEHICLE_MARKER, ms=8 * (0.6 if small else 1), mfc=colour,
+                        mec=VEHICLE_EDGE, mew=0.9, zorder=5, gid=f"vehicle:{m.unit}")
+                continue
             ax.add_patch(Circle((m.x, m.y), m.radius, fc=colour, ec=colour, alpha=0.4, lw=1.2, zorder=3.5))
             ax.plot([m.x], [m.y], ls="none", marker=WARLORD_MARKER if warlord else UNIT_MARKER,
                     ms=(11 if warlord else 6) * (0.6 if small else 1), mfc=colour, mec="black" if warlord else "white",
@@ -276,7 +286,9 @@ class Board:
             labels.block(x - 0.3, y - 0.3, x + 0.3, y + 0.3)
         for m in scene.units:
             warlord = " Warlord" if self.names.hq[m.unit] else ""
-            labels.put(m.x, m.y, m.radius + 0.3, f"{self.names.datasheet[m.unit]}{warlord} ({m.models})", 6.5,
+            count = (f" {self.names.hull_points(m.unit, m.hull)}" if self.names.is_vehicle(m.unit)
+                     else f" ({m.models})")
+            labels.put(m.x, m.y, m.radius + 0.3, f"{self.names.datasheet[m.unit]}{warlord}{count}", 6.5,
                        gid=f"label:unit:{m.unit}", color="black",
                        bbox=dict(boxstyle="round,pad=0.12", fc="white", ec=TP.player_colour(m.player), lw=0.6,
                                  alpha=0.85))
@@ -285,7 +297,8 @@ class Board:
                        gid=f"label:horde:{h.horde}", color="#333333",
                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.7))
         for k, loss in enumerate(scene.losses):
-            text = (f"{self.names.unit(loss.index)} lost" if loss.kind == "unit"
+            wrecked = loss.kind == "unit" and self.names.is_vehicle(loss.index)
+            text = (f"{self.names.unit(loss.index)} {'wrecked' if wrecked else 'lost'}" if loss.kind == "unit"
                     else f"{Names.horde(loss.index)} gone")
             labels.put(loss.x, loss.y, 1.0, text, 6.5, below_first=True, style="italic",
                        color=TP.LOSS_COLOUR if loss.kind == "unit" else "#555555", gid=f"loss_label:{k}",
@@ -298,6 +311,10 @@ class Board:
         cfg = self.config
         handles = [TP.marker_handle(UNIT_MARKER, TP.player_colour(p), f"{player.name} (unit; models alive)")
                    for p, player in enumerate(cfg.players)]
+        if any(self.names.is_vehicle(m.unit) for m in scene.units) or any(
+                loss.kind == "unit" and self.names.is_vehicle(loss.index) for loss in scene.losses):
+            handles.append(TP.marker_handle(VEHICLE_MARKER, "#777777", "a walker (Hull Points left)", ms=8,
+                                            mec=VEHICLE_EDGE))
         handles += [TP.marker_handle(WARLORD_MARKER, "#777777", "a Warlord's unit", ms=11, mec="black"),
                     TP.marker_handle(HORDE_MARKER, TP.ZOMBIE_COLOUR, "horde N (zombie models)"),
                     Patch(fc=ZONE_COLOUR, alpha=0.4,
@@ -305,7 +322,8 @@ class Board:
                     Patch(fc=SPAWNER_COLOUR, alpha=0.6, label=f"spawn point N, its {cfg.aura_in:g}\" aura dotted")]
         if self.ruins:
             handles.append(Patch(fc=TP.TERRAIN_COLOUR, alpha=0.6, ec="#7a6a45", label="ruin (difficult, cover)"))
-        handles += [TP.move_handle(), TP.marker_handle(LOSS_MARKER, TP.LOSS_COLOUR, "unit lost this turn", ms=10),
+        handles += [TP.move_handle(),
+                    TP.marker_handle(LOSS_MARKER, TP.LOSS_COLOUR, "unit lost (walker wrecked) this turn", ms=10),
                     TP.marker_handle(LOSS_MARKER, "#555555", "horde gone (destroyed or merged)", ms=10)]
         return handles
 
