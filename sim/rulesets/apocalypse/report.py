@@ -34,7 +34,7 @@ The cooperative verdict (experiments.coop) reads these games too: the points sec
 (the spec's default) against the target band, the smoothness of the points, players and grid
 curves, and the traits section's P8 cell for the army that carries the team.
 
-Sizes: about 47,500 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
+Sizes: about 50,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """
 
@@ -51,7 +51,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse"
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 SEED = 2024
 GAMES = {"policies": 900, "points": 720, "players": 720, "grid": 360, "traits": 1800, "missions": 900,
-         "sensitivity": 360, "walkers": 720}
+         "sensitivity": 360, "walkers": 2000}
 POINTS = (200, 400, 600, 800, 1000, 1200)
 GRID_POINTS = (400, 800, 1200)
 GRID_PLAYERS = (1, 2, 4)
@@ -142,8 +142,8 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
             rich_sneaky, games_for("sensitivity", scale), {}, ("sensitivity",), {}, SEED),
         ReportSection(
             "walkers", "Do walkers pay for their points?", f"The Black Legion as it is (Raptors and Havocs) and "
-            "with a Helbrute and three more Chaos Space Marines instead, at the same points (issue 32; every army "
-            f"refitted to {RICH} points, stealth), on the same games: the players' win rate with the walker minus "
+            "with a Helbrute and three more Chaos Space Marines instead, at the same points (every army refitted "
+            f"to {RICH} points, stealth), on the same games: the players' win rate with the walker minus "
             "without it.", sneaky, games_for("walkers", scale),
             {"army": {WALKER_SEAT: [str(path) for path in WALKER_ARMIES.values()]}, "points": [RICH]},
             ("paired",), {"reference": "black_legion", "worth": False, "compare_label": "army",
