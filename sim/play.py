@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -67,6 +68,20 @@ def is_cached(config) -> bool:
     return bool(kernel.signatures) or cached_overloads(kernel) > 0
 
 
+def _exit_with_parent(parent: int, every: float = 0.5) -> None:
+    """A warm-up process's initializer: a daemon thread ends the process once its parent ``parent``
+    is gone. A report killed by SIGTERM runs no clean-up, and its compiles would otherwise go on
+    to their end (minutes) before writing the cache. Nothing is left half-written: numba writes
+    each cache file under a temporary name and renames it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _warm_up_worker(config) -> dict:
     """A warm-up process's work: compile one ruleset's game kernels into the disk cache."""
     return warm_up(config)
@@ -92,7 +107,8 @@ def warm_up_all(configs, processes: int | None = None) -> dict[str, dict]:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
             futures = {rid: pool.submit(_warm_up_worker, c) for rid, c in cold.items()}
             for rid, future in futures.items():
                 with contextlib.suppress(Exception):  # a failed process: compiled here below
