@@ -6,8 +6,14 @@ A unit stands as a tight blob of its living models around its centre: a disc of 
 contact is an edge distance of 0; "closest model removed first" is the slot order of the
 unit's models. Movement is a straight line towards a goal, stopping 1" short of other units
 (core-7th-edition §3 1" rule) or in base contact with a charge target; when the line is
-blocked the unit tries headings up to 70 degrees either side and takes the one that gets
-closest to its goal.
+blocked the unit goes around what is in the way in 0.5" steps (``_move_around``; the other
+reading, ``_move_on_headings``, tries headings up to 60 degrees either side).
+
+The planner keeps, for the whole of one move, the keep-away circles and the walls in its reach
+(``near_circles``, ``walls_in_reach``), names the blocker from the straight try's own ray casts
+and skips the detour headings that surely fail without their sine and cosine
+(``_surely_blocked``): the same moves to the last bit, about a quarter less time (135 -> 102 µs
+of a 950 µs four-player game; docs/space.md).
 """
 
 from __future__ import annotations
