@@ -243,13 +243,15 @@ def _surely_blocked(near, n, px, py, ax, ay, bound):
     heading rotated from the line to the goal by the cosine and sine of its angle (within about
     1e-15 of the exact heading), and a ray along it that enters a keep-away circle shrunk by 1e-6"
     before ``bound``, moving inwards by more than 1e-9, puts the exact heading's ray inside the
-    full circle by then: ``free_travel`` is below ``bound`` (1e-6 of margin against rounding
-    errors near 1e-11). False when unsure: the exact heading is then cast."""
+    full circle by then: ``free_travel`` is below ``bound`` (the shrinking adds 2 r 1e-6 to the
+    discriminant, against rounding errors near 1e-11 for a circle of radius r >= 1e-3 on a table
+    of inches; a smaller one, possible with ``base_radius_in = 0``, is left to the exact cast).
+    False when unsure: the exact heading is then cast."""
     for k in range(n):
         ox, oy = px - near[k, 0], py - near[k, 1]
         b = ox * ax + oy * ay
-        if b >= -1e-9:
-            continue  # moving away or nearly along it: the exact heading may pass
+        if b >= -1e-9 or near[k, 2] < 1e-3:
+            continue  # moving away or nearly along it, or a circle too small for the margin: unsure
         r = near[k, 2] - 1e-6
         c = ox * ox + oy * oy - r * r
         if c < 0.0:
