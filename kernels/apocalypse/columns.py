@@ -11,7 +11,8 @@ SIDE_PLAYERS, SIDE_ZOMBIES = 0, 1
 REASON_NONE, REASON_EXTRACTED, REASON_WARLORDS_DEAD, REASON_TIME = 0, 1, 2, 3  # §13
 
 # ---- unit types (force_org.toml unit_type) ------------------------------------------------
-UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER, UT_WALKER = range(7)
+UT_INFANTRY, UT_JUMP, UT_JET_PACK, UT_BIKE, UT_JETBIKE, UT_MONSTER, UT_WALKER, UT_TRANSPORT = range(8)
+# UT_TRANSPORT: a Dedicated Transport (§2; "Vehicles in play"): a vehicle model that moves 12" and never runs
 # UT_WALKER: a Walker (§2 Vehicles; docs/apocalypse.md "Vehicles in play"): a unit of one vehicle model
 
 # ---- model roles: GameState.minfo[..., MI_ROLE] -------------------------------------------------
@@ -37,13 +38,14 @@ N_US = 25
 
 # ---- per-model info: int16[n, U, K, N_MI] ---------------------------------------------------
 (MI_OWNER, MI_ROLE, MI_COST, MI_ID, MI_ZW, MI_ZW_TURN, MI_ML, MI_WARLORD, MI_VEHICLE, MI_AV_FRONT, MI_AV_SIDE,
- MI_AV_REAR, MI_OPEN_TOPPED, MI_SNAP_UNTIL, MI_STUN_UNTIL, MI_VSTATUS, MI_HP_LOST, MI_REPAIRS) = range(18)
-N_MI = 18
+ MI_AV_REAR, MI_OPEN_TOPPED, MI_SNAP_UNTIL, MI_STUN_UNTIL, MI_VSTATUS, MI_HP_LOST, MI_REPAIRS, MI_LAST_MOVE) = range(19)
+N_MI = 19
+# MI_LAST_MOVE: inches (rounded up) a vehicle moved in its players' last turn, kept through the zombies' turn (V7)
 # vehicles (§8, V1-V10): MI_VEHICLE 0 = a model, VK_WALKER; MI_AV_* its Armour Values as built; MI_SNAP_UNTIL /
 # MI_STUN_UNTIL the last game turn whose players' turn it fires only Snap Shots / may not move (V5 Crew Shaken,
 # Crew Stunned; §10 the aura); MI_VSTATUS bits VST_*; MI_HP_LOST Hull Points lost; MI_REPAIRS 1 = this model can
 # repair vehicles (§7 Master of Defence)
-VK_NONE, VK_WALKER = 0, 1
+VK_NONE, VK_WALKER, VK_TRANSPORT = 0, 1, 2
 VST_IMMOBILISED, VST_WRECKED, VST_EXPLODED = 1, 2, 4
 # MI_ZW: Wounds lost to zombie attacks in the current combat (The Plague, §5); MI_ZW_TURN this turn
 
@@ -102,8 +104,10 @@ WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
  P_DEPLOY_GAP, P_FALLBACK_DICE, P_CONSOLIDATE_DICE, P_SALVO_HEAVY, P_FZ_AT_CENTRE, P_SPLIT_CHARGE,
  P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET, P_BLIND_ON, P_TERRAIN_N,
  P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT, P_PRIORITY_SHOOT, P_AURA_ATSKNF, P_PLAGUE_FNP,
- P_SUPPORT_JOIN, P_EXPLOSION_S, P_EXPLOSION_DICE, P_VEHICLE_NOISE_D3, P_VEHICLE_NOISE_ADD) = range(111)
-N_PRM = 111
+ P_SUPPORT_JOIN, P_EXPLOSION_S, P_EXPLOSION_DICE, P_VEHICLE_NOISE_D3, P_VEHICLE_NOISE_ADD, P_ASSAULT_ALL4,
+ P_TRANSPORT_MOVE) = range(113)
+N_PRM = 113
+# P_ASSAULT_ALL4: vehicle_assault_hits = "all_4" (V7; 0 = auto / 4+ / 6+ by the last move); P_TRANSPORT_MOVE its move
 # P_EXPLOSION_S, P_EXPLOSION_DICE: a vehicle's Explodes! hits every model within that many D6" at that Strength (V10)
 # P_BLIND_ON: Blind's Initiative test and WS 1 / BS 1 (core §12; 0 = hits only, the comparison's baseline);
 # P_TERRAIN_*: area terrain other than the zone (§3.1, core §5, §6.7; kernels.apocalypse.terrain)

@@ -28,7 +28,16 @@ from kernels.apocalypse.strike import (
 )
 from kernels.apocalypse.terrain import cover_at
 from kernels.apocalypse.units import disc_within, majority, models_within, settle_unit, unit_alive
-from kernels.apocalypse.vehicles import FRONT, SIDE, hull_point_without_roll, is_vehicle, strike_vehicle
+from kernels.apocalypse.vehicles import (
+    FRONT,
+    REAR,
+    SIDE,
+    assault_hit_on,
+    hull_point_without_roll,
+    is_transport,
+    is_vehicle,
+    strike_vehicle,
+)
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
@@ -129,9 +138,12 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
     if hits_only_on_six(dull, att[WS], target_ws(st, g, u)):
         spec[SP_HIT_ON] = 6
     if is_vehicle(st, g, u):  # apocalypse V7, V9: a Walker is hit as a model and struck on its front armour
-        lost, exploded = strike_vehicle(rng, g, st, u, n_dice, spec[SP_HIT_ON], spec[SP_STRENGTH], spec[SP_AP],
+        hit_on, facing = spec[SP_HIT_ON], FRONT
+        if is_transport(st, g, u):  # apocalypse V7: any other vehicle is hit by its last move, on its rear
+            hit_on, facing = assault_hit_on(st, g, u, tb), REAR
+        lost, exploded = strike_vehicle(rng, g, st, u, n_dice, hit_on, spec[SP_STRENGTH], spec[SP_AP],
                                         (flags & MR_RENDING) != 0 or (weapon[W_FLAGS] & WR_RENDING) != 0,
-                                        (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, FRONT, tb)
+                                        (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, facing, tb)
         if exploded:
             vehicle_explosion(rng, g, st, u, tb)
         return lost  # apocalypse V4: each Hull Point lost counts for the combat's result

@@ -124,7 +124,7 @@ from kernels.apocalypse.units import (
     unit_leadership,
     warlords_alive,
 )
-from kernels.apocalypse.vehicles import may_move
+from kernels.apocalypse.vehicles import is_transport, keep_last_moves, may_move
 from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
@@ -340,8 +340,8 @@ def player_charges(rng, g, st, tb):
         random = plays_random(st, g, u, tb)
         if not random and tb.policy[st.ust[g, u, US_OWNER], POL_CHARGE] == 0:
             continue
-        if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0:
-            continue
+        if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0 or is_transport(st, g, u):
+            continue  # apocalypse V7: a transport does not fight, so it never charges
         h = random_charge(rng, g, st, u, tb) if random else charge_target(st, g, u, tb)
         if h < 0:
             continue
@@ -413,6 +413,7 @@ def players_turn(rng, g, st, tb, check):
 @njit
 def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
+    keep_last_moves(st, g)  # apocalypse V7: a transport is hit by how far it moved in the players' turn
     start_turn(st, g)
     st.gst[g, G_ACTIVE] = SIDE_ZOMBIES
     st.gst[g, G_ZTURN] += 1

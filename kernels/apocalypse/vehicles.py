@@ -13,6 +13,8 @@ Hull Point lost, damage result and wreck is an ``EK_VEHICLE`` event (no dice: un
 
 from __future__ import annotations
 
+import math
+
 from kernels.apocalypse.columns import (
     EK_VEHICLE,
     G_ACTIVE,
@@ -20,6 +22,7 @@ from kernels.apocalypse.columns import (
     G_TURN,
     MI_AV_FRONT,
     MI_HP_LOST,
+    MI_LAST_MOVE,
     MI_OPEN_TOPPED,
     MI_OWNER,
     MI_REPAIRS,
@@ -27,6 +30,7 @@ from kernels.apocalypse.columns import (
     MI_STUN_UNTIL,
     MI_VEHICLE,
     MI_VSTATUS,
+    P_ASSAULT_ALL4,
     PH_ASSAULT,
     PH_Z_ASSAULT,
     POL_TRAIT,
@@ -37,6 +41,7 @@ from kernels.apocalypse.columns import (
     VEV_HULL,
     VEV_WRECKED,
     VK_NONE,
+    VK_TRANSPORT,
     VST_EXPLODED,
     VST_IMMOBILISED,
     VST_WRECKED,
@@ -66,6 +71,34 @@ def next_players_turn(st, g):
     if st.gst[g, G_ACTIVE] == SIDE_PLAYERS or st.gst[g, G_FIRST] == SIDE_PLAYERS:
         return t + 1
     return t
+
+
+@njit
+def is_transport(st, g, u):
+    """Unit u is a Dedicated Transport (a vehicle that is not a Walker, V7)."""
+    return st.minfo[g, u, 0, MI_VEHICLE] == VK_TRANSPORT
+
+
+@njit
+def keep_last_moves(st, g):
+    """Before the zombies' turn clears the turn's moves: each vehicle keeps the inches it moved in
+    the players' turn (rounded up) for V7's close combat hits."""
+    for u in range(st.ust.shape[1]):
+        if is_vehicle(st, g, u):
+            st.minfo[g, u, 0, MI_LAST_MOVE] = int(math.ceil(st.umoved[g, u] - 1e-9))
+
+
+@njit
+def assault_hit_on(st, g, u, tb):
+    """V7: the D6 a close combat attack needs to hit a vehicle that is not a Walker, by its last move
+    (``vehicle_assault_hits = "auto_4_6"``: did not move automatic (1), up to 6" 4+, more 6+;
+    ``"all_4"``: 4+). Its last move: this players' turn's in their turn, else the one kept."""
+    if tb.prm[P_ASSAULT_ALL4] != 0:
+        return 4
+    moved = st.umoved[g, u] if st.gst[g, G_ACTIVE] == SIDE_PLAYERS else float(st.minfo[g, u, 0, MI_LAST_MOVE])
+    if moved <= 1e-9:
+        return 1
+    return 4 if moved <= 6.0 + 1e-9 else 6
 
 
 @njit

@@ -37,6 +37,20 @@ def table(name: str = "one_player", **params):
     return cfg, tb, st, np.zeros(1, np.uint64)
 
 
+def vehicle_game(path: Path, **params):
+    """(tables, state, rng) of one empty game of the config at ``path``, game turn 1, the players'
+    turn, no Warlord trait (the vehicle tests)."""
+    cfg = load_config(path)
+    cfg = replace(cfg, **params) if params else cfg
+    tb = compile_tables(cfg)
+    st = RULESET.new_state(cfg, tb, 1)
+    st.gst[0, C.G_TURN] = 1
+    st.gst[0, C.G_ACTIVE] = C.SIDE_PLAYERS
+    st.res[0, C.R_WINNER] = -1
+    tb.policy[0, C.POL_TRAIT] = C.TRAIT_NONE
+    return tb, st, np.zeros(1, np.uint64)
+
+
 def put_unit(st, tb, t: int, x: float, y: float, slot: int | None = None) -> int:
     """Template unit t (the t-th unit of the armies, HQs first) standing at (x, y)."""
     u = t if slot is None else slot

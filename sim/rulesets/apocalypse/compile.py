@@ -29,6 +29,7 @@ from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart,
 from sim.w40k.vehicle_attack import VehicleRules
 
 DEFAULT_MELEE = "Close combat weapon"
+TRANSPORT_MOVE = 12  # V11: a Dedicated Transport moves up to 12" (the 7th-edition core's vehicle move) [C]
 ROLES = {"trooper": C.ROLE_TROOPER, "character": C.ROLE_CHARACTER, "independent": C.ROLE_IC}
 
 
@@ -177,6 +178,7 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_PLAGUE_FNP: c.plague_fnp == "counted", C.P_SUPPORT_JOIN: c.supporting == "join",
         C.P_EXPLOSION_S: {"d6_s4": 4, "d6_s3": 3}[c.vehicle_explosion], C.P_EXPLOSION_DICE: 1,
         C.P_VEHICLE_NOISE_D3: 2, C.P_VEHICLE_NOISE_ADD: 3,
+        C.P_ASSAULT_ALL4: c.vehicle_assault_hits == "all_4", C.P_TRANSPORT_MOVE: TRANSPORT_MOVE,
     }
     for k, v in values.items():
         prm[k] = float(v)
@@ -255,9 +257,9 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
                 info[C.MI_COST], info[C.MI_ID] = int(model.cost), model_id
                 info[C.MI_ML] = ml if "psyker" in model.profile.rules else 0
                 info[C.MI_WARLORD] = int(unit.is_hq and m == 0)
-                if unit.vehicle is not None:  # V1: a Walker's Armour Values (docs/apocalypse.md "Vehicles in play")
+                if unit.vehicle is not None:  # V1: a vehicle's Armour Values (docs/apocalypse.md "Vehicles in play")
                     v = unit.vehicle
-                    info[C.MI_VEHICLE] = C.VK_WALKER
+                    info[C.MI_VEHICLE] = C.VK_WALKER if v.is_walker else C.VK_TRANSPORT
                     info[C.MI_AV_FRONT], info[C.MI_AV_SIDE], info[C.MI_AV_REAR] = v.front, v.side, v.rear
                     info[C.MI_OPEN_TOPPED] = int(v.open_topped)
                 model_id += 1
