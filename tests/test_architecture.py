@@ -151,9 +151,8 @@ def _circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 
 
 # Circles that were here before this test; each is to be broken, never added to. A broken one is
-# taken off this list.
-KNOWN_CIRCLES = {
-}
+# taken off this list (session 28 broke the last two: analyses <-> coop, tune <-> tune_rounds).
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def test_the_circle_finder_finds_a_circle():

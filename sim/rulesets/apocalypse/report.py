@@ -34,7 +34,7 @@ The cooperative verdict (experiments.coop) reads these games too: the points sec
 (the spec's default) against the target band, the smoothness of the points, players and grid
 curves, and the traits section's P8 cell for the army that carries the team.
 
-Sizes: about 50,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
+Sizes: about 45,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """
 
