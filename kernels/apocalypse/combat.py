@@ -66,7 +66,7 @@ from kernels.w40k.columns import (
     S,
     T,
 )
-from kernels.w40k.combat import best_save, resolve_attacks, roll_pass
+from kernels.w40k.combat import best_save, clear_out, resolve_attacks, roll_pass
 
 
 @njit
@@ -76,12 +76,6 @@ def target_ws(st, g, u):
     if st.ust[g, u, US_FEAR_WS1] != 0 or st.ust[g, u, US_AURA_WS1] != 0:
         return 1
     return majority(st, g, u, WS)
-
-
-@njit
-def _clear_out(out):
-    for k in range(out.shape[0]):
-        out[k] = 0
 
 
 @njit
@@ -106,7 +100,7 @@ def blast_on_unit(rng, g, st, u, hits, strength, tb):
     if is_vehicle(st, g, u):
         return hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
-    _clear_out(out)
+    clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
     spec[SP_NO_COVER] = 0
     cover = cover_at(st, g, st.upos[g, u, 0], st.upos[g, u, 1], tb, NONE)
@@ -211,7 +205,7 @@ def vehicle_explosion(rng, g, st, u, tb):
         if is_vehicle(st, g, v):
             strike_vehicle(rng, g, st, v, n, 1, strength, NONE, False, False, SIDE, tb)
         else:
-            _clear_out(out)
+            clear_out(out)
             auto_hit_spec(spec, strength, NONE, majority(st, g, v, T), tb.wound_chart)
             resolve_attacks(rng, g, n, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                             NONE, 0, st.w_dealt[:0], out)
@@ -223,7 +217,7 @@ def vehicle_explosion(rng, g, st, u, tb):
         n = disc_within(horde_models(st, g, h), st.hpos[g, h, 0], st.hpos[g, h, 1], st.hrad[g, h], x, y, r, reach)
         if n == 0:
             continue
-        _clear_out(out)
+        clear_out(out)
         auto_hit_spec(spec, strength, NONE, majority_toughness(st, g, h, tb), tb.wound_chart)
         strike_horde(rng, g, n, spec, st, h, NONE, False, tb, out)
         st.pres[g, owner, PR_ZKILLED] += out[OUT_KILLED]

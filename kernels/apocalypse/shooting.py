@@ -129,7 +129,7 @@ from kernels.w40k.columns import (
     A,
     S,
 )
-from kernels.w40k.combat import best_save
+from kernels.w40k.combat import best_save, clear_out
 
 TARGET_PRIORITY_RANGE = 12.0  # §7 trait 6 [V]
 
@@ -507,8 +507,7 @@ def _fire_weapon(rng, g, st, u, m, h, k, shots, snap, overwatch, use_rerolls, pr
         spec[SP_WOUND_REROLL] = RR_ONES
     if offence_all:
         spec[SP_WOUND_REROLL] = RR_FAILED  # A30 'all': Master of Offence in every phase
-    for c in range(out.shape[0]):
-        out[c] = 0
+    clear_out(out)
     strike_horde(rng, g, shots, spec, st, h, horde_cover(st, g, h, tb),
                  st.minfo[g, u, m, MI_ROLE] != ROLE_TROOPER, tb, out)
     killed, rerolled = out[OUT_KILLED], out[OUT_REROLLED]

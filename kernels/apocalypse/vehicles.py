@@ -50,6 +50,7 @@ from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.w40k import vehicles as V
 from kernels.w40k.columns import K_MELEE, W_KIND
+from kernels.w40k.combat import clear_out
 
 FRONT, SIDE, REAR = 0, 1, 2  # facings: MI_AV_FRONT + facing
 MOD_ARMOUR = 1  # §7 Master of Defence: +1 Armour Value on all facings [V]
@@ -222,8 +223,7 @@ def strike_vehicle(rng, g, st, u, n_dice, hit_on, strength, ap, rending, armourb
     rolled for armour penetration and, if penetrating, on the damage table (V3-V5) through
     ``kernels.w40k.vehicles``. Returns (Hull Points lost, exploded)."""
     vspec, vout = st.w_vspec, st.w_vout
-    for k in range(vout.shape[0]):
-        vout[k] = 0
+    clear_out(vout)
     V.vehicle_spec(vspec, hit_on, False, min(10, strength), armour(st, g, u, facing, tb), ap, False, armourbane,
                    rending, False, False, st.minfo[g, u, 0, MI_OPEN_TOPPED] != 0)
     start, exploded = st.wounds[g, u, 0], False
