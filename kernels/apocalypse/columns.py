@@ -30,16 +30,21 @@ N_SRC = 15
 # ---- per-unit state: int32[n, U, N_US] ------------------------------------------------------
 (US_ALIVE, US_OWNER, US_TYPE, US_DATASHEET, US_START, US_PHASE_START, US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE,
  US_CHARGED, US_WAS_CHARGED, US_FALLING_BACK, US_AURA_WS1, US_FEAR_WS1, US_NOISE6, US_NOISE12, US_OVERWATCHED,
- US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED, US_DIFFICULT_CHARGE) = range(25)
-N_US = 25
+ US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED, US_DIFFICULT_CHARGE, US_EMBARKED,
+ US_DISEMBARKED) = range(27)
+N_US = 27
+# US_EMBARKED: the transport unit it rides in + 1 (0 = on the table; apocalypse V11, §8): not on the table, it
+# fires from the hull; US_DISEMBARKED: it got out this turn and may not move further (no Run, no charge) [C]
 # US_DIFFICULT_CHARGE: it charged through difficult terrain this turn without assault grenades: I1 (core §7.1)
 # US_SHOT: the horde the unit shot at this turn + 1 (0 = none); US_WAS_CHARGED: zombies charged it this
 # turn (Counter-attack); US_AURA_WS1 / US_FEAR_WS1: WS 1 from a spawner's Fear test (A18) / a Fear test
 
 # ---- per-model info: int16[n, U, K, N_MI] ---------------------------------------------------
 (MI_OWNER, MI_ROLE, MI_COST, MI_ID, MI_ZW, MI_ZW_TURN, MI_ML, MI_WARLORD, MI_VEHICLE, MI_AV_FRONT, MI_AV_SIDE,
- MI_AV_REAR, MI_OPEN_TOPPED, MI_SNAP_UNTIL, MI_STUN_UNTIL, MI_VSTATUS, MI_HP_LOST, MI_REPAIRS, MI_LAST_MOVE) = range(19)
-N_MI = 19
+ MI_AV_REAR, MI_OPEN_TOPPED, MI_SNAP_UNTIL, MI_STUN_UNTIL, MI_VSTATUS, MI_HP_LOST, MI_REPAIRS, MI_LAST_MOVE,
+ MI_FIRE_POINTS) = range(20)
+N_MI = 20
+# MI_FIRE_POINTS: a transport's fire points (V1; §8: with at least one, every passenger may fire)
 # MI_LAST_MOVE: inches (rounded up) a vehicle moved in its players' last turn, kept through the zombies' turn (V7)
 # vehicles (§8, V1-V10): MI_VEHICLE 0 = a model, VK_WALKER; MI_AV_* its Armour Values as built; MI_SNAP_UNTIL /
 # MI_STUN_UNTIL the last game turn whose players' turn it fires only Snap Shots / may not move (V5 Crew Shaken,
@@ -119,8 +124,9 @@ N_PRM = 113
 (POL_PLAN, POL_MARGIN, POL_STANDOFF, POL_RUN, POL_SHOOT, POL_THREAT, POL_HEAVY_WARLORD, POL_REROLL, POL_OVERWATCH,
  POL_SUPER, POL_ESCORT, POL_TARGET, POL_CHARGE, POL_CHARGE_MAX, POL_BODYGUARD, POL_MERGE, POL_FORCE, POL_TRAIT,
  POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE, POL_BLIND, POL_AURA_PER_MODEL, POL_WARLORD_PLAN,
- POL_DECISIONS) = range(25)
-N_POL = 25  # POL_DECISIONS 1: the random-legal baseline (kernels.apocalypse.choices)
+ POL_DECISIONS, POL_DISEMBARK) = range(26)
+N_POL = 26  # POL_DECISIONS 1: the random-legal baseline (kernels.apocalypse.choices)
+# POL_DISEMBARK: passengers get out when their transport ends its move within this many inches of their goal
 PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
 
 # ---- zombie profiles: Tables.zstats int16[N_ZK, N_STATS] -------------------------------------
@@ -139,7 +145,9 @@ EV_TURN, EV_PHASE, EV_KIND, EV_A, EV_B, EV_C, EV_X, EV_Y = range(8)
 N_EV = 8
 (EK_UNIT, EK_SPAWNER, EK_HORDE, EK_SPAWN, EK_MOVE, EK_CHARGE, EK_FIGHT, EK_BRUTE, EK_UNIT_LOST, EK_WARLORD,
  EK_NOISE, EK_GRAVEYARD, EK_SHOOT, EK_FALL_BACK, EK_END, EK_ORDER, EK_AURA, EK_SPAWNER_DEATH, EK_JOIN,
- EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE, EK_BLIND, EK_TERRAIN, EK_VEHICLE) = range(27)
+ EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE, EK_BLIND, EK_TERRAIN, EK_VEHICLE,
+ EK_DISEMBARK) = range(28)
+# EK_DISEMBARK (kernels.apocalypse.units.disembark): a = the squad, b = its transport, c = its models, x, y = where
 # EK_VEHICLE (kernels.apocalypse.vehicles): a = the unit, b = what befell it (VEV_*, or a damage result
 # of kernels.w40k.vehicles DMG_CREW_SHAKEN..DMG_EXPLODES), c = its Hull Points left, x = Hull Points lost
 VEV_HULL, VEV_WRECKED = 0, 9

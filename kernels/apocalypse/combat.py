@@ -7,13 +7,20 @@ zombies are counted for The Plague, and the unit's for the combat's result (core
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    G_ACTIVE,
     MI_OWNER,
+    MI_VSTATUS,
     P_EXPLOSION_DICE,
     P_EXPLOSION_S,
     P_PLAGUE_FNP,
+    P_TABLE,
+    PH_ASSAULT,
+    PH_Z_ASSAULT,
     PR_ZKILLED,
+    SIDE_PLAYERS,
     US_AURA_WS1,
     US_FEAR_WS1,
+    VST_EXPLODED,
     ZK_BRUTE,
 )
 from kernels.apocalypse.hordes import horde_models, is_alive, remove_if_empty
@@ -27,7 +34,18 @@ from kernels.apocalypse.strike import (
     strike_horde,
 )
 from kernels.apocalypse.terrain import cover_at
-from kernels.apocalypse.units import disc_within, majority, models_within, settle_unit, unit_alive
+from kernels.apocalypse.units import (
+    DISEMBARK_IN,
+    disc_within,
+    disembark,
+    majority,
+    models_alive,
+    models_within,
+    passengers,
+    settle_unit,
+    unit_alive,
+    unit_exists,
+)
 from kernels.apocalypse.vehicles import (
     FRONT,
     REAR,
@@ -98,7 +116,9 @@ def blast_on_unit(rng, g, st, u, hits, strength, tb):
     (5+ in the open, §6), a ruin 4+ (2+ with Foggy). A vehicle hit by it loses a Hull Point and
     rolls no damage (§10)."""
     if is_vehicle(st, g, u):
-        return hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
+        lost = hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
+        release_passengers(rng, g, st, u, tb)
+        return lost
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
     clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
@@ -140,6 +160,7 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
                                         (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, facing, tb)
         if exploded:
             vehicle_explosion(rng, g, st, u, tb)
+        release_passengers(rng, g, st, u, tb)
         return lost  # apocalypse V4: each Hull Point lost counts for the combat's result
     before = out[OUT_UNSAVED]
     if precise:
@@ -204,6 +225,7 @@ def vehicle_explosion(rng, g, st, u, tb):
             continue
         if is_vehicle(st, g, v):
             strike_vehicle(rng, g, st, v, n, 1, strength, NONE, False, False, SIDE, tb)
+            release_passengers(rng, g, st, v, tb)
         else:
             clear_out(out)
             auto_hit_spec(spec, strength, NONE, majority(st, g, v, T), tb.wound_chart)
@@ -222,3 +244,28 @@ def vehicle_explosion(rng, g, st, u, tb):
         strike_horde(rng, g, n, spec, st, h, NONE, False, tb, out)
         st.pres[g, owner, PR_ZKILLED] += out[OUT_KILLED]
         remove_if_empty(st, g, h)
+
+
+@njit
+def release_passengers(rng, g, st, v, tb):
+    """apocalypse V10, V11: transport v wrecked, its passengers get out within 3" of the wreck on the side
+    facing the extraction zone (choice) and may not move further this turn; if it exploded each of them
+    first takes a hit at the explosion's Strength (``P_EXPLOSION_S``), AP -, no cover. Returns the unit."""
+    if not is_transport(st, g, v) or st.wounds[g, v, 0] > 0:
+        return -1
+    u = passengers(st, g, v)
+    if u < 0:
+        return -1
+    if (st.minfo[g, v, 0, MI_VSTATUS] & VST_EXPLODED) != 0:
+        spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
+        clear_out(out)
+        auto_hit_spec(spec, int(tb.prm[P_EXPLOSION_S]), NONE, majority(st, g, u, T), tb.wound_chart)
+        resolve_attacks(rng, g, models_alive(st, g, u), spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u],
+                        st.mstatus[g, u], NONE, 0, st.w_dealt[:0], out)
+        settle_unit(st, g, u, tb, 0)
+        if not unit_exists(st, g, u):
+            return u
+    c = 0.5 * tb.prm[P_TABLE]
+    phase = PH_ASSAULT if st.gst[g, G_ACTIVE] == SIDE_PLAYERS else PH_Z_ASSAULT
+    disembark(st, g, u, v, c, c, DISEMBARK_IN, phase, tb)
+    return u

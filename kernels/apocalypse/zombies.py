@@ -58,6 +58,7 @@ from kernels.apocalypse.columns import (
     US_WAS_CHARGED,
     WL_KILLED,
 )
+from kernels.apocalypse.combat import release_passengers
 from kernels.apocalypse.geometry import along_edge, disc_radius
 from kernels.apocalypse.hordes import horde_models, is_alive, merge_hordes, new_horde, refresh_radius, spawn_batch
 from kernels.apocalypse.movement import fall_back
@@ -134,6 +135,7 @@ def spawner_aura(rng, g, st, tb):
             st.res[g, R_AURA_WOUNDS] += 1
             log_event(st, g, PH_Z_MOVEMENT, EK_AURA, u, 1, 0, st.upos[g, u, 0], st.upos[g, u, 1])
             if aura_on_vehicle(st, g, u):
+                release_passengers(rng, g, st, u, tb)  # apocalypse V11: they get out of the wreck
                 wreck_spawner(st, g, u, tb)  # §10: a vehicle destroyed by the aura is replaced by a spawner
             settle_unit(st, g, u, tb, PH_Z_MOVEMENT)
             continue

@@ -22,6 +22,18 @@ from sim.rulesets.apocalypse.ruleset import RULESET
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "apocalypse"
 
 
+RHINO_ARMY = EXAMPLES / "vehicles" / "armies" / "ultramarines_rhino.toml"
+RHINO_UNITS = range(4)  # CAPTAIN, TACTICAL, RHINO, DEVASTATORS: the army's units, HQ first
+
+
+def rhino_config_file(tmp_path: Path) -> Path:
+    """A one-player game config of the Ultramarines with their Rhino (the transport tests)."""
+    path = tmp_path / "rhino.toml"
+    path.write_text(f'ruleset = "apocalypse"\n\n[[players]]\nname = "Ultramarines"\narmy = "{RHINO_ARMY.as_posix()}"\n',
+                    encoding="utf-8")
+    return path
+
+
 def config(name: str = "one_player", **params):
     cfg = load_config(EXAMPLES / "configs" / f"{name}.toml")
     return replace(cfg, **params) if params else cfg

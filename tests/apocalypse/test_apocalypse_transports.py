@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apocalypse_helpers import put_unit, vehicle_game
+from apocalypse_helpers import RHINO_ARMY, RHINO_UNITS, put_unit, rhino_config_file, vehicle_game
 
 import kernels.apocalypse.assault as assault
 import kernels.apocalypse.combat as combat
@@ -37,17 +37,12 @@ from sim.rulesets.apocalypse.compile import sizes
 from sim.rulesets.apocalypse.config import ConfigError, load_config
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "apocalypse"
-RHINO_ARMY = ROOT / "vehicles" / "armies" / "ultramarines_rhino.toml"
-CAPTAIN, TACTICAL, RHINO, DEVASTATORS = range(4)  # the army's units, HQ first
+CAPTAIN, TACTICAL, RHINO, DEVASTATORS = RHINO_UNITS
 
 
 @pytest.fixture
 def rhino_config(tmp_path):
-    """A one-player game of the Ultramarines with their Rhino."""
-    path = tmp_path / "rhino.toml"
-    path.write_text(f'ruleset = "apocalypse"\n\n[[players]]\nname = "Ultramarines"\narmy = "{RHINO_ARMY.as_posix()}"\n',
-                    encoding="utf-8")
-    return path
+    return rhino_config_file(tmp_path)
 
 
 game = vehicle_game

@@ -416,7 +416,12 @@ def build_units(army: Army, cat: Catalogue | None = None) -> tuple[BuiltUnit, ..
         built = [build_unit(u, cat) for u in army.units]
     except ArmyError as err:
         raise _fail(army, str(err)) from None
-    return tuple(sorted(built, key=lambda u: not u.is_hq))
+    keys = []
+    for k, unit in enumerate(built):  # a Dedicated Transport stays right after its squad (V11: it carries it)
+        transport = unit.vehicle is not None and not unit.vehicle.is_walker
+        keys.append(keys[k - 1] if transport and k > 0 else not unit.is_hq)
+    order = sorted(range(len(built)), key=lambda k: keys[k])
+    return tuple(built[k] for k in order)
 
 
 # ------------------------------------------------------------------------------------ fitting

@@ -121,6 +121,8 @@ class Policy:
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
     decisions: int = _h(0, "0 the rules above (P3-P12); 1 random-legal baseline: moves, shoot or Run, targets, "
                            "charges, Overwatch and Force drawn uniformly among the legal ones", (0, 1))
+    disembark_in: float = _h(6.0, "V11: a squad gets out of its Dedicated Transport when the transport ends its move "
+                                  "within this many inches of the squad's goal (or cannot move)")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
@@ -133,7 +135,7 @@ class Policy:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
                 raise ConfigError(f"policy: {name} = {value!r}; allowed: an integer {lo}-{hi}")
-        for name in ("standoff_in", "aura_penalty_in", "threat_in", "fire_until"):
+        for name in ("standoff_in", "aura_penalty_in", "threat_in", "fire_until", "disembark_in"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 100:
                 raise ConfigError(f"policy: {name} = {value!r}; allowed: 0-100 inches")
