@@ -88,10 +88,11 @@ N_RES = R_SP0 + N_SRC
 
 # ---- results per player: int32[n, P, N_PRES] ------------------------------------------------
 (PR_WL_FATE, PR_WL_EXTRACTED, PR_MODELS_START, PR_MODELS_LOST, PR_ZKILLED, PR_NOISE, PR_BRUTES, PR_TRAIT,
- PR_GRENADES, PR_HULL_LOST, PR_VEHICLES_LOST, PR_WRECK_SPAWNERS) = range(12)
-N_PRES = 12  # PR_GRENADES: grenades this player's models threw (core §6.1)
+ PR_GRENADES, PR_HULL_LOST, PR_VEHICLES_LOST, PR_WRECK_SPAWNERS, PR_HORDE_WRECKS, PR_PASSENGERS_LOST) = range(14)
+N_PRES = 14  # PR_GRENADES: grenades this player's models threw (core §6.1)
 # PR_HULL_LOST Hull Points its vehicles lost, PR_VEHICLES_LOST its vehicles wrecked, PR_WRECK_SPAWNERS its
-# wrecks that became spawners (§10)
+# wrecks that became spawners (§10); PR_HORDE_WRECKS its transports wrecked at once by a charge of 30+ zombies
+# (§8), PR_PASSENGERS_LOST its models lost aboard a transport (its explosion, §8's 30+ charge)
 WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
 
 # ---- scalar parameters: Tables.prm float64[N_PRM] -------------------------------------------

@@ -16,6 +16,7 @@ from kernels.apocalypse.columns import (
     P_TABLE,
     PH_ASSAULT,
     PH_Z_ASSAULT,
+    PR_PASSENGERS_LOST,
     PR_ZKILLED,
     SIDE_PLAYERS,
     US_AURA_WS1,
@@ -260,8 +261,10 @@ def release_passengers(rng, g, st, v, tb):
         spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
         clear_out(out)
         auto_hit_spec(spec, int(tb.prm[P_EXPLOSION_S]), NONE, majority(st, g, u, T), tb.wound_chart)
-        resolve_attacks(rng, g, models_alive(st, g, u), spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u],
+        before = models_alive(st, g, u)
+        resolve_attacks(rng, g, before, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u],
                         st.mstatus[g, u], NONE, 0, st.w_dealt[:0], out)
+        st.pres[g, st.minfo[g, v, 0, MI_OWNER], PR_PASSENGERS_LOST] += before - models_alive(st, g, u)
         settle_unit(st, g, u, tb, 0)
         if not unit_exists(st, g, u):
             return u

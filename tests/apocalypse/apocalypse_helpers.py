@@ -34,6 +34,18 @@ def rhino_config_file(tmp_path: Path) -> Path:
     return path
 
 
+def rhino_with_squad(st, tb, x: float, y: float) -> tuple[int, int]:
+    """The Rhino at (x, y) with the Tactical Squad embarked, as deployment leaves them: (rhino, squad)."""
+    import kernels.apocalypse.units as units
+
+    _, tactical, rhino, _ = RHINO_UNITS
+    v = put_unit(st, tb, rhino, x, y)
+    u = put_unit(st, tb, tactical, x, y)
+    st.ust[0, u, C.US_EMBARKED] = v + 1
+    units.refresh_radius(st, 0, u, tb)
+    return v, u
+
+
 def config(name: str = "one_player", **params):
     cfg = load_config(EXAMPLES / "configs" / f"{name}.toml")
     return replace(cfg, **params) if params else cfg

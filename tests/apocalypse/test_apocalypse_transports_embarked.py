@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from apocalypse_helpers import RHINO_UNITS, put_unit, rhino_config_file, vehicle_game
+from apocalypse_helpers import RHINO_UNITS, rhino_config_file, rhino_with_squad, vehicle_game
 
 import kernels.apocalypse.combat as combat
 import kernels.apocalypse.geometry as geometry
@@ -33,13 +33,7 @@ def rhino_config(tmp_path):
     return rhino_config_file(tmp_path)
 
 
-def aboard(st, tb, x, y):
-    """The Rhino at (x, y) with the Tactical Squad embarked, as deployment leaves them."""
-    v = put_unit(st, tb, RHINO, x, y)
-    u = put_unit(st, tb, TACTICAL, x, y)
-    st.ust[0, u, C.US_EMBARKED] = v + 1
-    units.refresh_radius(st, 0, u, tb)
-    return v, u
+aboard = rhino_with_squad
 
 
 def zombies_strike(st, tb, rng, u, n_dice, strength):
