@@ -147,8 +147,9 @@ N_EV = 8
 (EK_UNIT, EK_SPAWNER, EK_HORDE, EK_SPAWN, EK_MOVE, EK_CHARGE, EK_FIGHT, EK_BRUTE, EK_UNIT_LOST, EK_WARLORD,
  EK_NOISE, EK_GRAVEYARD, EK_SHOOT, EK_FALL_BACK, EK_END, EK_ORDER, EK_AURA, EK_SPAWNER_DEATH, EK_JOIN,
  EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE, EK_BLIND, EK_TERRAIN, EK_VEHICLE,
- EK_DISEMBARK) = range(28)
+ EK_DISEMBARK, EK_ABOARD) = range(29)
 # EK_DISEMBARK (kernels.apocalypse.units.disembark): a = the squad, b = its transport, c = its models, x, y = where
+# EK_ABOARD (the turn's snapshot): a = a transport, b = the models aboard it, c = their unit
 # EK_VEHICLE (kernels.apocalypse.vehicles): a = the unit, b = what befell it (VEV_*, or a damage result
 # of kernels.w40k.vehicles DMG_CREW_SHAKEN..DMG_EXPLODES), c = its Hull Points left, x = Hull Points lost
 VEV_HULL, VEV_WRECKED = 0, 9

@@ -18,6 +18,7 @@ from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     BLIND_NONE,
     BLIND_THIS_TURN,
+    EK_ABOARD,
     EK_CHARGE,
     EK_END,
     EK_SNAP_HORDE,
@@ -514,6 +515,9 @@ def snapshot(st, g):
         return
     for u in range(st.ust.shape[1]):
         if unit_alive(st, g, u):
+            w = passengers(st, g, u)
+            if w >= 0:  # before its transport's snapshot: the trace labels it "(N aboard)"
+                log_event(st, g, PH_END, EK_ABOARD, u, models_alive(st, g, w), w, st.upos[g, u, 0], st.upos[g, u, 1])
             log_event(st, g, PH_END, EK_SNAP_UNIT, u, models_alive(st, g, u), st.ust[g, u, US_OWNER],
                       st.upos[g, u, 0], st.upos[g, u, 1])
     for h in range(st.hst.shape[1]):
