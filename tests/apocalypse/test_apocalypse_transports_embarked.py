@@ -138,11 +138,12 @@ def test_passengers_neither_run_nor_throw_grenades(rhino_config):
 
 def test_the_transport_drives_its_squad_and_it_gets_out_near_its_goal(dice, rhino_config):
     """The Rhino drives 12" towards the squad's goal (the zone, rush plan); ending within disembark_in
-    (6") of the zone, the squad gets out beside it on the zone's side, within 3" of the hull, and
+    (here 6") of the zone, the squad gets out beside it on the zone's side, within 3" of the hull, and
     may not move further (no Run, no charge)."""
     tb, st, rng = vehicle_game(rhino_config)
     tb.policy[0, C.POL_PLAN] = C.PLAN_RUSH
     tb.policy[0, C.POL_ESCORT] = 0
+    tb.policy[0, C.POL_DISEMBARK] = 6.0
     c = 0.5 * tb.prm[C.P_TABLE]
     far = c - tb.prm[C.P_ZONE_R] - 30.0  # 30" from the zone's edge: one move leaves it 18" away
     v, u = aboard(st, tb, far, c)
@@ -163,6 +164,26 @@ def test_the_transport_drives_its_squad_and_it_gets_out_near_its_goal(dice, rhin
     assert not shooting.run_decision(st, 0, u, tb) and st.ust[0, u, C.US_NO_CHARGE] == 1
     turn.start_turn(st, 0)
     assert shooting.run_decision(st, 0, u, tb)  # the next turn it moves as any unit
+
+
+def test_by_default_a_squad_rides_into_the_zone(dice, rhino_config):
+    """The presets' disembark_in (measured best against 3", 6" and 12", docs/apocalypse.md): a transport
+    that ends its move 3" short of the zone keeps its squad; once on the zone, the squad gets out."""
+    tb, st, rng = vehicle_game(rhino_config)
+    default = load_config(rhino_config).players[0].policy.disembark_in
+    assert tb.policy[0, C.POL_DISEMBARK] == default
+    tb.policy[0, C.POL_PLAN] = C.PLAN_RUSH
+    tb.policy[0, C.POL_ESCORT] = 0
+    c = 0.5 * tb.prm[C.P_TABLE]
+    v, u = aboard(st, tb, c - tb.prm[C.P_ZONE_R] - 15.0, c)
+    dice.script(*([3] * 40))
+    turn.movement_phase(rng, 0, st, tb)  # 12" of 15": it ends 3" short of the zone
+    assert geometry.zone_distance(st.upos[0, v, 0], st.upos[0, v, 1], tb.prm) == pytest.approx(3.0)
+    assert st.ust[0, u, C.US_EMBARKED] == v + 1
+    turn.start_turn(st, 0)
+    turn.movement_phase(rng, 0, st, tb)
+    assert st.ust[0, u, C.US_EMBARKED] == 0
+    assert geometry.zone_distance(st.upos[0, u, 0], st.upos[0, u, 1], tb.prm) == 0.0  # it stands on the zone
 
 
 def test_a_squad_stays_aboard_beyond_disembark_in(dice, rhino_config):

@@ -121,8 +121,9 @@ class Policy:
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
     decisions: int = _h(0, "0 the rules above (P3-P12); 1 random-legal baseline: moves, shoot or Run, targets, "
                            "charges, Overwatch and Force drawn uniformly among the legal ones", (0, 1))
-    disembark_in: float = _h(6.0, "V11: a squad gets out of its Dedicated Transport when the transport ends its move "
-                                  "within this many inches of the squad's goal (or cannot move)")
+    disembark_in: float = _h(0.0, "V11: a squad gets out of its Dedicated Transport when the transport ends its move "
+                                  "within this many inches of the squad's goal (or cannot move); 0: on the zone "
+                                  "or at the standoff point")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
