@@ -239,9 +239,10 @@ def test_the_passengers_of_an_explosion_take_a_strength_4_hit_each(dice, rhino_c
 
 
 @pytest.mark.slow
-def test_passengers_ride_and_get_out_in_whole_games(rhino_config):
+def test_passengers_ride_in_whole_games_without_breaking_an_invariant(rhino_config):
     """Compiled kernels, check mode: every invariant holds (a squad aboard stands on its living
-    transport and is locked with nothing), and squads get out in games."""
+    transport and is locked with nothing). That squads get out in real games is checked on a traced
+    game of the Rhino example (test_apocalypse_transports_example)."""
     from sim.play import play
 
     cfg = load_config(rhino_config)
