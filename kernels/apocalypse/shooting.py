@@ -744,7 +744,8 @@ def _random_shooting(rng, g, st, u, tb):
     """The random baseline's Shooting phase for unit u: shoot its drawn target, Run, or neither, each
     as likely among those the rules allow (a Target Priority unit with its target within 12" shoots)."""
     h = random_target(rng, g, st, u, tb)
-    shoot_ok, run_ok = h >= 0, may_run(st.ust[g, u, US_TYPE]) and not stays_put(st, g, u)
+    shoot_ok = h >= 0
+    run_ok = may_run(st.ust[g, u, US_TYPE]) and may_move(st, g, u) and not stays_put(st, g, u)  # apocalypse V5
     if shoot_ok and must_shoot(st, g, u, h, tb):
         k = 0
     else:

@@ -361,3 +361,21 @@ def test_a_walker_moves_6_inches_through_the_planner_unless_stunned(dice, stunne
     moved = norm(st.upos[0, u, 0] - 6, st.upos[0, u, 1] - 6)
     assert moved == pytest.approx(0.0) if stunned else moved == pytest.approx(6.0)
     assert st.umoved[0, u] == pytest.approx(moved)
+
+
+@pytest.mark.parametrize("immobilised", [False, True])
+def test_the_random_baseline_runs_a_walker_only_if_it_may_move(dice, immobilised):
+    """V5: an Immobilised walker does not move, so the random-legal baseline's Shooting phase may
+    not draw a Run for it (with no target in range its choices are Run or neither, then only
+    neither)."""
+    tb, st, rng = game()
+    tb.policy[:, C.POL_DECISIONS] = 1  # the random-legal baseline
+    u = put(st, tb, HELBRUTE, 6, 6)
+    if immobilised:
+        st.minfo[0, u, 0, C.MI_VSTATUS] |= C.VST_IMMOBILISED
+    # the draw among the legal choices (0.0: the first, Run if allowed), the Run's D6, its drawn course
+    dice.script(0.0, 3, *[0.5] * 8)
+    shooting._random_shooting(rng, 0, st, u, tb)
+    assert bool(st.ust[0, u, C.US_RAN]) is not immobilised
+    if immobilised:
+        assert st.umoved[0, u] == 0.0
