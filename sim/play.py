@@ -16,6 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -127,11 +128,24 @@ def _record_compile(rs: Ruleset, seconds: float) -> None:
 
 
 def recorded_compile(config) -> dict | None:
-    """The last recorded cold compile of the config's kernels (seconds, when), or None."""
+    """The last recorded cold compile of the config's kernels (seconds, when), else the newest one
+    recorded here for an earlier version of its kernels package (with ``"earlier": True``: an edit
+    of the kernels changes the cache folder, not much the compile time), or None."""
+    folder = cache_dir(ruleset_of(config).kernels_package)
+    found = _read_record(folder / "compile.json")
+    if found is not None:
+        return found
+    package = folder.name.rsplit("-", 1)[0]
+    earlier = [r for r in map(_read_record, folder.parent.glob(f"{package}-*/compile.json")) if r is not None]
+    return {**max(earlier, key=lambda r: str(r.get("when", ""))), "earlier": True} if earlier else None
+
+
+def _read_record(path: Path) -> dict | None:
     try:
-        return json.loads((cache_dir(ruleset_of(config).kernels_package) / "compile.json").read_text())
+        record = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+    return record if isinstance(record, dict) and isinstance(record.get("seconds"), int | float) else None
 
 
 def run_batches(config, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, first_game: int = 0,
