@@ -1,0 +1,64 @@
+"""kernels.jit.by_ref: a NamedTuple of arrays passed down the kernels as one pointer (``ByRef``)
+reads and writes the very arrays of the tuple, at any depth, and is the tuple itself in plain
+Python."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+from kernels import jit
+from kernels.jit import by_ref, njit, njit_alloc
+
+
+class Pair(NamedTuple):
+    a: np.ndarray  # float64[n]
+    b: np.ndarray  # int32[n, 2]
+
+
+@njit
+def _bump(p, k):
+    p.a[k] += p.b.shape[1] * p.b[k, 1]
+
+
+@njit
+def _total(p):
+    s = 0.0
+    for k in range(p.a.shape[0]):
+        s += p.a[k]
+    return s
+
+
+@njit_alloc
+def _drive(p):
+    ref = by_ref(p)
+    for k in range(ref.a.shape[0]):
+        _bump(ref, k)
+    return _total(by_ref(ref))  # by reference again: the same pointer
+
+
+def _pair():
+    return Pair(np.arange(5.0), np.arange(10, dtype=np.int32).reshape(5, 2))
+
+
+def test_a_kernel_writes_and_reads_the_tuples_arrays_through_the_reference():
+    pair = _pair()
+    expected = pair.a + 2 * pair.b[:, 1]
+    total = _drive(pair)
+    assert np.array_equal(pair.a, expected)  # written in place, in the caller's array
+    assert total == expected.sum()
+
+
+@pytest.mark.skipif(jit.JIT_DISABLED or not jit.LIGHT_KERNELS, reason="the light kernels' signatures")
+def test_the_callees_take_the_reference_not_the_tuple():
+    _drive(_pair())
+    for kernel in (_bump, _total):
+        assert any(isinstance(t, jit.ByRef) for sig in kernel.signatures for t in sig), kernel.signatures
+
+
+def test_in_plain_python_the_reference_is_the_tuple():
+    pair = _pair()
+    assert by_ref(pair) is pair
+    assert _drive.py_func(Pair(np.zeros(2), np.ones((2, 2), np.int32))) == 4.0  # the callees get the tuple
