@@ -46,8 +46,34 @@ inlining): most of it moves a game's state and tables, some 600 scalars, in and 
 it. Duplicate specialisations are few (``log_event`` 6, ``close_event`` 8: their numbers int,
 float or bool; ``roll_pass`` 2): about 3% of the functions. Switching off LLVM's loop vectoriser
 (SLP is off already) or running the light kernels' function passes at O1 saved nothing
-measurable. The lever left is that IR: the state and tables passed as one pointer (a numba data
-model for their NamedTuple types), not done: a call LLVM does not inline would then copy them.
+measurable. The lever left is that IR: the state and tables passed as one pointer (below).
+
+**By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
+slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
+``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
+takes two pointers where it took some 500 scalars, and numba lowers no ``extractvalue`` or
+``insertvalue`` for them; kernels are unchanged (``st.fi[g, f, FI_KIND]`` reads the same), only
+the entry point wraps its tuples. A `ByRef` argument is marked ``noalias``, dereferenceable and
+not captured (`_mark_by_ref`: true, the struct is written once before the call tree and never
+after), so LLVM keeps the members it loads in registers across the array stores between them
+and may load them ahead of a branch or a loop. Out West (session 29, 2 shared cores, load 4-5,
+the same machine state, fresh processes, empty caches): the entry point's module 6.2 MB of IR
+before its passes -> 2.3 MB (273 functions either way), cold compile CPU 74-76 s -> 42-48 s, wall
+110-114 s -> 64-71 s; games/s on one thread the same within the machine's noise (kernel only,
+five interleaved runs each: -3% to +1.5%); results bit-identical. To apply it to a ruleset: in
+its ``play_batch``, ``state, tables = by_ref(st), by_ref(tb)`` and pass those down; a kernel that
+builds a new tuple (``st._replace``) or returns the state cannot take a `ByRef` (numba types it
+by attribute only: no indexing, unpacking or ``len``). The tests' drivers that call a kernel with
+the tuple itself compile a tuple version of it, as before. Zombies!!! (measured, not applied):
+the same two lines in its ``play_batch`` kept its results bit-identical and cut its cold compile
+from 82.5 and 75.2 s of CPU to 57.1 and 53.1 s (load 1-2), but its games/s on one thread fell
+(``play_batch`` only, 3,000 games, best of 3, CPU-time rates, base and new alternated both ways,
+load 1-8): the base game 1,157 -> 1,024 (means of 5 and 6 runs; lower in 5 of 6 pairs), Ashes
+to Ashes mixed 762 -> 635 (lower in every pair), beyond the noise. Not profiled; a lead: Out West's
+optimised module keeps 72 functions by reference, 41 with the tuples (LLVM inlines less when a
+call costs one pointer), and a call it does not inline loads each member it reads again. Next
+steps there: profile which kernels lost, and try ``alwaysinline`` on the small ones or passing the
+few hot arrays as arguments beside the reference.
 
 **Internal kernels.** numba links a callee into its caller as ``linkonce_odr`` (another module
 may replace it), so LLVM must keep every callee's signature whole: a kernel that takes a game's
@@ -213,7 +239,15 @@ class _EnvIgnored:
         return getattr(self._real, name)
 
 
-class _LightLibrary(codegen.JITCodeLibrary):
+class _ByRefLibrary(codegen.JITCodeLibrary):
+    """A code library whose functions' `ByRef` arguments are marked ``noalias`` (`_mark_by_ref`)."""
+
+    def add_ir_module(self, ir_module):
+        _mark_by_ref(ir_module, self._codegen._target_data)
+        super().add_ir_module(ir_module)
+
+
+class _LightLibrary(_ByRefLibrary):
     """The code library of a kernel called from another kernel: its IR (function passes done) is
     linked into its callers; the module passes and machine code are the entry point's.
 
@@ -280,7 +314,7 @@ def _module_for_linking(library):
     return library._get_module_for_linking()
 
 
-class _EntryLibrary(codegen.JITCodeLibrary):
+class _EntryLibrary(_ByRefLibrary):
     """The code library of an entry point: before the module passes, every kernel linked into it
     becomes internal to it, so that LLVM may drop the arguments a kernel never reads and promote
     the rest (a game's state and tables are some 500 scalars when passed whole)."""
@@ -378,3 +412,98 @@ njit = _decorator(_nrt=False)
 njit_alloc = _decorator(_nrt=True)  # explicit: an unset flag is inherited from the caller
 njit_parallel = _decorator(light=False, parallel=True)
 prange = numba.prange
+
+# ---------------------------------------------------------------------------------- by reference
+
+
+class ByRef(types.Type):
+    """A NamedTuple (a game's state, its tables) passed by reference: one pointer to the tuple's
+    struct, stored once on the stack of the kernel that made it (`by_ref`), instead of every
+    array's meminfo, parent, size, data pointer, shape and strides as arguments of every call.
+    ``ref.name`` reads the member from the struct; the reference lives no longer than the call
+    of the kernel that made it (never returned, never stored)."""
+
+    def __init__(self, tuple_type):
+        self.tuple_type = tuple_type
+        digest = hashlib.blake2b(str(tuple_type).encode(), digest_size=6).hexdigest()
+        super().__init__(name=f"ByRef({tuple_type.instance_class.__name__}.{digest})")
+
+    @property
+    def key(self):
+        return self.tuple_type
+
+
+_BY_REF_STRUCTS: set = set()  # the LLVM struct of every tuple type passed by reference
+
+
+def _mark_by_ref(ir_module, target_data):
+    """Every `ByRef` argument of the module's functions ``noalias`` and dereferenceable: the
+    struct it points to is written once, before the call tree it is passed down, and only read
+    after, so no store through another pointer (an array's data) touches it, and LLVM may keep
+    its members in registers and load them ahead of a branch or a loop."""
+    if not _BY_REF_STRUCTS:
+        return
+    for function in ir_module.functions:
+        for argument in function.args:
+            struct = getattr(argument.type, "pointee", None)
+            if struct in _BY_REF_STRUCTS:
+                argument.add_attribute("noalias")
+                argument.add_attribute("captures(none)")
+                argument.attributes.dereferenceable = struct.get_abi_size(target_data)
+                argument.attributes.align = struct.get_abi_alignment(target_data)
+
+
+def by_ref(tup):
+    """A game's state or tables (a NamedTuple) by reference inside a kernel (`ByRef`), stored once
+    in a slot of that kernel's stack; in plain Python (the JIT off, a test's ``py_func``) the
+    tuple itself."""
+    return tup
+
+
+if not JIT_DISABLED:
+    from numba.core import cgutils
+    from numba.core.imputils import impl_ret_borrowed, lower_builtin, lower_getattr_generic
+    from numba.core.typing.templates import AttributeTemplate, infer_getattr
+    from numba.extending import models, register_model, type_callable
+
+    @register_model(ByRef)
+    class _ByRefModel(models.PrimitiveModel):
+        def __init__(self, dmm, fe_type):
+            struct = dmm.lookup(fe_type.tuple_type).get_value_type()
+            _BY_REF_STRUCTS.add(struct)
+            super().__init__(dmm, fe_type, struct.as_pointer())
+
+    @infer_getattr
+    class _ByRefAttributes(AttributeTemplate):
+        key = ByRef
+
+        def generic_resolve(self, typ, attr):
+            fields = typ.tuple_type.fields
+            return typ.tuple_type.types[fields.index(attr)] if attr in fields else None
+
+    @lower_getattr_generic(ByRef)
+    def _by_ref_getattr(context, builder, typ, value, attr):
+        index = typ.tuple_type.fields.index(attr)
+        member = builder.load(cgutils.gep_inbounds(builder, value, 0, index))
+        return impl_ret_borrowed(context, builder, typ.tuple_type.types[index], member)
+
+    @type_callable(by_ref)
+    def _by_ref_type(context):
+        def typer(tup):
+            if isinstance(tup, ByRef):
+                return tup
+            if isinstance(tup, types.BaseNamedTuple):
+                return ByRef(tup)
+            return None
+
+        return typer
+
+    @lower_builtin(by_ref, types.BaseNamedTuple)
+    def _by_ref_make(context, builder, sig, args):
+        slot = cgutils.alloca_once(builder, context.get_value_type(sig.args[0]))
+        builder.store(args[0], slot)
+        return slot
+
+    @lower_builtin(by_ref, ByRef)
+    def _by_ref_again(context, builder, sig, args):
+        return args[0]

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from kernels.jit import njit, njit_alloc
+from kernels.jit import by_ref, njit, njit_alloc
 from kernels.outwest.deck import (
     WILD_BIT,
     action_card,
@@ -532,9 +532,10 @@ def play_game(st, g, tb, rng, check):
 def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``.
     ``rng[g]`` is left at the stream's final counter (the caller counts the dice rolled)."""
+    state, tables = by_ref(st), by_ref(tb)  # one pointer each down the call tree (kernels.jit.ByRef)
     for g in range(st.fi.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
-        play_game(st, g, tb, rng, check)
+        play_game(state, g, tables, rng, check)
 
 
 # ------------------------------------------------------------------ invariants
