@@ -115,6 +115,7 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
         C.EK_VEHICLE: lambda: _vehicle(names, a, b, c, round(x)),
         C.EK_FLAT_OUT: lambda: (f"{names.unit(a)} moves Flat Out to ({x:.1f}, {y:.1f}), {c}\" this turn"
                                 + (f"; {names.unit(b)} aboard does not fire" if b >= 0 else "")),
+        C.EK_EMBARK: lambda: f"{names.unit(a)} ({c} models) embarks on {names.unit(b)} at ({x:.1f}, {y:.1f})",
         C.EK_DISEMBARK: lambda: f"{names.unit(a)} ({c} models) gets out of {names.unit(b)} at ({x:.1f}, {y:.1f})",
     }
     text = texts.get(kind)
