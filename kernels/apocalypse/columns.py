@@ -33,6 +33,7 @@ N_SRC = 15
  US_SUPPORTED, US_ESCORT, US_FORCE, US_REROLLED, US_FOUGHT, US_REGROUPED, US_DIFFICULT_CHARGE, US_EMBARKED,
  US_DISEMBARKED) = range(27)
 N_US = 27
+# US_RAN: the unit ran this turn; a Dedicated Transport's: it moved Flat Out (V11 [C]; its passengers do not fire)
 # US_EMBARKED: the transport unit it rides in + 1 (0 = on the table; apocalypse V11, §8): not on the table, it
 # fires from the hull; US_DISEMBARKED: it got out this turn and may not move further (no Run, no charge) [C]
 # US_DIFFICULT_CHARGE: it charged through difficult terrain this turn without assault grenades: I1 (core §7.1)
@@ -111,8 +112,10 @@ WL_ALIVE, WL_KILLED, WL_BRUTE, WL_SPAWNER, WL_FLED = range(5)  # PR_WL_FATE
  P_EDGE_BAND, P_SPAWNER_AVOID, P_PSYCHIC, P_FREE_UNITS, P_GRENADE_QUIET, P_BLIND_ON, P_TERRAIN_N,
  P_TERRAIN_R, P_TERRAIN_COVER, P_TERRAIN_LAYOUT, P_PRIORITY_SHOOT, P_AURA_ATSKNF, P_PLAGUE_FNP,
  P_SUPPORT_JOIN, P_EXPLOSION_S, P_EXPLOSION_DICE, P_VEHICLE_NOISE_D3, P_VEHICLE_NOISE_ADD, P_ASSAULT_ALL4,
- P_TRANSPORT_MOVE) = range(113)
-N_PRM = 113
+ P_TRANSPORT_MOVE, P_FLAT_OUT, P_EMBARK_WITHIN) = range(115)
+N_PRM = 115
+# P_EMBARK_WITHIN: embark_within, every model of a squad within this of its transport's hull to embark (V11 [C])
+# P_FLAT_OUT: flat_out_in, the inches a Dedicated Transport moves Flat Out in the Shooting phase (V11 [C])
 # P_ASSAULT_ALL4: vehicle_assault_hits = "all_4" (V7; 0 = auto / 4+ / 6+ by the last move); P_TRANSPORT_MOVE its move
 # P_EXPLOSION_S, P_EXPLOSION_DICE: a vehicle's Explodes! hits every model within that many D6" at that Strength (V10)
 # P_BLIND_ON: Blind's Initiative test and WS 1 / BS 1 (core §12; 0 = hits only, the comparison's baseline);
@@ -125,8 +128,12 @@ N_PRM = 113
 (POL_PLAN, POL_MARGIN, POL_STANDOFF, POL_RUN, POL_SHOOT, POL_THREAT, POL_HEAVY_WARLORD, POL_REROLL, POL_OVERWATCH,
  POL_SUPER, POL_ESCORT, POL_TARGET, POL_CHARGE, POL_CHARGE_MAX, POL_BODYGUARD, POL_MERGE, POL_FORCE, POL_TRAIT,
  POL_AURA_PENALTY, POL_FIRE_UNTIL, POL_GRENADE, POL_BLIND, POL_AURA_PER_MODEL, POL_WARLORD_PLAN,
- POL_DECISIONS, POL_DISEMBARK) = range(26)
-N_POL = 26  # POL_DECISIONS 1: the random-legal baseline (kernels.apocalypse.choices)
+ POL_DECISIONS, POL_DISEMBARK, POL_FLAT_OUT, POL_REEMBARK) = range(28)
+N_POL = 28  # POL_DECISIONS 1: the random-legal baseline (kernels.apocalypse.choices)
+# POL_FLAT_OUT: when a transport moves Flat Out (0 never, 1 behind schedule with nothing worth firing at, 2 always
+# when it does not fire)
+# POL_REEMBARK: a squad out of its transport embarks again when a horde of at least this many models is within
+# threat_in (0 never)
 # POL_DISEMBARK: passengers get out when their transport ends its move within this many inches of their goal
 PLAN_RUSH, PLAN_STAGED, PLAN_ESCORT = 0, 1, 2
 
@@ -147,8 +154,11 @@ N_EV = 8
 (EK_UNIT, EK_SPAWNER, EK_HORDE, EK_SPAWN, EK_MOVE, EK_CHARGE, EK_FIGHT, EK_BRUTE, EK_UNIT_LOST, EK_WARLORD,
  EK_NOISE, EK_GRAVEYARD, EK_SHOOT, EK_FALL_BACK, EK_END, EK_ORDER, EK_AURA, EK_SPAWNER_DEATH, EK_JOIN,
  EK_PSYCHIC, EK_SNAP_UNIT, EK_SNAP_HORDE, EK_HMOVE, EK_FIRST_ZOMBIE, EK_BLIND, EK_TERRAIN, EK_VEHICLE,
- EK_DISEMBARK, EK_ABOARD) = range(29)
+ EK_DISEMBARK, EK_ABOARD, EK_FLAT_OUT, EK_EMBARK) = range(31)
 # EK_DISEMBARK (kernels.apocalypse.units.disembark): a = the squad, b = its transport, c = its models, x, y = where
+# EK_FLAT_OUT (kernels.apocalypse.shooting.flat_out): a = the transport, b = its squad aboard (-1: none), c = its
+# whole move this turn in inches (rounded), x, y = where it stopped
+# EK_EMBARK (kernels.apocalypse.units.embark): a = the squad, b = its transport, c = its models, x, y = where
 # EK_ABOARD (the turn's snapshot): a = a transport, b = the models aboard it, c = their unit
 # EK_VEHICLE (kernels.apocalypse.vehicles): a = the unit, b = what befell it (VEV_*, or a damage result
 # of kernels.w40k.vehicles DMG_CREW_SHAKEN..DMG_EXPLODES), c = its Hull Points left, x = Hull Points lost

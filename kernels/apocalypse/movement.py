@@ -113,7 +113,8 @@ def move_allowance(unit_type, tb):
 
 @njit
 def may_run(unit_type):
-    """Bikes do not run (core §6.10), nor does a Dedicated Transport (apocalypse V11: no Flat Out)."""
+    """Bikes do not run (core §6.10), nor does a Dedicated Transport (apocalypse V11: it moves Flat Out instead,
+    shooting.flat_out)."""
     return unit_type != UT_BIKE and unit_type != UT_JETBIKE and unit_type != UT_TRANSPORT
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     BLIND_NONE,
+    EK_FLAT_OUT,
     EK_PSYCHIC,
     EK_SHOOT,
     G_TURN,
@@ -26,6 +27,7 @@ from kernels.apocalypse.columns import (
     MI_ML,
     MI_ROLE,
     P_BLIND_ON,
+    P_FLAT_OUT,
     P_GRENADE_QUIET,
     P_MOO_ALL,
     P_NOISE_HEAVY_BONUS,
@@ -38,6 +40,7 @@ from kernels.apocalypse.columns import (
     PH_SHOOTING,
     POL_BLIND,
     POL_FIRE_UNTIL,
+    POL_FLAT_OUT,
     POL_FORCE,
     POL_GRENADE,
     POL_HEAVY_WARLORD,
@@ -67,11 +70,12 @@ from kernels.apocalypse.columns import (
     US_REROLLED,
     US_SHOT,
     US_TYPE,
+    UT_TRANSPORT,
 )
 from kernels.apocalypse.combat import gets_hot
 from kernels.apocalypse.geometry import zone_distance
 from kernels.apocalypse.hordes import horde_inv, horde_models, is_alive, jugg_active, remove_if_empty
-from kernels.apocalypse.movement import may_run, move_unit, unit_goal, wander
+from kernels.apocalypse.movement import may_run, move_allowance, move_unit, unit_goal, wander
 from kernels.apocalypse.noise import make_noise, noise_of_weapon, overwatch_noise, psychic_noise, reroll_noise
 from kernels.apocalypse.state import OUT_REROLLED, W_SHOOT
 from kernels.apocalypse.strike import majority_toughness, strike_horde
@@ -80,12 +84,14 @@ from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
     any_rule,
     offence_rerolls,
+    passengers,
+    ride_along,
     settle_unit,
     unit_alive,
     unit_gap_horde,
     unit_has_trait,
 )
-from kernels.apocalypse.vehicles import is_vehicle, may_move, snap_only
+from kernels.apocalypse.vehicles import is_transport, is_vehicle, may_move, snap_only
 from kernels.jit import njit
 from kernels.rng import d6
 from kernels.w40k.attack_spec import attack_strength, hit_on_ranged, shooting_spec
@@ -687,13 +693,65 @@ def _is_locked(st, g, u):
 
 
 @njit
+def flat_out_decision(st, g, v, tb):
+    """Policy ``flat_out`` (V11 [C]): whether Dedicated Transport v moves Flat Out instead of firing: 0 never;
+    1 when it would not fire (P5), it is behind its schedule (the zone farther than its 12" moves to come
+    cover, as P4's Run) and its squad aboard has no target worth firing at (none, no fire point, or P5 says
+    no); 2 whenever it would not fire. Never when Immobilised or Crew Stunned (V5), while its squad's goal
+    holds it back, once on its goal, or on the random baseline (its choices are drawn, choices.py)."""
+    mode = int(tb.policy[st.ust[g, v, US_OWNER], POL_FLAT_OUT])
+    if mode == 0 or not is_transport(st, g, v) or not may_move(st, g, v) or plays_random(st, g, v, tb):
+        return False
+    if shooting_decision(st, g, v, choose_target(st, g, v, tb), tb):  # it fires instead
+        return False
+    w = passengers(st, g, v)
+    hold, gx, gy = unit_goal(st, g, w if w >= 0 else v, tb)
+    tx, ty = st.upos[g, v, 0], st.upos[g, v, 1]
+    if hold or (abs(gx - tx) < 1e-9 and abs(gy - ty) < 1e-9):
+        return False
+    d = zone_distance(tx, ty, tb.prm)
+    if d <= 1e-9:  # on the zone: it has arrived
+        return False
+    if mode == 2:
+        return True
+    aboard_fires = w >= 0 and st.minfo[g, v, 0, MI_FIRE_POINTS] > 0
+    if aboard_fires and shooting_decision(st, g, w, choose_target(st, g, w, tb), tb):
+        return False
+    left = max(0, int(tb.prm[P_TURNS]) - st.gst[g, G_TURN])  # Movement phases to come
+    return d > move_allowance(UT_TRANSPORT, tb) * left
+
+
+@njit
+def flat_out(rng, g, st, v, tb):
+    """V11 [C]: transport v moves Flat Out, up to ``flat_out_in`` more inches towards where it drives
+    (its squad's goal), instead of firing; its passengers may not fire this turn and stay aboard. The
+    move adds to the turn's moved distance, so §9.3's noise (rolled after the Shooting phase,
+    ``turn.movement_noise_all``) and V7's close combat hits count the whole turn's move."""
+    w = passengers(st, g, v)
+    _hold, gx, gy = unit_goal(st, g, w if w >= 0 else v, tb)
+    moved = move_unit(rng, g, st, v, gx, gy, tb.prm[P_FLAT_OUT], -1, True, tb, PH_SHOOTING)
+    st.umoved[g, v] += moved
+    st.ust[g, v, US_MOVED] = max(st.ust[g, v, US_MOVED], int(moved > 1e-9))
+    st.ust[g, v, US_RAN] = 1
+    ride_along(st, g, v)
+    log_event(st, g, PH_SHOOTING, EK_FLAT_OUT, v, w, int(round(st.umoved[g, v])), st.upos[g, v, 0],
+              st.upos[g, v, 1])
+
+
+@njit
 def shooting_phase(rng, g, st, tb):
-    """Every free unit shoots (P5, P12) or runs (P4)."""
+    """Transports go Flat Out first (policy ``flat_out``, V11 [C]), then every free unit shoots (P5, P12)
+    or runs (P4)."""
+    for v in range(st.ust.shape[1]):
+        if unit_alive(st, g, v) and not _is_locked(st, g, v) and flat_out_decision(st, g, v, tb):
+            flat_out(rng, g, st, v, tb)
     for u in range(st.ust.shape[1]):
         if st.ust[g, u, US_ALIVE] == 0 or _is_locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
             continue
+        if is_transport(st, g, u) and st.ust[g, u, US_RAN] != 0:  # it moved Flat Out instead of firing
+            continue
         v = st.ust[g, u, US_EMBARKED] - 1  # §8: aboard, every model fires from the hull if it has a fire point
-        if v >= 0 and st.minfo[g, v, 0, MI_FIRE_POINTS] <= 0:
+        if v >= 0 and (st.minfo[g, v, 0, MI_FIRE_POINTS] <= 0 or st.ust[g, v, US_RAN] != 0):  # V11: not Flat Out
             continue
         if plays_random(st, g, u, tb):
             _random_shooting(rng, g, st, u, tb)

@@ -45,6 +45,7 @@ from kernels.apocalypse.columns import (
     N_SRC,
     P_BONUS_PER,
     P_CHARGE_RANGE,
+    P_EMBARK_WITHIN,
     P_MOVE_NOISE_CHARGES,
     P_TABLE,
     P_TURNS,
@@ -59,6 +60,8 @@ from kernels.apocalypse.columns import (
     POL_CHARGE,
     POL_CHARGE_MAX,
     POL_DISEMBARK,
+    POL_REEMBARK,
+    POL_THREAT,
     PR_MODELS_LOST,
     PR_MODELS_START,
     PR_WL_EXTRACTED,
@@ -123,6 +126,8 @@ from kernels.apocalypse.units import (
     DISEMBARK_IN,
     any_rule,
     disembark,
+    embark,
+    embark_reach,
     has_ic,
     knows_no_fear,
     locate_warlords,
@@ -282,6 +287,38 @@ def transports_moved(st, g, tb):
         stuck = (st.minfo[g, v, 0, MI_VSTATUS] & VST_IMMOBILISED) != 0
         if d <= tb.policy[st.ust[g, u, US_OWNER], POL_DISEMBARK] or stuck:
             disembark(st, g, u, v, gx, gy, DISEMBARK_IN, PH_MOVEMENT, tb)
+    for v in range(st.ust.shape[1]):
+        u = reembarks(st, g, v, tb)
+        if u >= 0:
+            embark(st, g, u, v, PH_MOVEMENT)
+
+
+@njit
+def reembarks(st, g, v, tb):
+    """The squad bought with transport v if it embarks again at the end of the Movement phase's moves
+    (V11 [C]), else -1: v lives, may move and carries nobody; the squad is on the table, not locked,
+    falling back or just out of it, has no more models than it started with (room, choice), stands
+    off the zone with every model within ``embark_within`` of the hull; and policy ``reembark`` N > 0:
+    a horde of at least N models is within the policy's ``threat_in`` of it."""
+    if not unit_alive(st, g, v) or not is_transport(st, g, v) or not may_move(st, g, v) or passengers(st, g, v) >= 0:
+        return -1
+    for u in range(st.ust.shape[1]):
+        if tb.ut_carrier[u] != v or not unit_alive(st, g, u) or _locked(st, g, u):
+            continue
+        p = st.ust[g, u, US_OWNER]
+        n = tb.policy[p, POL_REEMBARK]
+        if n <= 0 or st.ust[g, u, US_FALLING_BACK] != 0 or st.ust[g, u, US_DISEMBARKED] != 0:
+            continue
+        if models_alive(st, g, u) > st.ust[g, u, US_START] or zone_distance(st.upos[g, u, 0], st.upos[g, u, 1],
+                                                                             tb.prm) <= 0.0:
+            continue
+        if not embark_reach(st, g, u, v, tb.prm[P_EMBARK_WITHIN]):
+            continue
+        for h in range(st.hst.shape[1]):
+            if (is_alive(st, g, h) and horde_models(st, g, h) >= n
+                    and unit_gap_horde(st, g, u, h) <= tb.policy[p, POL_THREAT]):
+                return u
+    return -1
 
 
 @njit

@@ -13,6 +13,7 @@ import math
 
 from kernels.apocalypse.columns import (
     EK_DISEMBARK,
+    EK_EMBARK,
     EK_JOIN,
     EK_UNIT_LOST,
     MI_OWNER,
@@ -128,6 +129,23 @@ def disembark(st, g, u, v, gx, gy, reach, phase, tb):
     st.ust[g, u, US_NO_CHARGE] = 1
     st.ust[g, u, US_MOVED] = max(st.ust[g, u, US_MOVED], st.ust[g, v, US_MOVED])
     log_event(st, g, phase, EK_DISEMBARK, u, v, models_alive(st, g, u), st.upos[g, u, 0], st.upos[g, u, 1])
+
+
+@njit
+def embark_reach(st, g, u, v, within):
+    """Every model of unit u is within ``within`` of transport v's hull (V11 [C]): its disc's far side
+    within that of the hull, or edge to edge when the disc is wider (as ``disembark`` places it)."""
+    ru, rv = st.urad[g, u], st.urad[g, v]
+    dx, dy = st.upos[g, u, 0] - st.upos[g, v, 0], st.upos[g, u, 1] - st.upos[g, v, 1]
+    return math.sqrt(dx * dx + dy * dy) <= rv + ru + max(0.0, within - 2.0 * ru) + 1e-9
+
+
+@njit
+def embark(st, g, u, v, phase):
+    """Unit u embarks on transport v again (V11 [C]): off the table, where the hull stands, with its disc."""
+    st.ust[g, u, US_EMBARKED] = v + 1
+    log_event(st, g, phase, EK_EMBARK, u, v, models_alive(st, g, u), st.upos[g, v, 0], st.upos[g, v, 1])
+    ride_along(st, g, v)
 
 
 @njit

@@ -124,6 +124,8 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_BLIND] = policy.blind
     row[C.POL_DECISIONS] = policy.decisions
     row[C.POL_DISEMBARK] = policy.disembark_in
+    row[C.POL_FLAT_OUT] = policy.flat_out
+    row[C.POL_REEMBARK] = policy.reembark
     row[C.POL_TRAIT] = trait
     return row
 
@@ -180,6 +182,7 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_EXPLOSION_S: {"d6_s4": 4, "d6_s3": 3}[c.vehicle_explosion], C.P_EXPLOSION_DICE: 1,
         C.P_VEHICLE_NOISE_D3: 2, C.P_VEHICLE_NOISE_ADD: 3,
         C.P_ASSAULT_ALL4: c.vehicle_assault_hits == "all_4", C.P_TRANSPORT_MOVE: TRANSPORT_MOVE,
+        C.P_FLAT_OUT: c.flat_out_in, C.P_EMBARK_WITHIN: c.embark_within,
     }
     for k, v in values.items():
         prm[k] = float(v)

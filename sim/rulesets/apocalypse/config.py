@@ -124,6 +124,12 @@ class Policy:
     disembark_in: float = _h(0.0, "V11: a squad gets out of its Dedicated Transport when the transport ends its move "
                                   "within this many inches of the squad's goal (or cannot move); 0: on the zone "
                                   "or at the standoff point")
+    flat_out: int = _h(0, "V11: a Dedicated Transport moves Flat Out (flat_out_in more inches in the Shooting phase, "
+                          "its passengers do not fire) instead of firing: 0 never, 1 when behind schedule and neither "
+                          "it nor its squad aboard has a target worth firing at (P4, P5), 2 whenever it does not fire")
+    reembark: int = _h(0, "V11: a squad out of its Dedicated Transport embarks again at the end of the Movement "
+                          "phase when every model is within embark_within of the living, empty hull, it is off the "
+                          "zone and a horde of at least this many models is within threat_in; 0 never")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
@@ -131,7 +137,8 @@ class Policy:
                   "escort": (0, 1), "target": (0, 1), "charge": (0, 1), "charge_max": (0, 500),
                   "bodyguard": (0, 1), "force": (0, 1), "merge": (0, 1), "grenade": (0, 2),
                   "blind": (0, 1), "aura_per_model": (0, 1), "removal": (0, 1),
-                  "warlord_plan": (-1, 2), "decisions": (0, 1)}
+                  "warlord_plan": (-1, 2), "decisions": (0, 1), "flat_out": (0, 2),
+                  "reembark": (0, 500)}
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -407,6 +414,12 @@ class ApocalypseConfig:
                                       "combat: one, or its Attacks", ("one", "attacks"))
     vehicle_explosion: str = _p("d6_s4", "C", "V10", "Explodes!: a Strength 4 (d6_s4) or 3 (d6_s3) AP- hit on every "
                                 "model within D6\"", ("d6_s4", "d6_s3"))
+    flat_out_in: float = _p(6.0, "C", "V11", "inches a Dedicated Transport moves Flat Out in the Shooting phase "
+                            "instead of firing (the 7th-edition core's 6\" as remembered, unconfirmed)", lo=0, hi=12,
+                            plausible=(6.0, 12.0))
+    embark_within: float = _p(2.0, "C", "V11", "a squad embarks on its transport when every model is within this "
+                              "of the hull (the 7th-edition core's 2\" as remembered, unconfirmed)", lo=0, hi=6,
+                              plausible=(1.0, 3.0))
     edge_band_in: float = _p(3.0, "V", "§9.2", "edge and noise zombies wholly within this of the edge", lo=1, hi=12)
     fall_back_dice: int = _p(2, "V", "core §9.3", "D6s of a falling-back unit's move towards its closest table edge",
                              lo=1, hi=4)

@@ -113,6 +113,9 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
                              + ("fails: WS 1 and BS 1 to the end of its next turn" if c else "passes")),
         C.EK_TERRAIN: lambda: f"a ruin (difficult terrain, cover) stands at ({x:.1f}, {y:.1f})",
         C.EK_VEHICLE: lambda: _vehicle(names, a, b, c, round(x)),
+        C.EK_FLAT_OUT: lambda: (f"{names.unit(a)} moves Flat Out to ({x:.1f}, {y:.1f}), {c}\" this turn"
+                                + (f"; {names.unit(b)} aboard does not fire" if b >= 0 else "")),
+        C.EK_EMBARK: lambda: f"{names.unit(a)} ({c} models) embarks on {names.unit(b)} at ({x:.1f}, {y:.1f})",
         C.EK_DISEMBARK: lambda: f"{names.unit(a)} ({c} models) gets out of {names.unit(b)} at ({x:.1f}, {y:.1f})",
     }
     text = texts.get(kind)
