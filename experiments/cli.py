@@ -109,7 +109,7 @@ def profile(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Where a ruleset's game spends its time: perf record of one thread's play, the jitted functions named
-    (compiles the game afresh in a temporary kernel cache: about a minute; needs perf)."""
+    (compiles the game afresh in a temporary kernel cache: 1-3 minutes; needs perf)."""
     from experiments.profile import profile_json, render_profile, run_profile
 
     with user_errors(), Console(stderr=True).status("profile") as status:

@@ -3,7 +3,7 @@
 numba's jitted code has no symbols, so ``perf`` shows it as hex addresses. The profile names it:
 
 1. a worker process compiles the game afresh, in an empty temporary kernel cache (a library
-   loaded from the cache has no LLVM module to read names from: about a minute for Zombie 40,000),
+   loaded from the cache has no LLVM module to read names from: 2-3 minutes for Zombie 40,000),
    on one thread (``numba.set_num_threads(1)``);
 2. it walks the functions defined in the final LLVM module of the game's entry point
    (``kernels.jit.entry_point(ruleset.play_batch)``: every kernel of the game is linked into it),
@@ -427,7 +427,7 @@ def run_profile(ruleset_id: str | None = None, label: str | None = None, games: 
     check_sizes(games, top)
     perf = find_perf()
     say = say or (lambda what: None)
-    say(f"compiling the {rs.id} game afresh in a temporary kernel cache (about a minute), then playing "
+    say(f"compiling the {rs.id} game afresh in a temporary kernel cache (1-3 minutes), then playing "
         f"{'~8 s of' if games is None else f'{games:,}'} games under perf record")
     with tempfile.TemporaryDirectory(prefix="shamble-profile-") as folder:
         try:

@@ -21,8 +21,7 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     ``tables``: the config's compiled tables, when the caller has them. Returns `sim.play.warm_up`'s
     dict."""
     console = console or Console(stderr=True)
-    last = recorded_compile(config)
-    took = f"the last compile here took {last['seconds']:.0f} s" if last else "about a minute on 2 cores"
+    took = compile_estimate(config)
     status = console.status(f"compiling the game kernels (once per machine, then they load from the cache; {took})")
     done, lock = [False], threading.Lock()
 
@@ -47,6 +46,17 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
     if loaded["source"] == "compiled":
         console.print(f"compiled the game kernels in {loaded['seconds']:.0f} s; later runs load them from the cache")
     return loaded
+
+
+def compile_estimate(config) -> str:
+    """How long the config's cold compile may take: the last one recorded on this machine (of its
+    kernels, or of an earlier version of them), else the range measured on a quiet 2-core machine
+    (README: 1-2.5 minutes a ruleset)."""
+    last = recorded_compile(config)
+    if last is None:
+        return "1-2.5 minutes on 2 cores"
+    whose = "an earlier version's compile" if last.get("earlier") else "the last compile"
+    return f"{whose} here took {last['seconds']:.0f} s"
 
 
 def load_all_game_kernels(configs, console: Console | None = None) -> dict:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -67,6 +69,20 @@ def is_cached(config) -> bool:
     return bool(kernel.signatures) or cached_overloads(kernel) > 0
 
 
+def _exit_with_parent(parent: int, every: float = 0.5) -> None:
+    """A warm-up process's initializer: a daemon thread ends the process once its parent ``parent``
+    is gone. A report killed by SIGTERM runs no clean-up, and its compiles would otherwise go on
+    to their end (minutes) before writing the cache. Nothing is left half-written: numba writes
+    each cache file under a temporary name and renames it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _warm_up_worker(config) -> dict:
     """A warm-up process's work: compile one ruleset's game kernels into the disk cache."""
     return warm_up(config)
@@ -92,7 +108,8 @@ def warm_up_all(configs, processes: int | None = None) -> dict[str, dict]:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
             futures = {rid: pool.submit(_warm_up_worker, c) for rid, c in cold.items()}
             for rid, future in futures.items():
                 with contextlib.suppress(Exception):  # a failed process: compiled here below
@@ -111,11 +128,24 @@ def _record_compile(rs: Ruleset, seconds: float) -> None:
 
 
 def recorded_compile(config) -> dict | None:
-    """The last recorded cold compile of the config's kernels (seconds, when), or None."""
+    """The last recorded cold compile of the config's kernels (seconds, when), else the newest one
+    recorded here for an earlier version of its kernels package (with ``"earlier": True``: an edit
+    of the kernels changes the cache folder, not much the compile time), or None."""
+    folder = cache_dir(ruleset_of(config).kernels_package)
+    found = _read_record(folder / "compile.json")
+    if found is not None:
+        return found
+    package = folder.name.rsplit("-", 1)[0]
+    earlier = [r for r in map(_read_record, folder.parent.glob(f"{package}-*/compile.json")) if r is not None]
+    return {**max(earlier, key=lambda r: str(r.get("when", ""))), "earlier": True} if earlier else None
+
+
+def _read_record(path: Path) -> dict | None:
     try:
-        return json.loads((cache_dir(ruleset_of(config).kernels_package) / "compile.json").read_text())
+        record = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+    return record if isinstance(record, dict) and isinstance(record.get("seconds"), int | float) else None
 
 
 def run_batches(config, n_games: int, seed: int, batch_size: int = DEFAULT_BATCH, first_game: int = 0,

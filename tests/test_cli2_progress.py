@@ -113,3 +113,28 @@ def test_warm_up_all_loads_one_config_per_ruleset_here_when_the_cache_holds_them
     assert warmed == [two, hold]  # one per ruleset, no process started
     assert done == {"zombie40k": {"source": "disk cache", "seconds": 0.1}, "outwest": {"source": "disk cache",
                                                                                        "seconds": 0.1}}
+
+
+def test_the_compile_estimate_is_this_machines_last_compile_else_an_earlier_versions(monkeypatch, tmp_path):
+    """A kernel edit moves the cache folder: the estimate then reads an earlier version's record of
+    the same ruleset (the newest), never another ruleset's; with no record, the README's range."""
+    import json
+
+    from kernels.jit import cache_dir
+    from sim.play import recorded_compile
+
+    monkeypatch.setenv("SHAMBLE_NUMBA_CACHE", str(tmp_path))
+    config = load_config(TWO)
+    assert recorded_compile(config) is None
+    assert progress.compile_estimate(config) == "1-2.5 minutes on 2 cores"
+    folder = cache_dir("zombie40k")
+    for name, seconds, when in (("zombie40k-0000000000000000", 150.0, "2026-12-06 10:00:00"),
+                                ("zombie40k-1111111111111111", 140.0, "2026-12-07 10:00:00"),
+                                ("outwest-2222222222222222", 57.0, "2026-12-08 10:00:00")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "compile.json").write_text(json.dumps({"seconds": seconds, "when": when}))
+    assert recorded_compile(config) == {"seconds": 140.0, "when": "2026-12-07 10:00:00", "earlier": True}
+    assert progress.compile_estimate(config) == "an earlier version's compile here took 140 s"
+    folder.mkdir()
+    (folder / "compile.json").write_text(json.dumps({"seconds": 143.4, "when": "2026-12-01 10:00:00"}))
+    assert progress.compile_estimate(config) == "the last compile here took 143 s"

@@ -145,6 +145,7 @@ from kernels.w40k.columns import (
     T,
     W,
 )
+from kernels.w40k.combat import clear_out
 from kernels.w40k.geometry import norm
 
 INSANE_HEROISM = 2  # core §1: a Morale check of double 1 always passes
@@ -428,8 +429,7 @@ def player_strikes(rng, g, st, nu, ns, nh, step, first_round, tb):
                 spec[SP_WOUND_REROLL] = RR_FAILED
             if (weapon[W_FLAGS] & WR_FORCE) != 0 and (st.mstatus[g, u, m] & ST_FORCE) != 0:
                 spec[SP_INSTANT_DEATH] = 1
-            for c in range(out.shape[0]):
-                out[c] = 0
+            clear_out(out)
             precise = tb.prm[P_PRECISION] != 0 and st.minfo[g, u, m, MI_ROLE] != ROLE_TROOPER
             strike_horde(rng, g, st.w_ma[u, m], spec, st, h, NONE, precise, tb, out)
             lf = _legendary_warlord(st, g, u, m, tb)
@@ -468,8 +468,7 @@ def legendary_unit_hits(rng, g, st, ns, nh, tb):
         strength = _majority_s_without(st, g, u, st.wl_slot[g, p])
         spec = st.w_spec[W_AUTO]
         auto_melee_spec(spec, strength, NONE, majority_toughness(st, g, h, tb), tb.wound_chart)
-        for c in range(out.shape[0]):
-            out[c] = 0
+        clear_out(out)
         strike_horde(rng, g, extra, spec, st, h, NONE, False, tb, out)
         st.w_dealt[0] += out[OUT_UNSAVED]
         st.pres[g, p, PR_ZKILLED] += out[OUT_KILLED]
@@ -521,8 +520,7 @@ def hammer_of_wrath(rng, g, st, ns, nh, tb):
             if h < 0:
                 break  # this unit has no horde left to hit; the combat's other units still do
             hammer_of_wrath_spec(spec, st.bstats[g, u, m], majority_toughness(st, g, h, tb), tb.wound_chart)
-            for c in range(out.shape[0]):
-                out[c] = 0
+            clear_out(out)
             strike_horde(rng, g, 1, spec, st, h, NONE, False, tb, out)
             _tally_player_blows(st, g, u, m, out)
 
@@ -610,8 +608,7 @@ def zombie_strikes(rng, g, st, nu, nh, step, first_round, tb):
             u = st.w_cu[i]
             if not unit_alive(st, g, u) or models_alive(st, g, u) == 0:
                 continue
-            for c in range(out.shape[0]):
-                out[c] = 0
+            clear_out(out)
             if zs[I] == step and st.w_eng[j, i, 0] > 0:
                 st.w_dealt[1] += zombie_attacks(rng, g, st, u, st.w_eng[j, i, 0] * zs[A], zs, tb.zflags[ZK_ZOMBIE],
                                                 ccw, zombie_strength(zs[S], k, stack, False, tb), True, False,

@@ -7,13 +7,21 @@ zombies are counted for The Plague, and the unit's for the combat's result (core
 from __future__ import annotations
 
 from kernels.apocalypse.columns import (
+    G_ACTIVE,
     MI_OWNER,
+    MI_VSTATUS,
     P_EXPLOSION_DICE,
     P_EXPLOSION_S,
     P_PLAGUE_FNP,
+    P_TABLE,
+    PH_ASSAULT,
+    PH_Z_ASSAULT,
+    PR_PASSENGERS_LOST,
     PR_ZKILLED,
+    SIDE_PLAYERS,
     US_AURA_WS1,
     US_FEAR_WS1,
+    VST_EXPLODED,
     ZK_BRUTE,
 )
 from kernels.apocalypse.hordes import horde_models, is_alive, remove_if_empty
@@ -27,8 +35,28 @@ from kernels.apocalypse.strike import (
     strike_horde,
 )
 from kernels.apocalypse.terrain import cover_at
-from kernels.apocalypse.units import disc_within, majority, models_within, settle_unit, unit_alive
-from kernels.apocalypse.vehicles import FRONT, SIDE, hull_point_without_roll, is_vehicle, strike_vehicle
+from kernels.apocalypse.units import (
+    DISEMBARK_IN,
+    disc_within,
+    disembark,
+    majority,
+    models_alive,
+    models_within,
+    passengers,
+    settle_unit,
+    unit_alive,
+    unit_exists,
+)
+from kernels.apocalypse.vehicles import (
+    FRONT,
+    REAR,
+    SIDE,
+    assault_hit_on,
+    hull_point_without_roll,
+    is_transport,
+    is_vehicle,
+    strike_vehicle,
+)
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import d6
@@ -57,7 +85,7 @@ from kernels.w40k.columns import (
     S,
     T,
 )
-from kernels.w40k.combat import best_save, resolve_attacks, roll_pass
+from kernels.w40k.combat import best_save, clear_out, resolve_attacks, roll_pass
 
 
 @njit
@@ -67,12 +95,6 @@ def target_ws(st, g, u):
     if st.ust[g, u, US_FEAR_WS1] != 0 or st.ust[g, u, US_AURA_WS1] != 0:
         return 1
     return majority(st, g, u, WS)
-
-
-@njit
-def _clear_out(out):
-    for k in range(out.shape[0]):
-        out[k] = 0
 
 
 @njit
@@ -95,9 +117,11 @@ def blast_on_unit(rng, g, st, u, hits, strength, tb):
     (5+ in the open, §6), a ruin 4+ (2+ with Foggy). A vehicle hit by it loses a Hull Point and
     rolls no damage (§10)."""
     if is_vehicle(st, g, u):
-        return hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
+        lost = hull_point_without_roll(st, g, u) if hits > 0 and st.wounds[g, u, 0] > 0 else 0
+        release_passengers(rng, g, st, u, tb)
+        return lost
     spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
-    _clear_out(out)
+    clear_out(out)
     auto_hit_spec(spec, strength, NONE, majority(st, g, u, T), tb.wound_chart)
     spec[SP_NO_COVER] = 0
     cover = cover_at(st, g, st.upos[g, u, 0], st.upos[g, u, 1], tb, NONE)
@@ -129,11 +153,15 @@ def zombie_attacks(rng, g, st, u, n_dice, stats, flags, weapon, strength, dull, 
     if hits_only_on_six(dull, att[WS], target_ws(st, g, u)):
         spec[SP_HIT_ON] = 6
     if is_vehicle(st, g, u):  # apocalypse V7, V9: a Walker is hit as a model and struck on its front armour
-        lost, exploded = strike_vehicle(rng, g, st, u, n_dice, spec[SP_HIT_ON], spec[SP_STRENGTH], spec[SP_AP],
+        hit_on, facing = spec[SP_HIT_ON], FRONT
+        if is_transport(st, g, u):  # apocalypse V7: any other vehicle is hit by its last move, on its rear
+            hit_on, facing = assault_hit_on(st, g, u, tb), REAR
+        lost, exploded = strike_vehicle(rng, g, st, u, n_dice, hit_on, spec[SP_STRENGTH], spec[SP_AP],
                                         (flags & MR_RENDING) != 0 or (weapon[W_FLAGS] & WR_RENDING) != 0,
-                                        (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, FRONT, tb)
+                                        (weapon[W_FLAGS] & WR_ARMOURBANE) != 0, facing, tb)
         if exploded:
             vehicle_explosion(rng, g, st, u, tb)
+        release_passengers(rng, g, st, u, tb)
         return lost  # apocalypse V4: each Hull Point lost counts for the combat's result
     before = out[OUT_UNSAVED]
     if precise:
@@ -198,8 +226,9 @@ def vehicle_explosion(rng, g, st, u, tb):
             continue
         if is_vehicle(st, g, v):
             strike_vehicle(rng, g, st, v, n, 1, strength, NONE, False, False, SIDE, tb)
+            release_passengers(rng, g, st, v, tb)
         else:
-            _clear_out(out)
+            clear_out(out)
             auto_hit_spec(spec, strength, NONE, majority(st, g, v, T), tb.wound_chart)
             resolve_attacks(rng, g, n, spec, st.wounds[g, v], st.stats[g, v], st.mflags[g, v], st.mstatus[g, v],
                             NONE, 0, st.w_dealt[:0], out)
@@ -211,8 +240,35 @@ def vehicle_explosion(rng, g, st, u, tb):
         n = disc_within(horde_models(st, g, h), st.hpos[g, h, 0], st.hpos[g, h, 1], st.hrad[g, h], x, y, r, reach)
         if n == 0:
             continue
-        _clear_out(out)
+        clear_out(out)
         auto_hit_spec(spec, strength, NONE, majority_toughness(st, g, h, tb), tb.wound_chart)
         strike_horde(rng, g, n, spec, st, h, NONE, False, tb, out)
         st.pres[g, owner, PR_ZKILLED] += out[OUT_KILLED]
         remove_if_empty(st, g, h)
+
+
+@njit
+def release_passengers(rng, g, st, v, tb):
+    """apocalypse V10, V11: transport v wrecked, its passengers get out within 3" of the wreck on the side
+    facing the extraction zone (choice) and may not move further this turn; if it exploded each of them
+    first takes a hit at the explosion's Strength (``P_EXPLOSION_S``), AP -, no cover. Returns the unit."""
+    if not is_transport(st, g, v) or st.wounds[g, v, 0] > 0:
+        return -1
+    u = passengers(st, g, v)
+    if u < 0:
+        return -1
+    if (st.minfo[g, v, 0, MI_VSTATUS] & VST_EXPLODED) != 0:
+        spec, out = st.w_spec[W_SPARE], st.w_out[W_SPARE]
+        clear_out(out)
+        auto_hit_spec(spec, int(tb.prm[P_EXPLOSION_S]), NONE, majority(st, g, u, T), tb.wound_chart)
+        before = models_alive(st, g, u)
+        resolve_attacks(rng, g, before, spec, st.wounds[g, u], st.stats[g, u], st.mflags[g, u],
+                        st.mstatus[g, u], NONE, 0, st.w_dealt[:0], out)
+        st.pres[g, st.minfo[g, v, 0, MI_OWNER], PR_PASSENGERS_LOST] += before - models_alive(st, g, u)
+        settle_unit(st, g, u, tb, 0)
+        if not unit_exists(st, g, u):
+            return u
+    c = 0.5 * tb.prm[P_TABLE]
+    phase = PH_ASSAULT if st.gst[g, G_ACTIVE] == SIDE_PLAYERS else PH_Z_ASSAULT
+    disembark(st, g, u, v, c, c, DISEMBARK_IN, phase, tb)
+    return u

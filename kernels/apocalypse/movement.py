@@ -39,6 +39,7 @@ from kernels.apocalypse.columns import (
     P_SPAWNER_S,
     P_SUPER_ANY,
     P_TABLE,
+    P_TRANSPORT_MOVE,
     P_TURNS,
     P_ZONE_R,
     PLAN_STAGED,
@@ -68,6 +69,7 @@ from kernels.apocalypse.columns import (
     UT_BIKE,
     UT_JETBIKE,
     UT_JUMP,
+    UT_TRANSPORT,
     WL_FLED,
     WL_SPAWNER,
 )
@@ -104,13 +106,15 @@ def move_allowance(unit_type, tb):
     bikes, 6" for the rest (core §5)."""
     if unit_type == UT_JUMP or unit_type == UT_BIKE or unit_type == UT_JETBIKE:
         return tb.prm[P_FAST_MOVE]
+    if unit_type == UT_TRANSPORT:  # apocalypse V11: a Dedicated Transport moves up to 12"
+        return tb.prm[P_TRANSPORT_MOVE]
     return tb.prm[P_INF_MOVE]
 
 
 @njit
 def may_run(unit_type):
-    """Bikes do not run (core §6.10)."""
-    return unit_type != UT_BIKE and unit_type != UT_JETBIKE
+    """Bikes do not run (core §6.10), nor does a Dedicated Transport (apocalypse V11: no Flat Out)."""
+    return unit_type != UT_BIKE and unit_type != UT_JETBIKE and unit_type != UT_TRANSPORT
 
 
 @njit

@@ -56,6 +56,7 @@ from kernels.apocalypse.columns import (
     UT_JET_PACK,
     UT_JETBIKE,
     UT_JUMP,
+    UT_TRANSPORT,
     UT_WALKER,
 )
 from kernels.apocalypse.geometry import along_edge, disc_radius, edge_point, gap, nearest_edge
@@ -171,7 +172,7 @@ def movement_noise(rng, g, unit_type, moved, n_models, done6, done12, tb):
     if over6 and not done6:
         if unit_type == UT_BIKE or unit_type == UT_JETBIKE:
             total += roll_d3s(rng, g, int(tb.prm[P_BIKE_NOISE_D3])) + int(tb.prm[P_BIKE_NOISE_ADD])
-        elif unit_type == UT_WALKER:  # apocalypse §9.3: a vehicle (walkers included) 2D3 + 3
+        elif unit_type == UT_WALKER or unit_type == UT_TRANSPORT:  # apocalypse §9.3: a vehicle 2D3 + 3
             total += roll_d3s(rng, g, int(tb.prm[P_VEHICLE_NOISE_D3])) + int(tb.prm[P_VEHICLE_NOISE_ADD])
         elif unit_type == UT_JUMP or unit_type == UT_JET_PACK:
             total += roll_d3s(rng, g, int(tb.prm[P_JUMP_NOISE_D3])) + int(tb.prm[P_JUMP_NOISE_ADD])

@@ -50,6 +50,7 @@ from kernels.apocalypse.columns import (
     SS_FIRST_WAVE,
     US_ALIVE,
     US_DATASHEET,
+    US_EMBARKED,
     US_ESCORT,
     US_OWNER,
     US_START,
@@ -214,10 +215,10 @@ def deploy_player(st, g, p, tb):
     """Player p's units, as bought, in p's corner (§3.2)."""
     n_units = 0
     for t in range(tb.ut_owner.shape[0]):
-        n_units += tb.ut_owner[t] == p
+        n_units += tb.ut_owner[t] == p and tb.ut_carrier[t] < 0
     k = 0
     for t in range(tb.ut_owner.shape[0]):
-        if tb.ut_owner[t] != p:
+        if tb.ut_owner[t] != p or tb.ut_carrier[t] >= 0:
             continue
         _copy_template(st, g, t, t, tb)
         x, y = deploy_spot(corner_of(p), k, n_units, st.urad[g, t], tb.prm)
@@ -225,6 +226,16 @@ def deploy_player(st, g, p, tb):
         st.pres[g, p, PR_MODELS_START] += st.ust[g, t, US_START]
         log_event(st, g, PH_SETUP, EK_UNIT, t, p, st.ust[g, t, US_START], x, y)
         k += 1
+    for t in range(tb.ut_owner.shape[0]):  # apocalypse V11: a squad bought with a transport deploys inside it
+        v = tb.ut_carrier[t]
+        if tb.ut_owner[t] != p or v < 0:
+            continue
+        _copy_template(st, g, t, t, tb)
+        st.ust[g, t, US_EMBARKED] = v + 1
+        st.upos[g, t, 0], st.upos[g, t, 1] = st.upos[g, v, 0], st.upos[g, v, 1]
+        refresh_radius(st, g, t, tb)
+        st.pres[g, p, PR_MODELS_START] += st.ust[g, t, US_START]
+        log_event(st, g, PH_SETUP, EK_UNIT, t, p, st.ust[g, t, US_START], st.upos[g, t, 0], st.upos[g, t, 1])
     st.pres[g, p, PR_TRAIT] = int(tb.policy[p, POL_TRAIT])
 
 
@@ -248,6 +259,8 @@ def _biggest_unit(st, g, p, skip1, skip2):
         if u == skip1 or u == skip2 or st.ust[g, u, US_ALIVE] == 0 or st.ust[g, u, US_OWNER] != p:
             continue
         if st.minfo[g, u, 0, MI_VEHICLE] != 0:  # a vehicle is no escort and no bodyguard (apocalypse V1)
+            continue
+        if st.ust[g, u, US_EMBARKED] != 0:  # nor a squad aboard its transport (apocalypse V11, choice)
             continue
         total = 0
         for m in range(st.wounds.shape[2]):

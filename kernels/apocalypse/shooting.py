@@ -22,6 +22,7 @@ from kernels.apocalypse.columns import (
     HS_BLIND,
     HS_BLIND_HIT,
     HS_LOCKED,
+    MI_FIRE_POINTS,
     MI_ML,
     MI_ROLE,
     P_BLIND_ON,
@@ -55,6 +56,8 @@ from kernels.apocalypse.columns import (
     ST_FORCE,
     TRAIT_PRIORITY,
     US_ALIVE,
+    US_DISEMBARKED,
+    US_EMBARKED,
     US_FALLING_BACK,
     US_MOVED,
     US_NO_CHARGE,
@@ -129,7 +132,7 @@ from kernels.w40k.columns import (
     A,
     S,
 )
-from kernels.w40k.combat import best_save
+from kernels.w40k.combat import best_save, clear_out
 
 TARGET_PRIORITY_RANGE = 12.0  # §7 trait 6 [V]
 
@@ -351,7 +354,7 @@ def choose_thrower(st, g, u, h, distance, heavy_ok, tb):
     gains most; model -1 when none throws (``POL_GRENADE``)."""
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_GRENADE])
     best_m, best_k, best_ev, best_lost, best_noise, best_gain = -1, -1, 0.0, 0.0, 0.0, -1.0
-    if mode == 0 or distance > 8.0:
+    if mode == 0 or distance > 8.0 or st.ust[g, u, US_EMBARKED] != 0:  # none thrown from a transport (choice)
         return best_m, best_k, best_ev, best_lost, best_noise
     if wants_blind(st, g, u, h, distance, tb):
         bm, bk, bev, blost, bnoise = blind_thrower(st, g, u, h, distance, heavy_ok, tb)
@@ -507,8 +510,7 @@ def _fire_weapon(rng, g, st, u, m, h, k, shots, snap, overwatch, use_rerolls, pr
         spec[SP_WOUND_REROLL] = RR_ONES
     if offence_all:
         spec[SP_WOUND_REROLL] = RR_FAILED  # A30 'all': Master of Offence in every phase
-    for c in range(out.shape[0]):
-        out[c] = 0
+    clear_out(out)
     strike_horde(rng, g, shots, spec, st, h, horde_cover(st, g, h, tb),
                  st.minfo[g, u, m, MI_ROLE] != ROLE_TROOPER, tb, out)
     killed, rerolled = out[OUT_KILLED], out[OUT_REROLLED]
@@ -642,6 +644,8 @@ def run_decision(st, g, u, tb):
     mode = int(tb.policy[st.ust[g, u, US_OWNER], POL_RUN])
     if mode == 0 or not may_run(st.ust[g, u, US_TYPE]) or not may_move(st, g, u):  # apocalypse V5
         return False
+    if stays_put(st, g, u):
+        return False
     hold, gx, gy = unit_goal(st, g, u, tb)
     if hold:
         return False
@@ -669,6 +673,12 @@ def run_unit(rng, g, st, u, tb):
 
 
 @njit
+def stays_put(st, g, u):
+    """A unit aboard a transport, or that got out of one this turn, does not Run (apocalypse V11, choice)."""
+    return st.ust[g, u, US_EMBARKED] != 0 or st.ust[g, u, US_DISEMBARKED] != 0
+
+
+@njit
 def _is_locked(st, g, u):
     for h in range(st.lock.shape[2]):
         if st.lock[g, u, h] != 0:
@@ -681,6 +691,9 @@ def shooting_phase(rng, g, st, tb):
     """Every free unit shoots (P5, P12) or runs (P4)."""
     for u in range(st.ust.shape[1]):
         if st.ust[g, u, US_ALIVE] == 0 or _is_locked(st, g, u) or st.ust[g, u, US_FALLING_BACK] != 0:
+            continue
+        v = st.ust[g, u, US_EMBARKED] - 1  # §8: aboard, every model fires from the hull if it has a fire point
+        if v >= 0 and st.minfo[g, v, 0, MI_FIRE_POINTS] <= 0:
             continue
         if plays_random(st, g, u, tb):
             _random_shooting(rng, g, st, u, tb)
@@ -731,7 +744,8 @@ def _random_shooting(rng, g, st, u, tb):
     """The random baseline's Shooting phase for unit u: shoot its drawn target, Run, or neither, each
     as likely among those the rules allow (a Target Priority unit with its target within 12" shoots)."""
     h = random_target(rng, g, st, u, tb)
-    shoot_ok, run_ok = h >= 0, may_run(st.ust[g, u, US_TYPE])
+    shoot_ok = h >= 0
+    run_ok = may_run(st.ust[g, u, US_TYPE]) and may_move(st, g, u) and not stays_put(st, g, u)  # apocalypse V5
     if shoot_ok and must_shoot(st, g, u, h, tb):
         k = 0
     else:

@@ -109,6 +109,7 @@ class Tables(NamedTuple):
     ut_flags: np.ndarray  # int64[T, K]
     ut_gear: np.ndarray  # int16[T, K, N_GEAR]
     ut_info: np.ndarray  # int16[T, K, N_MI] owner, role, points, id, mastery level, Warlord flag
+    ut_carrier: np.ndarray  # int64[T] the Dedicated Transport a unit is bought with and starts in, -1 none (V11)
     zstats: np.ndarray  # int16[N_ZK, N_STATS] Zombie, Juggernaut, First Zombie, Brute changes
     zflags: np.ndarray  # int64[N_ZK] their special rules
     ids: np.ndarray  # int64[N_IDS] weapon rows the kernels need (the close combat weapon)

@@ -18,6 +18,7 @@ from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     BLIND_NONE,
     BLIND_THIS_TURN,
+    EK_ABOARD,
     EK_CHARGE,
     EK_END,
     EK_SNAP_HORDE,
@@ -39,6 +40,7 @@ from kernels.apocalypse.columns import (
     HS_LOCKED,
     HS_Z,
     MI_OWNER,
+    MI_VSTATUS,
     MI_ZW_TURN,
     N_SRC,
     P_BONUS_PER,
@@ -56,6 +58,7 @@ from kernels.apocalypse.columns import (
     PH_Z_MOVEMENT,
     POL_CHARGE,
     POL_CHARGE_MAX,
+    POL_DISEMBARK,
     PR_MODELS_LOST,
     PR_MODELS_START,
     PR_WL_EXTRACTED,
@@ -79,6 +82,8 @@ from kernels.apocalypse.columns import (
     US_AURA_WS1,
     US_CHARGED,
     US_DIFFICULT_CHARGE,
+    US_DISEMBARKED,
+    US_EMBARKED,
     US_FALLING_BACK,
     US_MOVED,
     US_NO_CHARGE,
@@ -93,10 +98,11 @@ from kernels.apocalypse.columns import (
     US_START,
     US_TYPE,
     US_WAS_CHARGED,
+    VST_IMMOBILISED,
     WL_ALIVE,
     WL_KILLED,
 )
-from kernels.apocalypse.geometry import base_on_zone, path_touches_zone
+from kernels.apocalypse.geometry import base_on_zone, path_touches_zone, zone_distance
 from kernels.apocalypse.hordes import horde_bonus, horde_models, is_alive, merge_hordes, settle_all, zombies_on_table
 from kernels.apocalypse.movement import (
     fall_back,
@@ -114,17 +120,22 @@ from kernels.apocalypse.shooting import psychic_phase, shooting_phase
 from kernels.apocalypse.terrain import path_touches_terrain
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    DISEMBARK_IN,
     any_rule,
+    disembark,
     has_ic,
     knows_no_fear,
     locate_warlords,
     models_alive,
+    passengers,
+    ride_along,
     unit_alive,
+    unit_exists,
     unit_gap_horde,
     unit_leadership,
     warlords_alive,
 )
-from kernels.apocalypse.vehicles import may_move
+from kernels.apocalypse.vehicles import is_transport, keep_last_moves, may_move
 from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
 from kernels.jit import njit
@@ -141,7 +152,7 @@ def start_turn(st, g):
     for u in range(st.ust.shape[1]):
         st.umoved[g, u] = 0.0
         for c in (US_MOVED, US_RAN, US_SHOT, US_NO_CHARGE, US_CHARGED, US_WAS_CHARGED, US_NOISE6, US_NOISE12,
-                  US_OVERWATCHED, US_REROLLED, US_REGROUPED, US_DIFFICULT_CHARGE):
+                  US_OVERWATCHED, US_REROLLED, US_REGROUPED, US_DIFFICULT_CHARGE, US_DISEMBARKED):
             st.ust[g, u, c] = 0
         for m in range(st.wounds.shape[2]):
             st.minfo[g, u, m, MI_ZW_TURN] = 0
@@ -240,14 +251,37 @@ def movement_phase(rng, g, st, tb):
         if plays_random(st, g, u, tb):
             moved = wander(rng, g, st, u, allowance, True, tb, PH_MOVEMENT)
         else:
-            hold, gx, gy = unit_goal(st, g, u, tb)
+            w = passengers(st, g, u)  # apocalypse V11: a transport drives where its squad heads (choice)
+            hold, gx, gy = unit_goal(st, g, w if w >= 0 else u, tb)
             if hold:
                 continue
             moved = move_unit(rng, g, st, u, gx, gy, allowance, -1, True, tb, PH_MOVEMENT)
         st.umoved[g, u] += moved
         st.ust[g, u, US_MOVED] = int(moved > 1e-9)
+    transports_moved(st, g, tb)
     form_super_squad(st, g, tb, False)  # A32 'any': Warlords that ended their moves within 2"
     movement_noise_all(rng, g, st, tb)
+
+
+@njit
+def transports_moved(st, g, tb):
+    """apocalypse V11: after the moves, each squad aboard stands where its transport does, and gets out
+    (3" of the hull, towards its goal) when the transport ended its move within ``disembark_in`` of that
+    goal (the extraction zone's edge, or the standoff point while it waits for the escort) or is
+    Immobilised."""
+    c = 0.5 * tb.prm[P_TABLE]
+    for v in range(st.ust.shape[1]):
+        if not unit_alive(st, g, v) or not is_transport(st, g, v):
+            continue
+        u = ride_along(st, g, v)
+        if u < 0:
+            continue
+        _hold, gx, gy = unit_goal(st, g, u, tb)
+        tx, ty = st.upos[g, v, 0], st.upos[g, v, 1]
+        d = zone_distance(tx, ty, tb.prm) if gx == c and gy == c else norm(gx - tx, gy - ty)
+        stuck = (st.minfo[g, v, 0, MI_VSTATUS] & VST_IMMOBILISED) != 0
+        if d <= tb.policy[st.ust[g, u, US_OWNER], POL_DISEMBARK] or stuck:
+            disembark(st, g, u, v, gx, gy, DISEMBARK_IN, PH_MOVEMENT, tb)
 
 
 @njit
@@ -340,8 +374,8 @@ def player_charges(rng, g, st, tb):
         random = plays_random(st, g, u, tb)
         if not random and tb.policy[st.ust[g, u, US_OWNER], POL_CHARGE] == 0:
             continue
-        if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0:
-            continue
+        if st.ust[g, u, US_RAN] != 0 or st.ust[g, u, US_NO_CHARGE] != 0 or is_transport(st, g, u):
+            continue  # apocalypse V7: a transport does not fight, so it never charges
         h = random_charge(rng, g, st, u, tb) if random else charge_target(st, g, u, tb)
         if h < 0:
             continue
@@ -413,6 +447,7 @@ def players_turn(rng, g, st, tb, check):
 @njit
 def zombie_turn(rng, g, st, tb, check):
     """§12 zombie turn: Movement (auras, spawning, merging, moves), then Assault (charges, fights)."""
+    keep_last_moves(st, g)  # apocalypse V7: a transport is hit by how far it moved in the players' turn
     start_turn(st, g)
     st.gst[g, G_ACTIVE] = SIDE_ZOMBIES
     st.gst[g, G_ZTURN] += 1
@@ -465,7 +500,7 @@ def finish(st, g, tb):
     for p in range(st.pres.shape[1]):
         st.pres[g, p, PR_MODELS_LOST] = st.pres[g, p, PR_MODELS_START]
     for u in range(st.ust.shape[1]):
-        if not unit_alive(st, g, u):
+        if not unit_exists(st, g, u):  # a squad aboard its transport survives too
             continue
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0:
@@ -480,6 +515,9 @@ def snapshot(st, g):
         return
     for u in range(st.ust.shape[1]):
         if unit_alive(st, g, u):
+            w = passengers(st, g, u)
+            if w >= 0:  # before its transport's snapshot: the trace labels it "(N aboard)"
+                log_event(st, g, PH_END, EK_ABOARD, u, models_alive(st, g, w), w, st.upos[g, u, 0], st.upos[g, u, 1])
             log_event(st, g, PH_END, EK_SNAP_UNIT, u, models_alive(st, g, u), st.ust[g, u, US_OWNER],
                       st.upos[g, u, 0], st.upos[g, u, 1])
     for h in range(st.hst.shape[1]):
@@ -539,8 +577,14 @@ def _unit_violations(st, g, tb):
             bad += n == 0
             x, y = st.upos[g, u, 0], st.upos[g, u, 1]
             bad += x < -1e-6 or y < -1e-6 or x > side + 1e-6 or y > side + 1e-6
+            v = st.ust[g, u, US_EMBARKED] - 1  # apocalypse V11: aboard a living transport, standing where it does
+            if v >= 0:
+                bad += not unit_alive(st, g, v) or not is_transport(st, g, v) or st.wounds[g, v, 0] <= 0
+                bad += abs(st.upos[g, v, 0] - x) > 1e-9 or abs(st.upos[g, v, 1] - y) > 1e-9
+                for h in range(st.lock.shape[2]):
+                    bad += st.lock[g, u, h] != 0
         else:
-            bad += n > 0
+            bad += n > 0 or st.ust[g, u, US_EMBARKED] != 0
     return bad
 
 

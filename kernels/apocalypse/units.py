@@ -9,7 +9,10 @@ from its rules as built whenever a Warlord dies, joins or leaves a unit.
 
 from __future__ import annotations
 
+import math
+
 from kernels.apocalypse.columns import (
+    EK_DISEMBARK,
     EK_JOIN,
     EK_UNIT_LOST,
     MI_OWNER,
@@ -19,6 +22,7 @@ from kernels.apocalypse.columns import (
     N_MI,
     P_BASE_R,
     P_SPACING,
+    P_TABLE,
     POL_TRAIT,
     ROLE_IC,
     TRAIT_DEFENCE,
@@ -26,6 +30,10 @@ from kernels.apocalypse.columns import (
     TRAIT_OFFENCE,
     TRAIT_TENACITY,
     US_ALIVE,
+    US_DISEMBARKED,
+    US_EMBARKED,
+    US_MOVED,
+    US_NO_CHARGE,
     US_OWNER,
 )
 from kernels.apocalypse.geometry import disc_radius, gap
@@ -45,6 +53,7 @@ from kernels.w40k.columns import (
 )
 
 INSPIRING_RANGE = 12.0  # §7 trait 5 [V]
+DISEMBARK_IN = 3.0  # apocalypse V11: passengers get out within 3" of the hull (the 7th-edition core, as remembered)
 TENACITY_FNP, TENACITY_FNP_HAD = 5, 4  # §7 trait 3 (A33: the core's standard 5+) [V]
 
 # ------------------------------------------------------------------ counts and shape
@@ -52,7 +61,30 @@ TENACITY_FNP, TENACITY_FNP_HAD = 5, 4  # §7 trait 3 (A33: the core's standard 5
 
 @njit
 def unit_alive(st, g, u):
+    """Unit u is in play on the table: alive and not embarked in a transport (apocalypse V11, §8: a
+    unit aboard is no target, is not charged, blocks no move and neither scores nor extracts)."""
+    return st.ust[g, u, US_ALIVE] != 0 and st.ust[g, u, US_EMBARKED] == 0
+
+
+@njit
+def unit_exists(st, g, u):
+    """Unit u has living models, on the table or embarked (its Warlord, traits, casualties, results)."""
     return st.ust[g, u, US_ALIVE] != 0
+
+
+@njit
+def carrier(st, g, u):
+    """The transport unit u rides in, -1 if it is on the table."""
+    return st.ust[g, u, US_EMBARKED] - 1
+
+
+@njit
+def passengers(st, g, v):
+    """The unit embarked in transport v, -1 if none (one squad a transport, §2)."""
+    for u in range(st.ust.shape[1]):
+        if st.ust[g, u, US_ALIVE] != 0 and st.ust[g, u, US_EMBARKED] == v + 1:
+            return u
+    return -1
 
 
 @njit
@@ -65,7 +97,48 @@ def models_alive(st, g, u):
 
 @njit
 def refresh_radius(st, g, u, tb):
+    """The disc of the unit's living models; a unit aboard takes its transport's (its range is measured
+    from the hull, §8)."""
+    v = st.ust[g, u, US_EMBARKED] - 1
+    if v >= 0:
+        st.urad[g, u] = st.urad[g, v]
+        return
     st.urad[g, u] = disc_radius(models_alive(st, g, u), tb.prm[P_BASE_R], tb.prm[P_SPACING])
+
+
+@njit
+def disembark(st, g, u, v, gx, gy, reach, phase, tb):
+    """Unit u gets out of transport v (apocalypse V11): its disc on the side of the hull facing (gx, gy)
+    (choice), as far that way as keeps every model within ``reach`` of the hull (edge to edge when its
+    disc is wider than that), on the table. It may not move further this turn: no Run, no charge
+    (choice); it counts as having moved if the transport did."""
+    st.ust[g, u, US_EMBARKED] = 0
+    refresh_radius(st, g, u, tb)
+    tx, ty = st.upos[g, v, 0], st.upos[g, v, 1]
+    dx, dy = gx - tx, gy - ty
+    d = math.sqrt(dx * dx + dy * dy)
+    if d < 1e-9:
+        dx, dy, d = 1.0, 0.0, 1.0
+    ru = st.urad[g, u]
+    out = st.urad[g, v] + ru + max(0.0, reach - 2.0 * ru)
+    side = tb.prm[P_TABLE]
+    st.upos[g, u, 0] = min(max(tx + dx / d * out, ru), side - ru)
+    st.upos[g, u, 1] = min(max(ty + dy / d * out, ru), side - ru)
+    st.ust[g, u, US_DISEMBARKED] = 1
+    st.ust[g, u, US_NO_CHARGE] = 1
+    st.ust[g, u, US_MOVED] = max(st.ust[g, u, US_MOVED], st.ust[g, v, US_MOVED])
+    log_event(st, g, phase, EK_DISEMBARK, u, v, models_alive(st, g, u), st.upos[g, u, 0], st.upos[g, u, 1])
+
+
+@njit
+def ride_along(st, g, v):
+    """The squad aboard transport v stands where it does and has moved as it did (range from the hull, §8)."""
+    u = passengers(st, g, v)
+    if u >= 0:
+        st.upos[g, u, 0], st.upos[g, u, 1] = st.upos[g, v, 0], st.upos[g, v, 1]
+        st.urad[g, u] = st.urad[g, v]
+        st.ust[g, u, US_MOVED] = st.ust[g, v, US_MOVED]
+    return u
 
 
 @njit
@@ -187,7 +260,7 @@ def locate_warlords(st, g):
         st.wl_unit[g, p] = -1
         st.wl_slot[g, p] = -1
     for u in range(st.wounds.shape[1]):
-        if not unit_alive(st, g, u):
+        if not unit_exists(st, g, u):
             continue
         for m in range(st.wounds.shape[2]):
             if st.wounds[g, u, m] > 0 and st.minfo[g, u, m, MI_WARLORD] != 0:
@@ -224,7 +297,7 @@ def refresh_traits(st, g, tb):
     """Every model's rules and Feel No Pain in play, from its rules as built and the traits."""
     locate_warlords(st, g)
     for u in range(st.wounds.shape[1]):
-        if not unit_alive(st, g, u):
+        if not unit_exists(st, g, u):
             continue
         tenacious = unit_has_trait(st, g, u, TRAIT_TENACITY, tb)
         for m in range(st.wounds.shape[2]):
@@ -270,6 +343,7 @@ def remove_unit(st, g, u, phase):
     for m in range(st.wounds.shape[2]):
         st.wounds[g, u, m] = 0
     st.ust[g, u, US_ALIVE] = 0
+    st.ust[g, u, US_EMBARKED] = 0
     st.urad[g, u] = 0.0
     for h in range(st.lock.shape[2]):
         st.lock[g, u, h] = 0
@@ -279,7 +353,7 @@ def remove_unit(st, g, u, phase):
 @njit
 def settle_unit(st, g, u, tb, phase):
     """After casualties: a unit with no model left is gone; else its disc shrinks."""
-    if not unit_alive(st, g, u):
+    if not unit_exists(st, g, u):
         return
     if models_alive(st, g, u) == 0:
         remove_unit(st, g, u, phase)

@@ -13,6 +13,8 @@ Hull Point lost, damage result and wreck is an ``EK_VEHICLE`` event (no dice: un
 
 from __future__ import annotations
 
+import math
+
 from kernels.apocalypse.columns import (
     EK_VEHICLE,
     G_ACTIVE,
@@ -20,6 +22,7 @@ from kernels.apocalypse.columns import (
     G_TURN,
     MI_AV_FRONT,
     MI_HP_LOST,
+    MI_LAST_MOVE,
     MI_OPEN_TOPPED,
     MI_OWNER,
     MI_REPAIRS,
@@ -27,6 +30,7 @@ from kernels.apocalypse.columns import (
     MI_STUN_UNTIL,
     MI_VEHICLE,
     MI_VSTATUS,
+    P_ASSAULT_ALL4,
     PH_ASSAULT,
     PH_Z_ASSAULT,
     POL_TRAIT,
@@ -37,6 +41,7 @@ from kernels.apocalypse.columns import (
     VEV_HULL,
     VEV_WRECKED,
     VK_NONE,
+    VK_TRANSPORT,
     VST_EXPLODED,
     VST_IMMOBILISED,
     VST_WRECKED,
@@ -45,6 +50,7 @@ from kernels.apocalypse.trace import log_event
 from kernels.jit import njit
 from kernels.w40k import vehicles as V
 from kernels.w40k.columns import K_MELEE, W_KIND
+from kernels.w40k.combat import clear_out
 
 FRONT, SIDE, REAR = 0, 1, 2  # facings: MI_AV_FRONT + facing
 MOD_ARMOUR = 1  # §7 Master of Defence: +1 Armour Value on all facings [V]
@@ -66,6 +72,34 @@ def next_players_turn(st, g):
     if st.gst[g, G_ACTIVE] == SIDE_PLAYERS or st.gst[g, G_FIRST] == SIDE_PLAYERS:
         return t + 1
     return t
+
+
+@njit
+def is_transport(st, g, u):
+    """Unit u is a Dedicated Transport (a vehicle that is not a Walker, V7)."""
+    return st.minfo[g, u, 0, MI_VEHICLE] == VK_TRANSPORT
+
+
+@njit
+def keep_last_moves(st, g):
+    """Before the zombies' turn clears the turn's moves: each vehicle keeps the inches it moved in
+    the players' turn (rounded up) for V7's close combat hits."""
+    for u in range(st.ust.shape[1]):
+        if is_vehicle(st, g, u):
+            st.minfo[g, u, 0, MI_LAST_MOVE] = int(math.ceil(st.umoved[g, u] - 1e-9))
+
+
+@njit
+def assault_hit_on(st, g, u, tb):
+    """V7: the D6 a close combat attack needs to hit a vehicle that is not a Walker, by its last move
+    (``vehicle_assault_hits = "auto_4_6"``: did not move automatic (1), up to 6" 4+, more 6+;
+    ``"all_4"``: 4+). Its last move: this players' turn's in their turn, else the one kept."""
+    if tb.prm[P_ASSAULT_ALL4] != 0:
+        return 4
+    moved = st.umoved[g, u] if st.gst[g, G_ACTIVE] == SIDE_PLAYERS else float(st.minfo[g, u, 0, MI_LAST_MOVE])
+    if moved <= 1e-9:
+        return 1
+    return 4 if moved <= 6.0 + 1e-9 else 6
 
 
 @njit
@@ -189,8 +223,7 @@ def strike_vehicle(rng, g, st, u, n_dice, hit_on, strength, ap, rending, armourb
     rolled for armour penetration and, if penetrating, on the damage table (V3-V5) through
     ``kernels.w40k.vehicles``. Returns (Hull Points lost, exploded)."""
     vspec, vout = st.w_vspec, st.w_vout
-    for k in range(vout.shape[0]):
-        vout[k] = 0
+    clear_out(vout)
     V.vehicle_spec(vspec, hit_on, False, min(10, strength), armour(st, g, u, facing, tb), ap, False, armourbane,
                    rending, False, False, st.minfo[g, u, 0, MI_OPEN_TOPPED] != 0)
     start, exploded = st.wounds[g, u, 0], False

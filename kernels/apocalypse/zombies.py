@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from kernels.apocalypse.assault import make_brute, melee_choice
 from kernels.apocalypse.choices import pick, plays_random
 from kernels.apocalypse.columns import (
     EK_AURA,
@@ -42,8 +43,11 @@ from kernels.apocalypse.columns import (
     PH_Z_ASSAULT,
     PH_Z_MOVEMENT,
     POL_OVERWATCH,
+    PR_HORDE_WRECKS,
+    PR_PASSENGERS_LOST,
     PR_WL_FATE,
     PR_WRECK_SPAWNERS,
+    PR_ZKILLED,
     R_AURA_WOUNDS,
     R_HELD_MAX,
     R_SP0,
@@ -57,28 +61,45 @@ from kernels.apocalypse.columns import (
     US_OWNER,
     US_WAS_CHARGED,
     WL_KILLED,
+    ZK_ZOMBIE,
 )
+from kernels.apocalypse.combat import release_passengers
 from kernels.apocalypse.geometry import along_edge, disc_radius
-from kernels.apocalypse.hordes import horde_models, is_alive, merge_hordes, new_horde, refresh_radius, spawn_batch
+from kernels.apocalypse.hordes import (
+    horde_models,
+    is_alive,
+    merge_hordes,
+    new_horde,
+    refresh_radius,
+    remove_if_empty,
+    spawn_batch,
+)
 from kernels.apocalypse.movement import fall_back
 from kernels.apocalypse.noise import edge_spot, place_phase_noise, spot_is_free
 from kernels.apocalypse.shooting import fire_overwatch
+from kernels.apocalypse.state import W_FIGHT
+from kernels.apocalypse.strike import majority_toughness, strike_horde
 from kernels.apocalypse.trace import log_event
 from kernels.apocalypse.units import (
+    disembark,
     knows_no_fear,
     locate_warlords,
     models_alive,
     models_within,
+    passengers,
     settle_unit,
     unit_alive,
     unit_gap_horde,
     unit_gap_unit,
     unit_leadership,
 )
-from kernels.apocalypse.vehicles import aura_on_vehicle, is_vehicle
+from kernels.apocalypse.vehicles import aura_on_vehicle, is_transport, is_vehicle, lose_hull_points
 from kernels.dice import sum_d6
 from kernels.jit import njit
 from kernels.rng import uniform
+from kernels.w40k.attack_spec import melee_spec
+from kernels.w40k.columns import NONE, OUT_KILLED, WS
+from kernels.w40k.combat import clear_out
 from kernels.w40k.geometry import INF, norm, ray_circle
 
 
@@ -134,6 +155,7 @@ def spawner_aura(rng, g, st, tb):
             st.res[g, R_AURA_WOUNDS] += 1
             log_event(st, g, PH_Z_MOVEMENT, EK_AURA, u, 1, 0, st.upos[g, u, 0], st.upos[g, u, 1])
             if aura_on_vehicle(st, g, u):
+                release_passengers(rng, g, st, u, tb)  # apocalypse V11: they get out of the wreck
                 wreck_spawner(st, g, u, tb)  # §10: a vehicle destroyed by the aura is replaced by a spawner
             settle_unit(st, g, u, tb, PH_Z_MOVEMENT)
             continue
@@ -167,6 +189,10 @@ def wreck_spawner(st, g, u, tb):
             log_event(st, g, PH_Z_MOVEMENT, EK_SPAWNER, s, 1, 0, st.spos[g, s, 0], st.spos[g, s, 1])
             return s
     return -1
+
+
+HORDE_WRECKS = 30  # §8: a zombie unit of 30 or more models wrecks the transport it charges [V]
+EMERGENCY_IN = 6.0  # §8: the passengers' emergency disembarkation within 6" of the wreck [V]
 
 
 # ------------------------------------------------------------------ 2-3. spawning (§9.1-§9.2)
@@ -378,8 +404,63 @@ def charge(rng, g, st, h, u, tb):
             st.hst[g, h, HS_LOCKED] += 1
             st.hst[g, h, HS_CHARGED] = 1
         log_event(st, g, PH_Z_ASSAULT, EK_CHARGE, h, u, int(success), st.hpos[g, h, 0], st.hpos[g, h, 1])
+        if success and is_transport(st, g, u) and horde_models(st, g, h) >= HORDE_WRECKS:
+            horde_wrecks_transport(rng, g, st, h, u, tb)
     place_phase_noise(st, g, tb, PH_Z_ASSAULT)
     return success
+
+
+@njit
+def horde_wrecks_transport(rng, g, st, h, v, tb):
+    """§8: transport v, charged successfully by horde h of 30 or more models, is wrecked at once (the
+    horde is locked with nothing). Each passenger makes its close combat attacks against the chargers
+    (its best weapon and Attacks, not charging, no strikes back); if they kill more than half of them
+    (half rounded up, A-reading: more than ceil(n / 2)), the squad makes an emergency disembarkation
+    within 6" of the wreck; otherwise every passenger dies and rises as a Zombie Brute in the horde
+    (§4). The wreck becomes a zombie spawner (§10)."""
+    n = horde_models(st, g, h)
+    owner = st.minfo[g, v, 0, MI_OWNER]
+    st.lock[g, v, h] = 0
+    st.hst[g, h, HS_LOCKED] -= 1
+    lose_hull_points(st, g, v, st.wounds[g, v, 0])
+    st.pres[g, owner, PR_HORDE_WRECKS] += 1
+    u = passengers(st, g, v)
+    if u >= 0:
+        killed = passengers_strike(rng, g, st, u, h, tb)
+        st.pres[g, owner, PR_ZKILLED] += killed
+        if killed > (n + 1) // 2:
+            c = 0.5 * tb.prm[P_TABLE]
+            disembark(st, g, u, v, c, c, EMERGENCY_IN, PH_Z_ASSAULT, tb)
+        else:
+            lost = models_alive(st, g, u)
+            for m in range(st.wounds.shape[2]):
+                if st.wounds[g, u, m] > 0:
+                    make_brute(st, g, u, m, h, tb, PH_Z_ASSAULT)
+            st.pres[g, owner, PR_PASSENGERS_LOST] += lost
+            settle_unit(st, g, u, tb, PH_Z_ASSAULT)
+    remove_if_empty(st, g, h)
+    wreck_spawner(st, g, v, tb)
+    settle_unit(st, g, v, tb, PH_Z_ASSAULT)
+
+
+@njit
+def passengers_strike(rng, g, st, u, h, tb):
+    """§8: every model of squad u makes its close combat attacks at horde h (``melee_choice``'s weapon
+    and Attacks, WS against the zombies' WS, not charging); the zombies do not strike back. Returns
+    the zombies killed."""
+    spec, out = st.w_spec[W_FIGHT], st.w_out[W_FIGHT]
+    killed = 0
+    for m in range(st.wounds.shape[2]):
+        if st.wounds[g, u, m] <= 0 or horde_models(st, g, h) <= 0:
+            continue
+        t = majority_toughness(st, g, h, tb)
+        w, attacks, _init = melee_choice(st, g, u, m, t, NONE, tb)
+        melee_spec(spec, tb.weapons[w], st.stats[g, u, m], st.mflags[g, u, m], tb.zstats[ZK_ZOMBIE, WS], t, NONE,
+                   False, True, 0, tb.ws_chart, tb.wound_chart)
+        clear_out(out)
+        strike_horde(rng, g, attacks, spec, st, h, NONE, False, tb, out)
+        killed += out[OUT_KILLED]
+    return killed
 
 
 @njit

@@ -83,6 +83,13 @@ from kernels.w40k.columns import (
 
 
 @njit
+def clear_out(out):
+    """Zero a row of outcome counters (each user's own row: shooting, fighting, a vehicle's)."""
+    for k in range(out.shape[0]):
+        out[k] = 0
+
+
+@njit
 def may_reroll(die, mode):
     """Whether a failed die may be re-rolled: mode 1 re-rolls only a 1, mode 2 any failure."""
     return mode == RR_FAILED or (mode == RR_ONES and die == 1)

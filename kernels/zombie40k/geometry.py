@@ -6,8 +6,14 @@ A unit stands as a tight blob of its living models around its centre: a disc of 
 contact is an edge distance of 0; "closest model removed first" is the slot order of the
 unit's models. Movement is a straight line towards a goal, stopping 1" short of other units
 (core-7th-edition §3 1" rule) or in base contact with a charge target; when the line is
-blocked the unit tries headings up to 70 degrees either side and takes the one that gets
-closest to its goal.
+blocked the unit goes around what is in the way in 0.5" steps (``_move_around``; the other
+reading, ``_move_on_headings``, tries headings up to 60 degrees either side).
+
+The planner keeps, for the whole of one move, the keep-away circles and the walls in its reach
+(``near_circles``, ``walls_in_reach``), names the blocker from the straight try's own ray casts
+and skips the detour headings that surely fail without their sine and cosine
+(``_surely_blocked``): the same moves to the last bit, about a quarter less time (135 -> 102 µs
+of a 950 µs four-player game; docs/space.md).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ HEADINGS = (0.0, 0.35, -0.35, 0.7, -0.7, 1.05, -1.05)  # radians off the straigh
 DETOUR_STEP = 0.5  # inches of each step around what is in the way (move_planner "detour")
 DETOUR_TURN = math.pi / 6.0  # the steps' headings: 30, 60 .. 180 degrees off the line to the goal
 DETOUR_STEPS = 48
+DETOUR_COS = tuple(math.cos(k * DETOUR_TURN) for k in range(7))  # to tell a blocked heading cheaply (_surely_blocked)
+DETOUR_SIN = tuple(math.sin(k * DETOUR_TURN) for k in range(7))
 
 
 @njit
@@ -139,16 +147,56 @@ def near_circles(pos, radii, ustate, g, u, px, py, reach, target, prm, near):
 
 
 @njit
-def free_travel(near, n, ru, px, py, dx, dy, prm):
+def walls_in_reach(px, py, ru, reach, prm):
+    """(edges, ev): whether a move of up to ``reach`` inches by a unit of radius ``ru`` from
+    (px, py) could meet the table edge, the Escape Vehicle. A wall farther than ``reach`` + 1" can
+    only stop the move beyond its end (the travel to it along a unit heading is at least the
+    distance to it, and a move of several steps never travels more than ``reach`` from where it
+    started), so ``free_travel`` leaves it out and no move changes."""
+    edges = min(px - ru, prm[P_TABLE_W] - ru - px, py - ru, prm[P_TABLE_L] - ru - py) <= reach + 1.0
+    x0, x1, y0, y1 = ev_rect(prm)
+    ev = rect_distance(px, py, x0 - ru, x1 + ru, y0 - ru, y1 + ru) <= reach + 1.0
+    return edges, ev
+
+
+@njit
+def _wall_travel(ru, px, py, dx, dy, prm, edges, ev):
+    """Travel before the table edge (when ``edges``) or the Escape Vehicle (when ``ev``) stops
+    a unit of radius ``ru``; INF if neither."""
+    t = INF
+    if edges:
+        t = ray_box_exit(px, py, dx, dy, ru, prm[P_TABLE_W] - ru, ru, prm[P_TABLE_L] - ru)
+    if ev:
+        x0, x1, y0, y1 = ev_rect(prm)
+        t = min(t, ray_box_entry(px, py, dx, dy, x0 - ru, x1 + ru, y0 - ru, y1 + ru))
+    return t
+
+
+@njit
+def free_travel(near, n, ru, px, py, dx, dy, prm, edges, ev):
     """How far a unit of radius ``ru`` may travel from (px, py) along (dx, dy): not into the
     first ``n`` keep-away circles of ``near`` (``near_circles``: not within 1" of enemy units,
-    base contact allowed with its target), not into the Escape Vehicle, not off the table."""
-    t = ray_box_exit(px, py, dx, dy, ru, prm[P_TABLE_W] - ru, ru, prm[P_TABLE_L] - ru)
-    x0, x1, y0, y1 = ev_rect(prm)
-    t = min(t, ray_box_entry(px, py, dx, dy, x0 - ru, x1 + ru, y0 - ru, y1 + ru))
+    base contact allowed with its target), not into the Escape Vehicle (when ``ev``), not off the
+    table (when ``edges``; ``walls_in_reach`` says which a move could meet)."""
+    t = _wall_travel(ru, px, py, dx, dy, prm, edges, ev)
     for k in range(n):
         t = min(t, ray_circle(px, py, dx, dy, near[k, 0], near[k, 1], near[k, 2]))
     return t
+
+
+@njit
+def _straight_travel(near, n, ru, px, py, dx, dy, prm, edges, ev):
+    """(``free_travel``, the blocker): the travel, and the unit whose keep-away circle stops the
+    move at once (the one entered first of those entered within 1e-6"; -1 if none: a wall, the
+    Escape Vehicle or nothing), from one ray cast per circle."""
+    t = _wall_travel(ru, px, py, dx, dy, prm, edges, ev)
+    best, best_t = -1, 1e-6
+    for k in range(n):
+        tk = ray_circle(px, py, dx, dy, near[k, 0], near[k, 1], near[k, 2])
+        t = min(t, tk)
+        if tk <= best_t:
+            best, best_t = int(near[k, 3]), tk
+    return t, best
 
 
 @njit
@@ -172,11 +220,12 @@ def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at,
         return 0.0
     want = min(budget, dist - stop_at)
     base = math.atan2(gy - py, gx - px)
+    edges, ev = walls_in_reach(px, py, radii[u], budget, prm)
     best_x, best_y, best_gain = px, py, 0.0
     k = 0
     for turn in HEADINGS:
         dx, dy = math.cos(base + turn), math.sin(base + turn)
-        t = min(want, free_travel(near, n, radii[u], px, py, dx, dy, prm))
+        t = min(want, free_travel(near, n, radii[u], px, py, dx, dy, prm, edges, ev))
         nx, ny = px + t * dx, py + t * dy
         gain = dist - norm(gx - nx, gy - ny)
         if gain > best_gain + 1e-9:
@@ -189,15 +238,28 @@ def _move_on_headings(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at,
 
 
 @njit
-def _blocker(near, n, px, py, dx, dy):
-    """The unit whose keep-away circle (of the first ``n`` of ``near``) stops a move from (px, py)
-    along (dx, dy) at once; -1 if none does (a wall or the Escape Vehicle, or nothing)."""
-    best, best_t = -1, 1e-6
+def _surely_blocked(near, n, px, py, ax, ay, bound):
+    """A detour heading that cannot be taken, told without its sine and cosine: (ax, ay) is the
+    heading rotated from the line to the goal by the cosine and sine of its angle (within about
+    1e-15 of the exact heading), and a ray along it that enters a keep-away circle shrunk by 1e-6"
+    before ``bound``, moving inwards by more than 1e-9, puts the exact heading's ray inside the
+    full circle by then: ``free_travel`` is below ``bound`` (the shrinking adds 2 r 1e-6 to the
+    discriminant, against rounding errors near 1e-11 for a circle of radius r >= 1e-3 on a table
+    of inches; a smaller one, possible with ``base_radius_in = 0``, is left to the exact cast).
+    False when unsure: the exact heading is then cast."""
     for k in range(n):
-        t = ray_circle(px, py, dx, dy, near[k, 0], near[k, 1], near[k, 2])
-        if t <= best_t:
-            best, best_t = int(near[k, 3]), t
-    return best
+        ox, oy = px - near[k, 0], py - near[k, 1]
+        b = ox * ax + oy * ay
+        if b >= -1e-9 or near[k, 2] < 1e-3:
+            continue  # moving away or nearly along it, or a circle too small for the margin: unsure
+        r = near[k, 2] - 1e-6
+        c = ox * ox + oy * oy - r * r
+        if c < 0.0:
+            return True  # inside the shrunk circle and moving in: the exact heading stops at once
+        disc = b * b - c
+        if disc >= 0.0 and -b - math.sqrt(disc) < bound:
+            return True
+    return False
 
 
 @njit
@@ -205,8 +267,16 @@ def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm,
     """Straight at the goal while the way is free; where a unit's keep-away circle (or a wall)
     stops it, it steps ``DETOUR_STEP`` inches in the free direction closest to the goal's, always
     turning to the same side, and tries straight again: it goes around what is in the way
-    (docs/space.md). The move is made only if it ends closer to the goal."""
+    (docs/space.md). The move is made only if it ends closer to the goal.
+
+    What the planner keeps for the whole move, with the same moves as casting everything at every
+    step: the keep-away circles in reach (``near_circles``), which walls are in reach
+    (``walls_in_reach``); a straight try finds the blocker in the same ray casts
+    (``_straight_travel``); a detour heading that surely fails is told without its sine and
+    cosine (``_surely_blocked``)."""
     x0, y0 = pos[g, u, 0], pos[g, u, 1]
+    ru = radii[u]
+    edges, ev = walls_in_reach(x0, y0, ru, budget, prm)
     px, py, left, side = x0, y0, budget, 0.0
     for _ in range(DETOUR_STEPS):
         dist = norm(gx - px, gy - py)
@@ -214,23 +284,27 @@ def _move_around(pos, radii, ustate, g, u, gx, gy, budget, target, stop_at, prm,
             break
         dx, dy = (gx - px) / dist, (gy - py) / dist
         want = min(left, dist - stop_at)
-        t = min(want, free_travel(near, n, radii[u], px, py, dx, dy, prm))
+        travel, v = _straight_travel(near, n, ru, px, py, dx, dy, prm, edges, ev)
+        t = min(want, travel)
         if t > 1e-9:
             px, py, left = px + t * dx, py + t * dy, left - t
             if t >= want - 1e-9:
                 break
             continue
-        v = _blocker(near, n, px, py, dx, dy)
         if v < 0 or norm(pos[g, v, 0] - gx, pos[g, v, 1] - gy) < 1e-6:
             break  # a wall, the Escape Vehicle, or the unit it goes for: as close as it may come
         base = math.atan2(dy, dx)
+        bound = min(0.25 * DETOUR_STEP, left) - 1e-6  # a step shorter than this is not taken
         moved = False
         for k in range(1, 7):  # 30 .. 180 degrees off the line to the goal
             for sign in (1.0, -1.0):
                 if side != 0.0 and sign != side:
                     continue
+                cs, sn = DETOUR_COS[k], sign * DETOUR_SIN[k]
+                if _surely_blocked(near, n, px, py, dx * cs - dy * sn, dx * sn + dy * cs, bound):
+                    continue
                 ax, ay = math.cos(base + sign * k * DETOUR_TURN), math.sin(base + sign * k * DETOUR_TURN)
-                s = min(DETOUR_STEP, left, free_travel(near, n, radii[u], px, py, ax, ay, prm))
+                s = min(DETOUR_STEP, left, free_travel(near, n, ru, px, py, ax, ay, prm, edges, ev))
                 if s > 0.25 * DETOUR_STEP or (s > 1e-9 and s >= left - 1e-9):
                     px, py, left, side, moved = px + s * ax, py + s * ay, left - s, sign, True
                     break

@@ -69,6 +69,7 @@ from kernels.zombie40k.geometry import (
     move_towards,
     near_circles,
     rect_distance,
+    walls_in_reach,
 )
 from kernels.zombie40k.morale import fall_back, leadership_test
 from kernels.zombie40k.powerups import chuck_active
@@ -223,7 +224,8 @@ def wander(st, g, p, dx, dy, want, allowance, tb, rng, kind):
     ax, ay = st.pos[g, p, 0], st.pos[g, p, 1]
     reach = min(want, allowance)
     n = near_circles(st.pos, st.radius[g], st.ustate, g, p, ax, ay, reach, -1, tb.prm, st.w_near)
-    moved = max(0.0, min(reach, free_travel(st.w_near, n, st.radius[g, p], ax, ay, dx, dy, tb.prm)))
+    edges, ev = walls_in_reach(ax, ay, st.radius[g, p], reach, tb.prm)
+    moved = max(0.0, min(reach, free_travel(st.w_near, n, st.radius[g, p], ax, ay, dx, dy, tb.prm, edges, ev)))
     st.pos[g, p, 0], st.pos[g, p, 1] = ax + moved * dx, ay + moved * dy
     if moved > 0.0:
         st.ustate[g, p, US_MOVED] = 1

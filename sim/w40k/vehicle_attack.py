@@ -70,7 +70,8 @@ class VehicleAttack:
     ``hit_reroll``: a failed to-hit die is re-rolled once (twin-linked). ``melta_half_range``:
     Melta at half range or less; ``armourbane``, ``rending``, ``haywire``, ``lance``: the weapon's
     rules (V6); ``open_topped``: the target is Open-topped; ``hull_points``: the target's
-    Hull Points left (for the chance to wreck it).
+    Hull Points left (for the chance to wreck it); ``facing``: the facing ``armour`` is (V2, V7;
+    a label: the odds read ``armour``).
     """
 
     strength: int
@@ -86,6 +87,7 @@ class VehicleAttack:
     lance: bool = False
     open_topped: bool = False
     hull_points: int = 3
+    facing: str = "front"
     rules: VehicleRules = field(default_factory=VehicleRules)
 
     def __post_init__(self) -> None:
@@ -128,7 +130,7 @@ def vehicle_attack(weapon: Weapon, user_s: int, vehicle: VehicleEntry, facing: s
                          n_dice=n_dice, hit_on=hit_on, hit_reroll="twin_linked" in weapon.rules,
                          melta_half_range=half_range and "melta" in weapon.rules,
                          armourbane="armourbane" in weapon.rules, rending="rending" in weapon.rules,
-                         open_topped=vehicle.open_topped, hull_points=vehicle.hull_points,
+                         open_topped=vehicle.open_topped, hull_points=vehicle.hull_points, facing=facing,
                          rules=rules or VehicleRules())
 
 

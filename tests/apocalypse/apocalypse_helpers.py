@@ -22,6 +22,30 @@ from sim.rulesets.apocalypse.ruleset import RULESET
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "apocalypse"
 
 
+RHINO_ARMY = EXAMPLES / "vehicles" / "armies" / "ultramarines_rhino.toml"
+RHINO_UNITS = range(4)  # CAPTAIN, TACTICAL, RHINO, DEVASTATORS: the army's units, HQ first
+
+
+def rhino_config_file(tmp_path: Path) -> Path:
+    """A one-player game config of the Ultramarines with their Rhino (the transport tests)."""
+    path = tmp_path / "rhino.toml"
+    path.write_text(f'ruleset = "apocalypse"\n\n[[players]]\nname = "Ultramarines"\narmy = "{RHINO_ARMY.as_posix()}"\n',
+                    encoding="utf-8")
+    return path
+
+
+def rhino_with_squad(st, tb, x: float, y: float) -> tuple[int, int]:
+    """The Rhino at (x, y) with the Tactical Squad embarked, as deployment leaves them: (rhino, squad)."""
+    import kernels.apocalypse.units as units
+
+    _, tactical, rhino, _ = RHINO_UNITS
+    v = put_unit(st, tb, rhino, x, y)
+    u = put_unit(st, tb, tactical, x, y)
+    st.ust[0, u, C.US_EMBARKED] = v + 1
+    units.refresh_radius(st, 0, u, tb)
+    return v, u
+
+
 def config(name: str = "one_player", **params):
     cfg = load_config(EXAMPLES / "configs" / f"{name}.toml")
     return replace(cfg, **params) if params else cfg
@@ -35,6 +59,20 @@ def table(name: str = "one_player", **params):
     st.gst[0, C.G_TURN] = 1
     st.res[0, C.R_WINNER] = -1
     return cfg, tb, st, np.zeros(1, np.uint64)
+
+
+def vehicle_game(path: Path, **params):
+    """(tables, state, rng) of one empty game of the config at ``path``, game turn 1, the players'
+    turn, no Warlord trait (the vehicle tests)."""
+    cfg = load_config(path)
+    cfg = replace(cfg, **params) if params else cfg
+    tb = compile_tables(cfg)
+    st = RULESET.new_state(cfg, tb, 1)
+    st.gst[0, C.G_TURN] = 1
+    st.gst[0, C.G_ACTIVE] = C.SIDE_PLAYERS
+    st.res[0, C.R_WINNER] = -1
+    tb.policy[0, C.POL_TRAIT] = C.TRAIT_NONE
+    return tb, st, np.zeros(1, np.uint64)
 
 
 def put_unit(st, tb, t: int, x: float, y: float, slot: int | None = None) -> int:

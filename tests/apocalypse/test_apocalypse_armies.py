@@ -92,8 +92,11 @@ def _army(*units, faction="Space Marines"):
     (_army(UnitChoice("Captain"), UnitChoice("Terminator", 10)),
      r"^broken\.toml: §2 Points limit: the army costs 490 points; allowed: up to 400$"),
     (_army(UnitChoice("Captain"), UnitChoice("Rhino")),
-     r"^broken\.toml: units\[1\]: §2 Vehicles: 'Rhino' is a Dedicated Transport; transports are allowed but not "
-     r"yet played \(issue 32\), so an army takes none$"),
+     r"^broken\.toml: units\[1\]: §2 Dedicated Transport: 'Rhino' follows no infantry squad; allowed: list it "
+     r"right after the infantry squad it is bought with$"),
+    (_army(UnitChoice("Captain"), UnitChoice("Tactical Marine", 10), UnitChoice("Razorback")),
+     r"^broken\.toml: units\[2\]: §2 Dedicated Transport: 'Razorback' carries 6 models; 'Tactical Marine' has 10; "
+     r"allowed: up to 6$"),
     (_army(UnitChoice("Captain"), UnitChoice("Stormraven")),
      r"^broken\.toml: units\[1\]: §2 Vehicles: 'Stormraven' is a vehicle \(flyer\); allowed: Walkers, and "
      r"Dedicated Transports that are not Flyers$"),
@@ -124,12 +127,16 @@ HQ_OF = {"Space Marines": "Captain", "Astra Militarum": "Lord Commissar", "Orks"
          "Chaos Space Marines": "Chaos Lord", "Craftworld Eldar": "Farseer", "Tau Empire": "Cadre Fireblade"}
 
 
-def test_walkers_are_taken_and_every_other_vehicle_refused():
-    """§2 Vehicles: "only Walkers"; a Dedicated Transport is allowed unless a Flyer but not played yet (issue 32)."""
+def test_walkers_are_taken_transports_only_with_a_squad_and_every_other_vehicle_refused():
+    """§2 Vehicles: "only Walkers"; a Dedicated Transport is allowed unless a Flyer, bought with a
+    squad (after an HQ alone it is refused as bought with none; tests/apocalypse/test_apocalypse_transports.py)."""
     for name, v in vehicles(catalogue()).items():
         army = _army(UnitChoice(HQ_OF[v.faction]), UnitChoice(name), faction=v.faction)
         if v.kind == "walker":
             check_army(army)
+        elif v.kind == "transport" and "flyer" not in v.types:
+            with pytest.raises(ArmyError, match="§2 Dedicated Transport: .* follows no infantry squad"):
+                check_army(army)
         else:
             with pytest.raises(ArmyError, match="§2 Vehicles"):
                 check_army(army)

@@ -52,7 +52,7 @@ def test_play_refuses_two_hqs_in_one_line_naming_the_rule(tmp_path):
 
 def test_play_refuses_a_vehicle_in_one_line_naming_the_rule(tmp_path):
     line = _one_line_error(tmp_path, RHINO)
-    assert "§2 Vehicles: 'Rhino' is a Dedicated Transport; transports are allowed but not yet played" in line
+    assert "§2 Dedicated Transport: 'Rhino' follows no infantry squad" in line
 
 
 def test_play_runs_the_four_player_example():

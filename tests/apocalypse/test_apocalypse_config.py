@@ -191,7 +191,7 @@ def test_the_points_players_axis_sets_both_and_labels_each_cell(tmp_path):
 def test_report_sections_are_data_and_scale():
     sections = RS.report_sections(0.01)
     assert [s.key for s in sections] == ["policies", "points", "players", "grid", "traits", "missions",
-                                         "sensitivity", "walkers"]
+                                         "sensitivity", "walkers", "transports"]
     assert all(s.games >= 10 for s in sections)
     assert {a for s in sections for a in s.analyses} == {"outcomes", "paired", "by_value", "sensitivity", "winnable",
                                                           "curve", "carry"}  # the cooperative verdict (issue 29)

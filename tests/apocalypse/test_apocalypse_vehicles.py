@@ -130,13 +130,14 @@ def test_unconfirmed_readings_are_choice_parameters():
                                          ("vehicle_explosion", "d6_s3")])
 def test_another_vehicle_reading_is_refused_where_it_plays_no_game(name, value):
     """A reading that could change no game is refused in one line (issue 27's rule): a Walker's
-    readings without a Walker in the armies, the other vehicles' readings until transports play."""
+    readings without a vehicle in the armies, a transport's without one, the grenades' until they are thrown."""
     from apocalypse_helpers import config
 
     from sim.rulesets.apocalypse.config import ConfigError
 
-    why = r"no army here fields a Walker" if name in ("vehicle_damage_table", "vehicle_ap_modifiers",
-                                                      "vehicle_explosion") else r"only Walkers play yet, issue 32"
+    why = {"vehicle_assault_hits": r"no army here fields a Dedicated Transport",
+           "vehicle_grenade_attacks": r"grenades are not thrown at vehicles yet"}.get(name,
+                                                                                     r"no army here fields a vehicle")
     with pytest.raises(ConfigError, match=rf"^{name} = '{value}'; allowed: \S+ \({why}") as err:
         config(**{name: value})
     assert "\n" not in str(err.value)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apocalypse_helpers import put_unit, vehicle_game
 
 import kernels.apocalypse.combat as combat
 import kernels.apocalypse.hordes as hordes
 import kernels.apocalypse.noise as noise
-import kernels.apocalypse.setup as setup
 import kernels.apocalypse.shooting as shooting
 import kernels.apocalypse.units as units
 import kernels.apocalypse.vehicles as vehicles
@@ -23,9 +23,8 @@ from kernels.apocalypse import columns as C
 from kernels.apocalypse.state import N_OUT_A
 from kernels.w40k.columns import WS, A, I, S, T, W
 from sim.rulesets.apocalypse.armies import Army, ArmyError, UnitChoice, build_units, check_army, load_army
-from sim.rulesets.apocalypse.compile import compile_tables, sizes
+from sim.rulesets.apocalypse.compile import sizes
 from sim.rulesets.apocalypse.config import ConfigError, load_config
-from sim.rulesets.apocalypse.ruleset import RULESET
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "apocalypse"
 HELBRUTE_CONFIG = ROOT / "vehicles" / "helbrute.toml"
@@ -35,22 +34,10 @@ DEFF_DREAD, BOYZ = 3, 1  # units of vehicles/walkers.toml's Goffs
 
 def game(path=HELBRUTE_CONFIG, **params):
     """(tables, state, rng) of one empty game of ``path``, game turn 1, the players' turn."""
-    from dataclasses import replace
-
-    cfg = load_config(path)
-    cfg = replace(cfg, **params) if params else cfg
-    tb = compile_tables(cfg)
-    st = RULESET.new_state(cfg, tb, 1)
-    st.gst[0, C.G_TURN] = 1
-    st.res[0, C.R_WINNER] = -1
-    tb.policy[0, C.POL_TRAIT] = C.TRAIT_NONE
-    return tb, st, np.zeros(1, np.uint64)
+    return vehicle_game(path, **params)
 
 
-def put(st, tb, t, x, y):
-    setup._copy_template(st, 0, t, t, tb)
-    st.upos[0, t] = x, y
-    return t
+put = put_unit
 
 
 def zombies_strike(st, tb, rng, u, n_dice, strength, kind=C.ZK_ZOMBIE):
@@ -70,7 +57,7 @@ def test_the_army_check_takes_a_walker_in_its_slot_and_refuses_the_other_vehicle
     assert (profile.ws, profile.bs, profile.s, profile.i, profile.a, profile.w) == (4, 4, 6, 4, 4, 3)
     assert "fearless" in profile.rules  # a vehicle takes no Morale test: §2's Fearless removal is not for it
     lord = Army("x", "Chaos Space Marines", (UnitChoice("Chaos Lord"),))
-    with pytest.raises(ArmyError, match=r"'Chaos Rhino' is a Dedicated Transport; .*not yet played"):
+    with pytest.raises(ArmyError, match=r"§2 Dedicated Transport: 'Chaos Rhino' follows no infantry squad"):
         check_army(Army("x", "Chaos Space Marines", lord.units + (UnitChoice("Chaos Rhino"),)))
     with pytest.raises(ArmyError, match=r"'Stormraven' is a vehicle \(flyer\); allowed: Walkers"):
         check_army(Army("x", "Space Marines", (UnitChoice("Captain"), UnitChoice("Stormraven"))))
@@ -374,3 +361,21 @@ def test_a_walker_moves_6_inches_through_the_planner_unless_stunned(dice, stunne
     moved = norm(st.upos[0, u, 0] - 6, st.upos[0, u, 1] - 6)
     assert moved == pytest.approx(0.0) if stunned else moved == pytest.approx(6.0)
     assert st.umoved[0, u] == pytest.approx(moved)
+
+
+@pytest.mark.parametrize("immobilised", [False, True])
+def test_the_random_baseline_runs_a_walker_only_if_it_may_move(dice, immobilised):
+    """V5: an Immobilised walker does not move, so the random-legal baseline's Shooting phase may
+    not draw a Run for it (with no target in range its choices are Run or neither, then only
+    neither)."""
+    tb, st, rng = game()
+    tb.policy[:, C.POL_DECISIONS] = 1  # the random-legal baseline
+    u = put(st, tb, HELBRUTE, 6, 6)
+    if immobilised:
+        st.minfo[0, u, 0, C.MI_VSTATUS] |= C.VST_IMMOBILISED
+    # the draw among the legal choices (0.0: the first, Run if allowed), the Run's D6, its drawn course
+    dice.script(0.0, 3, *[0.5] * 8)
+    shooting._random_shooting(rng, 0, st, u, tb)
+    assert bool(st.ust[0, u, C.US_RAN]) is not immobilised
+    if immobilised:
+        assert st.umoved[0, u] == 0.0

@@ -263,7 +263,7 @@ def _free_travel(st, tb, u, x, y, dx, dy, reach=1e9):
     """How far unit u may travel from (x, y) along (dx, dy), past the keep-away circles in reach."""
     near = np.zeros((st.pos.shape[1], 4))
     n = geometry.near_circles(st.pos, st.radius[0], st.ustate, 0, u, x, y, reach, -1, tb.prm, near)
-    return geometry.free_travel(near, n, st.radius[0, u], x, y, dx, dy, tb.prm)
+    return geometry.free_travel(near, n, st.radius[0, u], x, y, dx, dy, tb.prm, True, True)
 
 
 def test_core_3_the_1_inch_rule_is_for_enemies_zombie_units_may_touch(dice):

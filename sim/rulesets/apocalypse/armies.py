@@ -30,7 +30,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets.apocalypse.catalogue import SLOT_WORDS, Slot, catalogue, slots, vehicles, walker_datasheet
+from sim.rulesets.apocalypse.catalogue import (
+    SLOT_WORDS,
+    TRANSPORT_SLOT,
+    Slot,
+    catalogue,
+    slots,
+    transport_datasheet,
+    vehicles,
+    walker_datasheet,
+)
 from sim.w40k.catalogue import Catalogue, UnitEntry, UnknownNameError, WargearOption
 from sim.w40k.profiles import Profile
 from sim.w40k.vehicles import VehicleEntry as Vehicle
@@ -183,8 +192,7 @@ def _entry(cat: Catalogue, name: str) -> tuple[UnitEntry, Slot]:
         if v.kind == "walker" and v.slot:  # §2 Vehicles: only Walkers ...
             return walker_datasheet(v)
         if v.kind == "transport" and "flyer" not in v.types:  # ... and Dedicated Transports not Flyers
-            raise ArmyError(f"§2 Vehicles: {vname!r} is a Dedicated Transport; transports are allowed but not yet "
-                            "played (issue 32), so an army takes none")
+            return transport_datasheet(v)
         raise ArmyError(f"§2 Vehicles: {vname!r} is a vehicle ({v.kind}); allowed: Walkers, and Dedicated "
                         "Transports that are not Flyers")
     try:
@@ -250,6 +258,9 @@ def check_army(army: Army, points_limit: int | Fraction = POINTS_LIMIT, cat: Cat
             unit_cost(choice, cat)
         except ArmyError as err:
             raise _fail(army, f"units[{k}]: {err}") from None
+        if slot.slot == TRANSPORT_SLOT:  # §2: a Dedicated Transport takes no slot, it comes with its unit
+            _check_transport(army, k, cat)
+            continue
         counts[slot.slot] += 1
     for slot_name, (lo, hi) in FORCE_ORG.items():
         if not lo <= counts[slot_name] <= hi:
@@ -262,6 +273,33 @@ def check_army(army: Army, points_limit: int | Fraction = POINTS_LIMIT, cat: Cat
                           f"{_points(Fraction(points_limit))}")
 
 
+PASSENGER_TYPES = ("infantry",)  # who rides in a transport (docs/apocalypse.md "Vehicles in play", V11)
+
+
+def passengers_of(army: Army, k: int, cat: Catalogue) -> int:
+    """The unit a Dedicated Transport at ``army.units[k]`` is bought with: the unit listed just before
+    it (its index); -1 if there is none (the list's first, or another vehicle before it)."""
+    if k == 0:
+        return -1
+    entry, slot = _entry(cat, army.units[k - 1].unit)
+    return k - 1 if slot.unit_type in PASSENGER_TYPES and slot.character != "independent" else -1
+
+
+def _check_transport(army: Army, k: int, cat: Catalogue) -> None:
+    """§2 Dedicated Transport: bought with the unit listed just before it, an infantry unit (not an
+    independent character) it can carry (its models, the leader included, no more than its capacity, V1)."""
+    name = army.units[k].unit
+    p = passengers_of(army, k, cat)
+    if p < 0:
+        raise _fail(army, f"units[{k}]: §2 Dedicated Transport: {name!r} follows no infantry squad; allowed: list "
+                          "it right after the infantry squad it is bought with")
+    capacity = vehicles(cat)[_entry(cat, name)[0].name].capacity
+    size = unit_size(army.units[p], _entry(cat, army.units[p].unit)[1])
+    if size > capacity:
+        raise _fail(army, f"units[{k}]: §2 Dedicated Transport: {name!r} carries {capacity} models; "
+                          f"{army.units[p].unit!r} has {size}; allowed: up to {capacity}")
+
+
 def _points(cost: Fraction) -> str:
     return str(cost.numerator) if cost.denominator == 1 else f"{float(cost):.2f}"
 
@@ -271,7 +309,7 @@ def _check_unit(choice: UnitChoice, entry: UnitEntry, slot: Slot, faction: str) 
     if entry.faction != faction:
         raise ArmyError(f"§2 detachment: {entry.name!r} is a {entry.faction} unit; allowed: {faction} units "
                         "(one detachment per player)")
-    if entry.profile.t > T_CAP and entry.unit_type != "walker":  # a Walker has Armour, not Toughness (V1)
+    if entry.profile.t > T_CAP and entry.unit_type not in ("walker", "transport"):  # a vehicle has Armour (V1)
         raise ArmyError(f"§2 Toughness cap: {entry.name!r} has T{entry.profile.t}; a model with T7 or more cannot "
                         "be taken")
     if entry.profile.w > W_CAP:
@@ -344,8 +382,13 @@ def build_unit(choice: UnitChoice, cat: Catalogue) -> BuiltUnit:
             opt = _option(entry.swaps, item, "weapon swap", entry.name)
             wargear, cost = _apply(wargear, opt), cost + opt.cost
         # a Walker keeps its Fearless: no Leadership test is a vehicle's own (V1), not the special rule §2 removes
-        keep = is_hq or entry.unit_type == "walker"
-        weapons = _walker_weapons(wargear, cat) if entry.unit_type == "walker" else _weapons(wargear, cat)
+        keep = is_hq or entry.unit_type in ("walker", "transport")
+        if entry.unit_type == "transport":  # V7: a transport does not fight, it has only its guns
+            weapons = tuple(p.name for item in wargear for p in cat.profiles_of(item))
+        elif entry.unit_type == "walker":
+            weapons = _walker_weapons(wargear, cat)
+        else:
+            weapons = _weapons(wargear, cat)
         models.append(BuiltModel(_strip_fearless(entry.profile, keep), weapons, role, cost))
     if choice.leader:
         lead = _leader(entry, choice.leader)
@@ -373,7 +416,12 @@ def build_units(army: Army, cat: Catalogue | None = None) -> tuple[BuiltUnit, ..
         built = [build_unit(u, cat) for u in army.units]
     except ArmyError as err:
         raise _fail(army, str(err)) from None
-    return tuple(sorted(built, key=lambda u: not u.is_hq))
+    keys = []
+    for k, unit in enumerate(built):  # a Dedicated Transport stays right after its squad (V11: it carries it)
+        transport = unit.vehicle is not None and not unit.vehicle.is_walker
+        keys.append(keys[k - 1] if transport and k > 0 else not unit.is_hq)
+    order = sorted(range(len(built)), key=lambda k: keys[k])
+    return tuple(built[k] for k in order)
 
 
 # ------------------------------------------------------------------------------------ fitting
@@ -433,7 +481,7 @@ def _grow(army: Army, points: int, cat: Catalogue) -> Army:
     """Units grow in list order to their maximum size; then copies of the list's non-HQ units (at
     their size in the list) join while the points and the Force Organisation allow, and grow too."""
     units = _grown(list(army.units), army, points, cat)
-    originals = [u for u in army.units if _entry(cat, u.unit)[1].slot != "hq"]
+    originals = [u for u in army.units if _entry(cat, u.unit)[1].slot not in ("hq", TRANSPORT_SLOT)]
     added = True
     while added and originals:
         added = False
@@ -451,7 +499,10 @@ def _grown(units: list[UnitChoice], army: Army, points: int, cat: Catalogue) -> 
     units = list(units)
     for k, choice in enumerate(units):
         entry, slot = _entry(cat, choice.unit)
-        while unit_size(units[k], slot) < slot.max_models:
+        most = slot.max_models
+        if k + 1 < len(units) and _entry(cat, units[k + 1].unit)[1].slot == TRANSPORT_SLOT:
+            most = min(most, vehicles(cat)[_entry(cat, units[k + 1].unit)[0].name].capacity)  # §2: it still fits
+        while unit_size(units[k], slot) < most:
             bigger = replace(units[k], models=unit_size(units[k], slot) + 1)
             trial = replace(army, units=tuple(units[:k] + [bigger] + units[k + 1:]))
             if army_cost(trial, cat) > points:

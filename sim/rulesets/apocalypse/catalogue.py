@@ -1,7 +1,8 @@
 """Zombie Apocalypse's catalogue: the 7th-edition units and weapons (``sim/data/w40k``) with the
 HQ characters, Elites, Fast Attack and Heavy Support of ``sim/data/apocalypse``, its Force
 Organisation data (``[[slot]]``), the vehicle datasheets (``[[vehicle]]``, vehicles.toml: an army takes
-Walkers, each a unit of one model, ``walker_datasheet``; Dedicated Transports are not played yet, issue 32)
+Walkers, each a unit of one model, ``walker_datasheet``, and Dedicated Transports bought with a squad,
+``transport_datasheet``, issue 32)
 and the zombie side (zombie-apocalypse §2, §4).
 """
 
@@ -30,7 +31,8 @@ FOLDERS = (*CORE, "apocalypse")
 SLOTS = ("hq", "troops", "elites", "fast_attack", "heavy_support")
 SLOT_WORDS = {"hq": "HQ", "troops": "Troops", "elites": "Elites", "fast_attack": "Fast Attack",
               "heavy_support": "Heavy Support"}
-UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature", "walker")
+UNIT_TYPES = ("infantry", "jump_infantry", "jet_pack_infantry", "bike", "jetbike", "monstrous_creature", "walker",
+              "transport")
 CHARACTERS = ("", "independent")
 
 
@@ -156,3 +158,15 @@ def walker_datasheet(v: Vehicle) -> tuple[UnitEntry, Slot]:
     entry = UnitEntry(faction=v.faction, name=v.name, side="survivors", unit_type="walker", block_cost=v.cost,
                       block_models=1, profile=profile, wargear=v.weapons, note=v.note)
     return entry, Slot(v.name, v.slot, 1, 1, "walker", "", 0, v.source)
+
+
+TRANSPORT_SLOT = "dedicated_transport"  # §2: bought with a unit it can carry; no Force Organisation slot
+
+
+def transport_datasheet(v: Vehicle) -> tuple[UnitEntry, Slot]:
+    """A Dedicated Transport as a datasheet of one model (§2: allowed unless a Flyer): its Wounds are
+    its Hull Points, WS, S, I, A 0 (it does not fight, V7), Fearless and Relentless as a Walker."""
+    profile = Profile(v.name, v.ws, v.bs, v.s, WALKER_T, v.hull_points, v.i, 0, WALKER_LD, rules=WALKER_RULES)
+    entry = UnitEntry(faction=v.faction, name=v.name, side="survivors", unit_type="transport", block_cost=v.cost,
+                      block_models=1, profile=profile, wargear=v.weapons, note=v.note)
+    return entry, Slot(v.name, TRANSPORT_SLOT, 1, 1, "transport", "", 0, v.source)

@@ -29,6 +29,7 @@ from sim.w40k.tables import model_flags, model_stats, weapon_table, wound_chart,
 from sim.w40k.vehicle_attack import VehicleRules
 
 DEFAULT_MELEE = "Close combat weapon"
+TRANSPORT_MOVE = 12  # V11: a Dedicated Transport moves up to 12" (the 7th-edition core's vehicle move) [C]
 ROLES = {"trooper": C.ROLE_TROOPER, "character": C.ROLE_CHARACTER, "independent": C.ROLE_IC}
 
 
@@ -122,6 +123,7 @@ def policy_row(policy: Policy, trait: int) -> np.ndarray:
     row[C.POL_GRENADE] = policy.grenade
     row[C.POL_BLIND] = policy.blind
     row[C.POL_DECISIONS] = policy.decisions
+    row[C.POL_DISEMBARK] = policy.disembark_in
     row[C.POL_TRAIT] = trait
     return row
 
@@ -177,6 +179,7 @@ def parameters(config: ApocalypseConfig) -> np.ndarray:
         C.P_PLAGUE_FNP: c.plague_fnp == "counted", C.P_SUPPORT_JOIN: c.supporting == "join",
         C.P_EXPLOSION_S: {"d6_s4": 4, "d6_s3": 3}[c.vehicle_explosion], C.P_EXPLOSION_DICE: 1,
         C.P_VEHICLE_NOISE_D3: 2, C.P_VEHICLE_NOISE_ADD: 3,
+        C.P_ASSAULT_ALL4: c.vehicle_assault_hits == "all_4", C.P_TRANSPORT_MOVE: TRANSPORT_MOVE,
     }
     for k, v in values.items():
         prm[k] = float(v)
@@ -229,6 +232,7 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
     ut_flags = np.zeros((t_count, k_slots), np.int64)
     ut_gear = np.full((t_count, k_slots, N_GEAR), -1, np.int16)
     ut_info = np.zeros((t_count, k_slots, C.N_MI), np.int16)
+    ut_carrier = np.full(t_count, -1, np.int64)
     policy = np.zeros((config.n_players, C.N_POL))
     t = 0
     for p, (player, army) in enumerate(zip(config.players, armies)):
@@ -237,6 +241,8 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
         model_id = 0
         for unit in army:
             ut_owner[t], ut_type[t] = p, UNIT_TYPES.index(unit.unit_type)
+            if unit.vehicle is not None and not unit.vehicle.is_walker:  # V11: its squad, listed just before it
+                ut_carrier[t - 1] = t
             ut_sheet[t] = datasheets.index(unit.datasheet)
             ml = 0 if unit.vehicle is not None else cat.unit(unit.datasheet).mastery_level
             for m, model in enumerate(removal_order(unit, player.policy)):
@@ -255,11 +261,12 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
                 info[C.MI_COST], info[C.MI_ID] = int(model.cost), model_id
                 info[C.MI_ML] = ml if "psyker" in model.profile.rules else 0
                 info[C.MI_WARLORD] = int(unit.is_hq and m == 0)
-                if unit.vehicle is not None:  # V1: a Walker's Armour Values (docs/apocalypse.md "Vehicles in play")
+                if unit.vehicle is not None:  # V1: a vehicle's Armour Values (docs/apocalypse.md "Vehicles in play")
                     v = unit.vehicle
-                    info[C.MI_VEHICLE] = C.VK_WALKER
+                    info[C.MI_VEHICLE] = C.VK_WALKER if v.is_walker else C.VK_TRANSPORT
                     info[C.MI_AV_FRONT], info[C.MI_AV_SIDE], info[C.MI_AV_REAR] = v.front, v.side, v.rear
                     info[C.MI_OPEN_TOPPED] = int(v.open_topped)
+                    info[C.MI_FIRE_POINTS] = v.fire_points
                 model_id += 1
             t += 1
     zstats, zflags = _zombie_rows(cat)
@@ -269,4 +276,5 @@ def compile_tables(config: ApocalypseConfig) -> Tables:
     return Tables(weapons=weapons, wound_chart=wound_chart(), ws_chart=ws_chart(), geom=config.geometry.array(),
                   prm=parameters(config), policy=policy, ut_owner=ut_owner, ut_type=ut_type, ut_datasheet=ut_sheet,
                   ut_stats=ut_stats, ut_wounds=ut_wounds, ut_flags=ut_flags, ut_gear=ut_gear, ut_info=ut_info,
+                  ut_carrier=ut_carrier,
                   zstats=zstats, zflags=zflags, ids=ids, v_ap_mods=v_ap_mods, v_damage=v_damage)

@@ -121,6 +121,9 @@ class Policy:
                        "that is not Blind yet; 0 a Blind grenade is weighed by its kills only")
     decisions: int = _h(0, "0 the rules above (P3-P12); 1 random-legal baseline: moves, shoot or Run, targets, "
                            "charges, Overwatch and Force drawn uniformly among the legal ones", (0, 1))
+    disembark_in: float = _h(0.0, "V11: a squad gets out of its Dedicated Transport when the transport ends its move "
+                                  "within this many inches of the squad's goal (or cannot move); 0: on the zone "
+                                  "or at the standoff point")
 
     def __post_init__(self) -> None:
         limits = {"plan": (0, 2), "margin_turns": (0, 6), "run": (0, 2), "shoot": (0, 2),
@@ -133,7 +136,7 @@ class Policy:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
                 raise ConfigError(f"policy: {name} = {value!r}; allowed: an integer {lo}-{hi}")
-        for name in ("standoff_in", "aura_penalty_in", "threat_in", "fire_until"):
+        for name in ("standoff_in", "aura_penalty_in", "threat_in", "fire_until", "disembark_in"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 100:
                 raise ConfigError(f"policy: {name} = {value!r}; allowed: 0-100 inches")
@@ -489,19 +492,26 @@ def _refuse_inert(cfg: ApocalypseConfig) -> None:
                           f"{max(warlord_points(cfg))}), else the multiplier never plays")
     for name in VEHICLE_READINGS:
         default = next(f for f in fields(cfg) if f.name == name).default
-        if getattr(cfg, name) != default and (name not in WALKER_READINGS or not fields_vehicles(cfg)):
-            why = ("no army here fields a Walker" if name in WALKER_READINGS else
-                   "only Walkers play yet, issue 32, and this reading is of the other vehicles")
-            raise ConfigError(f"{name} = {getattr(cfg, name)!r}; allowed: {default} ({why}, so another reading never "
-                              "plays)")
+        if getattr(cfg, name) == default:
+            continue
+        if name in WALKER_READINGS and fields_vehicles(cfg):
+            continue
+        if name in TRANSPORT_READINGS and fields_vehicles(cfg, "transport"):
+            continue
+        why = ("no army here fields a vehicle" if name in WALKER_READINGS else
+               "no army here fields a Dedicated Transport" if name in TRANSPORT_READINGS else
+               "grenades are not thrown at vehicles yet, issue 32")
+        raise ConfigError(f"{name} = {getattr(cfg, name)!r}; allowed: {default} ({why}, so another reading never "
+                          "plays)")
 
 
-def fields_vehicles(cfg: ApocalypseConfig) -> bool:
-    """Some player's army takes a vehicle (a Walker: the only vehicles that play yet, issue 32)."""
+def fields_vehicles(cfg: ApocalypseConfig, kind: str = "") -> bool:
+    """Some player's army takes a vehicle (a Walker or a Dedicated Transport, issue 32; of ``kind`` if given)."""
     from sim.rulesets.apocalypse.armies import ArmyError, build_units
 
     try:
-        return any(u.vehicle is not None for p in cfg.players for u in build_units(p.army, catalogue()))
+        return any(u.vehicle is not None and (not kind or u.vehicle.kind == kind)
+                   for p in cfg.players for u in build_units(p.army, catalogue()))
     except ArmyError:  # the army check names the fault when the config compiles
         return False
 
@@ -509,7 +519,8 @@ def fields_vehicles(cfg: ApocalypseConfig) -> bool:
 # the [C] readings of the vehicle core (V5, V7, V8, V10), refused off their default when no vehicle they read plays
 VEHICLE_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_assault_hits", "vehicle_grenade_attacks",
                     "vehicle_explosion")
-WALKER_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_explosion")  # what a Walker reads
+WALKER_READINGS = ("vehicle_damage_table", "vehicle_ap_modifiers", "vehicle_explosion")  # what any vehicle reads
+TRANSPORT_READINGS = ("vehicle_assault_hits",)  # what only a transport reads (V7: a Walker is hit as a model)
 
 
 PRICE_TABLES = {"unit_costs": ("unit", "points per model"), "army_cost_factors": ("army", "factor")}

@@ -102,7 +102,7 @@ def vehicle_odds_report(attacker: str, target: str, *, simulate: int = 0, seed: 
     hull = odds.hull_points_array()
     result = {
         "attacker": attacker, "target": target,
-        "facing": situation.get("facing") or _facing(_vehicle(target), situation.get("melee", False)),
+        "facing": attack.facing,
         "armour": attack.armour, "strength": attack.strength, "ap": attack.ap, "n_dice": attack.n_dice,
         "hit_on": attack.hit_on, "hull_points": attack.hull_points,
         "p_glancing": float(odds.p_glancing), "p_penetrating": float(odds.p_penetrating),

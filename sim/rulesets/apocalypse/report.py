@@ -22,6 +22,9 @@ missions      Foggy and the Graveyard on and off (800 points, rush: under stealt
 sensitivity   every chosen [C] number at its low and high plausible value (800 points, stealth)
 walkers       the Black Legion as it is and with a Helbrute instead of its Raptors and Havocs at the
               same points (800 points, refitted, stealth): do walkers pay for their points?
+transports    the Ultramarines as they are and with a Rhino carrying their Tactical Squad instead of
+              their Assault Squad at the same points (800 points, refitted, stealth): do transports
+              pay for their points?
 ============  ====================================================================================
 
 At the spec's 400 points the players all but never win under any policy (docs/apocalypse.md), and
@@ -34,7 +37,7 @@ The cooperative verdict (experiments.coop) reads these games too: the points sec
 (the spec's default) against the target band, the smoothness of the points, players and grid
 curves, and the traits section's P8 cell for the army that carries the team.
 
-Sizes: about 45,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
+Sizes: about 49,000 games in all, about 1.5 minutes on two shared cores at scale 1 (the other
 rulesets' parts are 2-3 minutes each).
 """
 
@@ -51,7 +54,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apocalypse"
 BASE_CONFIG = EXAMPLES / "configs" / "four_players.toml"
 SEED = 2024
 GAMES = {"policies": 900, "points": 720, "players": 720, "grid": 360, "traits": 1800, "missions": 900,
-         "sensitivity": 360, "walkers": 2000}
+         "sensitivity": 360, "walkers": 2000, "transports": 2000}
 POINTS = (200, 400, 600, 800, 1000, 1200)
 GRID_POINTS = (400, 800, 1200)
 GRID_PLAYERS = (1, 2, 4)
@@ -65,6 +68,11 @@ WALKER_ARMIES = {"black_legion": EXAMPLES / "armies" / "black_legion.toml",
                  "black_legion_helbrute": EXAMPLES / "vehicles" / "armies" / "black_legion_helbrute.toml"}
 WALKER_TITLES = {"black_legion": "the Black Legion as it is",
                  "black_legion_helbrute": "the Black Legion with a Helbrute"}
+TRANSPORT_SEAT = "Ultramarines"  # fields the transport or not (the Rhino example's army, issue 32)
+TRANSPORT_ARMIES = {"ultramarines": EXAMPLES / "armies" / "ultramarines.toml",
+                    "ultramarines_rhino": EXAMPLES / "vehicles" / "armies" / "ultramarines_rhino.toml"}
+TRANSPORT_TITLES = {"ultramarines": "the Ultramarines as they are",
+                    "ultramarines_rhino": "the Ultramarines with a Rhino"}
 MISSION_TITLES = {"base": "Foggy and Graveyard", "foggy=False": "no Foggy", "graveyard=False": "no Graveyard",
                   "foggy=False;graveyard=False": "neither"}
 
@@ -150,4 +158,15 @@ def report_sections(scale: float = 1.0) -> list[ReportSection]:
                           "titles": WALKER_TITLES, "who": WHO, "chart_title": "The Helbrute against the same points "
                           "without it", "verdict": {"what": "walkers", "cell": "black_legion_helbrute",
                                                     "words": "a Helbrute in the Black Legion"}}, SEED),
+        ReportSection(
+            "transports", "Do transports pay for their points?", "The Ultramarines as they are (Tactical, Assault "
+            "and Devastator Squads) and with a Rhino carrying their Tactical Squad and two more Devastators instead "
+            f"of the Assault Squad, at the same points (every army refitted to {RICH} points, stealth), on the same "
+            "games: the players' win rate with the transport minus without it.", sneaky,
+            games_for("transports", scale),
+            {"army": {TRANSPORT_SEAT: [str(path) for path in TRANSPORT_ARMIES.values()]}, "points": [RICH]},
+            ("paired",), {"reference": "ultramarines", "worth": False, "compare_label": "army",
+                          "titles": TRANSPORT_TITLES, "who": WHO, "chart_title": "The Rhino against the same points "
+                          "without it", "verdict": {"what": "transports", "cell": "ultramarines_rhino",
+                                                    "words": "a Rhino in the Ultramarines"}}, SEED),
     ]

@@ -11,8 +11,10 @@ the end), ``models_start``, ``models_lost``, ``brutes`` (this player's models th
 Brutes), ``zombies_killed`` (by this player's models), ``noise`` (zombies this player's units
 attracted), ``grenades`` (grenades this player's models threw, core §6.1); when some army fields a vehicle
 (issue 32), also ``hull_points_lost`` (Hull Points its vehicles lost), ``vehicles_lost`` (its
-vehicles wrecked) and ``wreck_spawners`` (its wrecks that became spawners, §10). Per game (the same on
-every row of a game): ``warlords_left``, ``brutes_created``,
+vehicles wrecked) and ``wreck_spawners`` (its wrecks that became spawners, §10); when some army fields a
+Dedicated Transport, also ``transports_wrecked_by_horde`` (its transports wrecked at once by a charge of 30 or
+more zombies, §8) and ``passengers_lost`` (its models lost aboard: an explosion's hits, §8's Brutes).
+Per game (the same on every row of a game): ``warlords_left``, ``brutes_created``,
 ``zombies_killed_total``, ``juggernauts``, ``largest_horde``, ``graveyard_turn`` (0 = not sprung),
 ``first_zombie_killed``, ``spawner_deaths``, ``aura_wounds``, ``zombies_on_table``,
 ``held_back_max`` (the most zombies waiting off the table, A37), ``slot_overflow`` (spawns that
@@ -47,6 +49,7 @@ PLAYER_COLUMNS = {C.PR_WL_EXTRACTED: "extracted", C.PR_MODELS_START: "models_sta
                   C.PR_GRENADES: "grenades"}
 VEHICLE_COLUMNS = {C.PR_HULL_LOST: "hull_points_lost", C.PR_VEHICLES_LOST: "vehicles_lost",
                    C.PR_WRECK_SPAWNERS: "wreck_spawners"}
+TRANSPORT_COLUMNS = {C.PR_HORDE_WRECKS: "transports_wrecked_by_horde", C.PR_PASSENGERS_LOST: "passengers_lost"}
 
 
 def preset_name(policy) -> str:
@@ -75,6 +78,9 @@ def results_frame(config, state, first_game: int, dice: np.ndarray) -> pd.DataFr
         cols[name] = pres[:, :, k].ravel().astype(np.int64)
     if fields_vehicles(config):  # only then: the frames of armies without vehicles keep their columns
         for k, name in VEHICLE_COLUMNS.items():
+            cols[name] = pres[:, :, k].ravel().astype(np.int64)
+    if fields_vehicles(config, "transport"):  # only then: the Walker armies' frames keep theirs
+        for k, name in TRANSPORT_COLUMNS.items():
             cols[name] = pres[:, :, k].ravel().astype(np.int64)
     for k, name in GAME_COLUMNS.items():
         cols[name] = np.repeat(res[:, k].astype(np.int64), n_p)

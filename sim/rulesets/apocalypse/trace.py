@@ -113,6 +113,7 @@ def describe(names: Names, ev: np.ndarray) -> str | None:
                              + ("fails: WS 1 and BS 1 to the end of its next turn" if c else "passes")),
         C.EK_TERRAIN: lambda: f"a ruin (difficult terrain, cover) stands at ({x:.1f}, {y:.1f})",
         C.EK_VEHICLE: lambda: _vehicle(names, a, b, c, round(x)),
+        C.EK_DISEMBARK: lambda: f"{names.unit(a)} ({c} models) gets out of {names.unit(b)} at ({x:.1f}, {y:.1f})",
     }
     text = texts.get(kind)
     return text() if text else None

@@ -23,7 +23,7 @@ from matplotlib.patches import Circle, Patch, Rectangle
 
 from kernels.apocalypse import columns as C
 from sim import trace_pictures as TP
-from sim.rulesets.apocalypse.config import ApocalypseConfig
+from sim.rulesets.apocalypse.config import ApocalypseConfig, fields_vehicles
 from sim.rulesets.apocalypse.trace import Names, narrative, result_line
 
 SPAWNER_COLOUR = "#7b2d8e"
@@ -45,6 +45,7 @@ class UnitMark:
     y: float
     radius: float  # inches: the unit's footprint (its models' disc)
     hull: int = -1  # a vehicle's Hull Points left (EK_VEHICLE); -1 for any other unit
+    aboard: int = 0  # a transport: the models aboard it (EK_ABOARD)
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,7 @@ def scenes(config: ApocalypseConfig, events: np.ndarray, names: Names | None = N
 def _read_turn(config, names, evs, turn, where, hull) -> Scene:
     paths = _Paths(where)
     units, hordes, losses = [], [], []
+    aboard = {int(e[C.EV_A]): int(e[C.EV_B]) for e in evs if int(e[C.EV_KIND]) == C.EK_ABOARD}
     for e in evs:
         kind, a, b, c = int(e[C.EV_KIND]), int(e[C.EV_A]), int(e[C.EV_B]), int(e[C.EV_C])
         x, y = float(e[C.EV_X]), float(e[C.EV_Y])
@@ -189,12 +191,14 @@ def _read_turn(config, names, evs, turn, where, hull) -> Scene:
             h = c if kind == C.EK_BRUTE else a
             if h >= 0 and ("horde", h) not in paths.open:
                 paths.start(("horde", h), x, y)
+        elif kind == C.EK_DISEMBARK:  # a squad comes onto the table beside its transport
+            paths.start(("unit", a), x, y)
         elif kind == C.EK_UNIT_LOST:
             paths.close(("unit", a), x, y)
             losses.append(Loss("unit", a, x, y))
         elif kind == C.EK_SNAP_UNIT:
             paths.close(("unit", a), x, y)
-            units.append(UnitMark(a, c, b, x, y, unit_radius(config, b), hull.get(a, -1)))
+            units.append(UnitMark(a, c, b, x, y, unit_radius(config, b), hull.get(a, -1), aboard.get(a, 0)))
         elif kind == C.EK_SNAP_HORDE:
             paths.close(("horde", a), x, y)
             hordes.append(HordeMark(a, b, c, x, y, horde_radius(config, b)))
@@ -205,6 +209,16 @@ def _read_turn(config, names, evs, turn, where, hull) -> Scene:
     return Scene(turn, tuple(units), tuple(hordes), tuple(paths.done), tuple(losses), told)
 
 
+def unit_label(names: Names, m: UnitMark) -> str:
+    """'Tactical Marine (10)', 'Captain Warlord (1)', 'Rhino 2/3 HP (10 aboard)'."""
+    warlord = " Warlord" if names.hq[m.unit] else ""
+    if names.is_vehicle(m.unit):
+        count = f" {names.hull_points(m.unit, m.hull)}" + (f" ({m.aboard} aboard)" if m.aboard else "")
+    else:
+        count = f" ({m.models})"
+    return f"{names.datasheet[m.unit]}{warlord}{count}"
+
+
 # ---- drawing ----------------------------------------------------------------------------
 class Board:
     """The Apocalypse table for ``sim.trace_pictures``: square, the extraction zone at its centre."""
@@ -212,6 +226,7 @@ class Board:
     def __init__(self, config: ApocalypseConfig, events: np.ndarray, names: Names, result_line: str = "",
                  n_turns: int = 0) -> None:
         self.config, self.names, self.result_line, self.n_turns = config, names, result_line, n_turns
+        self.transports = fields_vehicles(config, "transport")  # the legend's words for a vehicle
         kinds = events[:, C.EV_KIND]
         self.spawners = [(float(e[C.EV_X]), float(e[C.EV_Y])) for e in events[kinds == C.EK_SPAWNER]]
         self.ruins = [(float(e[C.EV_X]), float(e[C.EV_Y])) for e in events[kinds == C.EK_TERRAIN]]
@@ -285,10 +300,7 @@ class Board:
         for x, y in TP.along([m.points for m in scene.moves]):
             labels.block(x - 0.3, y - 0.3, x + 0.3, y + 0.3)
         for m in scene.units:
-            warlord = " Warlord" if self.names.hq[m.unit] else ""
-            count = (f" {self.names.hull_points(m.unit, m.hull)}" if self.names.is_vehicle(m.unit)
-                     else f" ({m.models})")
-            labels.put(m.x, m.y, m.radius + 0.3, f"{self.names.datasheet[m.unit]}{warlord}{count}", 6.5,
+            labels.put(m.x, m.y, m.radius + 0.3, unit_label(self.names, m), 6.5,
                        gid=f"label:unit:{m.unit}", color="black",
                        bbox=dict(boxstyle="round,pad=0.12", fc="white", ec=TP.player_colour(m.player), lw=0.6,
                                  alpha=0.85))
@@ -313,8 +325,8 @@ class Board:
                    for p, player in enumerate(cfg.players)]
         if any(self.names.is_vehicle(m.unit) for m in scene.units) or any(
                 loss.kind == "unit" and self.names.is_vehicle(loss.index) for loss in scene.losses):
-            handles.append(TP.marker_handle(VEHICLE_MARKER, "#777777", "a walker (Hull Points left)", ms=8,
-                                            mec=VEHICLE_EDGE))
+            what = "a vehicle (Hull Points left; models aboard)" if self.transports else "a walker (Hull Points left)"
+            handles.append(TP.marker_handle(VEHICLE_MARKER, "#777777", what, ms=8, mec=VEHICLE_EDGE))
         handles += [TP.marker_handle(WARLORD_MARKER, "#777777", "a Warlord's unit", ms=11, mec="black"),
                     TP.marker_handle(HORDE_MARKER, TP.ZOMBIE_COLOUR, "horde N (zombie models)"),
                     Patch(fc=ZONE_COLOUR, alpha=0.4,
@@ -322,8 +334,9 @@ class Board:
                     Patch(fc=SPAWNER_COLOUR, alpha=0.6, label=f"spawn point N, its {cfg.aura_in:g}\" aura dotted")]
         if self.ruins:
             handles.append(Patch(fc=TP.TERRAIN_COLOUR, alpha=0.6, ec="#7a6a45", label="ruin (difficult, cover)"))
+        wrecked = "vehicle" if self.transports else "walker"
         handles += [TP.move_handle(),
-                    TP.marker_handle(LOSS_MARKER, TP.LOSS_COLOUR, "unit lost (walker wrecked) this turn", ms=10),
+                    TP.marker_handle(LOSS_MARKER, TP.LOSS_COLOUR, f"unit lost ({wrecked} wrecked) this turn", ms=10),
                     TP.marker_handle(LOSS_MARKER, "#555555", "horde gone (destroyed or merged)", ms=10)]
         return handles
 
