@@ -64,7 +64,16 @@ five interleaved runs each: -3% to +1.5%); results bit-identical. To apply it to
 its ``play_batch``, ``state, tables = by_ref(st), by_ref(tb)`` and pass those down; a kernel that
 builds a new tuple (``st._replace``) or returns the state cannot take a `ByRef` (numba types it
 by attribute only: no indexing, unpacking or ``len``). The tests' drivers that call a kernel with
-the tuple itself compile a tuple version of it, as before.
+the tuple itself compile a tuple version of it, as before. Zombies!!! (measured, not applied):
+the same two lines in its ``play_batch`` kept its results bit-identical and cut its cold compile
+from 82.5 and 75.2 s of CPU to 57.1 and 53.1 s (load 1-2), but its games/s on one thread fell
+(``play_batch`` only, 3,000 games, best of 3, CPU-time rates, base and new alternated both ways,
+load 1-8): the base game 1,157 -> 1,024 (means of 5 and 6 runs; lower in 5 of 6 pairs), Ashes
+to Ashes mixed 762 -> 635 (lower in every pair), beyond the noise. Not profiled; a lead: Out West's
+optimised module keeps 72 functions by reference, 41 with the tuples (LLVM inlines less when a
+call costs one pointer), and a call it does not inline loads each member it reads again. Next
+steps there: profile which kernels lost, and try ``alwaysinline`` on the small ones or passing the
+few hot arrays as arguments beside the reference.
 
 **Internal kernels.** numba links a callee into its caller as ``linkonce_odr`` (another module
 may replace it), so LLVM must keep every callee's signature whole: a kernel that takes a game's

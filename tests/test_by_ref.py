@@ -51,11 +51,19 @@ def test_a_kernel_writes_and_reads_the_tuples_arrays_through_the_reference():
     assert total == expected.sum()
 
 
-@pytest.mark.skipif(jit.JIT_DISABLED or not jit.LIGHT_KERNELS, reason="the light kernels' signatures")
-def test_the_callees_take_the_reference_not_the_tuple():
-    _drive(_pair())
-    for kernel in (_bump, _total):
-        assert any(isinstance(t, jit.ByRef) for sig in kernel.signatures for t in sig), kernel.signatures
+@pytest.mark.skipif(jit.JIT_DISABLED, reason="numba's typing")
+def test_inside_a_kernel_the_reference_is_typed_by_ref_and_its_members_as_the_tuples():
+    import numba
+    from numba.core.registry import cpu_target
+
+    typing = cpu_target.typing_context
+    tuple_type = numba.typeof(_pair())
+    made = typing.resolve_function_type(typing.resolve_value_type(by_ref), (tuple_type,), {})
+    assert isinstance(made.return_type, jit.ByRef) and made.return_type.tuple_type == tuple_type
+    again = typing.resolve_function_type(typing.resolve_value_type(by_ref), (made.return_type,), {})
+    assert again.return_type == made.return_type  # by reference twice: the same pointer
+    for name, member in zip(tuple_type.fields, tuple_type.types):
+        assert typing.resolve_getattr(made.return_type, name) == member
 
 
 def test_in_plain_python_the_reference_is_the_tuple():
