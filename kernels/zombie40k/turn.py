@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.jit import njit, njit_alloc
+from kernels.jit import by_ref, njit, njit_alloc
 from kernels.rng import begin_streams, d6, end_streams, stream_start
 from kernels.w40k.columns import (
     MR_BATTLE_FOCUS,
@@ -920,8 +920,9 @@ def play_batch(st, tb, seed, first_game, check, rng):
     One thread plays a batch (the GIL is released): ``sim.play`` runs batches on a thread pool,
     each thread with its own state and its own copy of the tables, so no two threads share an
     array (numba's reference counts on shared arrays serialise threads)."""
+    state, tables = by_ref(st), by_ref(tb)  # one pointer each down the call tree (kernels.jit.ByRef)
     for g in range(st.pos.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
         begin_streams(rng, g, st.w_stream)  # each phase of each unit its own dice (units.dice_for)
-        play_game(st, g, tb, rng, check)
+        play_game(state, g, tables, rng, check)
         end_streams(rng, g, st.w_stream)
