@@ -143,7 +143,7 @@ from kernels.apocalypse.units import (
 from kernels.apocalypse.vehicles import is_transport, keep_last_moves, may_move
 from kernels.apocalypse.zombies import zombie_charges, zombie_movement_phase
 from kernels.dice import sum_d6
-from kernels.jit import njit
+from kernels.jit import by_ref, njit
 from kernels.rng import begin_streams, d6, end_streams, stream_start, switch_stream
 from kernels.w40k.columns import MR_MOVE_THROUGH_COVER, W_FLAGS, WR_ASSAULT_GRENADE, W
 from kernels.w40k.geometry import norm
@@ -590,10 +590,11 @@ def play_game(st, g, tb, rng, check):
 @njit
 def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch: game g is game ``first_game + g`` of stream ``seed``."""
+    state, tables = by_ref(st), by_ref(tb)  # one pointer each down the call tree (kernels.jit.ByRef)
     for g in range(st.res.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
         begin_streams(rng, g, st.w_stream)  # the set-up rolls from the game's stream, each phase from its own
-        play_game(st, g, tb, rng, check)
+        play_game(state, g, tables, rng, check)
         end_streams(rng, g, st.w_stream)
 
 
