@@ -60,7 +60,11 @@ and may load them ahead of a branch or a loop. Out West (session 29, 2 shared co
 the same machine state, fresh processes, empty caches): the entry point's module 6.2 MB of IR
 before its passes -> 2.3 MB (273 functions either way), cold compile CPU 74-76 s -> 42-48 s, wall
 110-114 s -> 64-71 s; games/s on one thread the same within the machine's noise (kernel only,
-five interleaved runs each: -3% to +1.5%); results bit-identical. To apply it to a ruleset: in
+five interleaved runs each: -3% to +1.5%); results bit-identical. Zombie 40,000 and Apocalypse
+(session 29, base and new compiled side by side, fresh processes, empty caches): cold compile CPU
+210 s -> 78 s (load 5-8) and 202 s -> 80 s (load 1-2), games/s on one thread as fast or faster
+(four players: Zombie 40,000 1,130 -> 1,230 means of four alternated rounds, Apocalypse
+1,139 -> 1,543 means of two), results bit-identical. To apply it to a ruleset: in
 its ``play_batch``, ``state, tables = by_ref(st), by_ref(tb)`` and pass those down; a kernel that
 builds a new tuple (``st._replace``) or returns the state cannot take a `ByRef` (numba types it
 by attribute only: no indexing, unpacking or ``len``). The tests' drivers that call a kernel with
