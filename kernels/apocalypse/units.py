@@ -9,8 +9,6 @@ from its rules as built whenever a Warlord dies, joins or leaves a unit.
 
 from __future__ import annotations
 
-import math
-
 from kernels.apocalypse.columns import (
     EK_DISEMBARK,
     EK_EMBARK,
@@ -52,6 +50,7 @@ from kernels.w40k.columns import (
     N_STATS,
     NONE,
 )
+from kernels.w40k.geometry import norm
 
 INSPIRING_RANGE = 12.0  # §7 trait 5 [V]
 DISEMBARK_IN = 3.0  # apocalypse V11: passengers get out within 3" of the hull (the 7th-edition core, as remembered)
@@ -108,6 +107,14 @@ def refresh_radius(st, g, u, tb):
 
 
 @njit
+def hull_reach(rv, ru, reach):
+    """How far from a transport's centre (hull disc of radius ``rv``) the centre of a unit's disc
+    (radius ``ru``) may stand with every model within ``reach`` of the hull: its far side at ``reach``,
+    or edge to edge with the hull when the disc is wider than that (V11 [C])."""
+    return rv + ru + max(0.0, reach - 2.0 * ru)
+
+
+@njit
 def disembark(st, g, u, v, gx, gy, reach, phase, tb):
     """Unit u gets out of transport v (apocalypse V11): its disc on the side of the hull facing (gx, gy)
     (choice), as far that way as keeps every model within ``reach`` of the hull (edge to edge when its
@@ -117,11 +124,11 @@ def disembark(st, g, u, v, gx, gy, reach, phase, tb):
     refresh_radius(st, g, u, tb)
     tx, ty = st.upos[g, v, 0], st.upos[g, v, 1]
     dx, dy = gx - tx, gy - ty
-    d = math.sqrt(dx * dx + dy * dy)
+    d = norm(dx, dy)
     if d < 1e-9:
         dx, dy, d = 1.0, 0.0, 1.0
     ru = st.urad[g, u]
-    out = st.urad[g, v] + ru + max(0.0, reach - 2.0 * ru)
+    out = hull_reach(st.urad[g, v], ru, reach)
     side = tb.prm[P_TABLE]
     st.upos[g, u, 0] = min(max(tx + dx / d * out, ru), side - ru)
     st.upos[g, u, 1] = min(max(ty + dy / d * out, ru), side - ru)
@@ -135,9 +142,8 @@ def disembark(st, g, u, v, gx, gy, reach, phase, tb):
 def embark_reach(st, g, u, v, within):
     """Every model of unit u is within ``within`` of transport v's hull (V11 [C]): its disc's far side
     within that of the hull, or edge to edge when the disc is wider (as ``disembark`` places it)."""
-    ru, rv = st.urad[g, u], st.urad[g, v]
     dx, dy = st.upos[g, u, 0] - st.upos[g, v, 0], st.upos[g, u, 1] - st.upos[g, v, 1]
-    return math.sqrt(dx * dx + dy * dy) <= rv + ru + max(0.0, within - 2.0 * ru) + 1e-9
+    return norm(dx, dy) <= hull_reach(st.urad[g, v], st.urad[g, u], within) + 1e-9
 
 
 @njit
