@@ -46,6 +46,17 @@ def rhino_with_squad(st, tb, x: float, y: float) -> tuple[int, int]:
     return v, u
 
 
+def told(path: Path, kind: int, a: int, b: int, c: int, x: float, y: float):
+    """(names, text): how the trace tells one event of kind ``kind`` (its A, B, C, X, Y) in the game of
+    the config at ``path``."""
+    from sim.rulesets.apocalypse.trace import Names, describe
+
+    ev = np.zeros(C.N_EV, np.float32)
+    ev[[C.EV_KIND, C.EV_A, C.EV_B, C.EV_C, C.EV_X, C.EV_Y]] = kind, a, b, c, x, y
+    names = Names(load_config(path))
+    return names, describe(names, ev)
+
+
 def config(name: str = "one_player", **params):
     cfg = load_config(EXAMPLES / "configs" / f"{name}.toml")
     return replace(cfg, **params) if params else cfg

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
-from apocalypse_helpers import RHINO_UNITS, rhino_config_file, rhino_with_squad, vehicle_game
+from apocalypse_helpers import RHINO_UNITS, rhino_config_file, rhino_with_squad, told, vehicle_game
 
 import kernels.apocalypse.shooting as shooting
 import kernels.apocalypse.turn as turn
@@ -129,14 +128,9 @@ def test_the_noise_counts_the_flat_out_move(dice, rhino_config):
 
 
 def test_the_trace_tells_a_flat_out_move(rhino_config):
-    from sim.rulesets.apocalypse.trace import Names, describe
-
-    cfg = load_config(rhino_config)
-    ev = np.zeros(C.N_EV, np.float32)
-    ev[[C.EV_KIND, C.EV_A, C.EV_B, C.EV_C, C.EV_X, C.EV_Y]] = C.EK_FLAT_OUT, RHINO, TACTICAL, 18, 30.0, 36.0
-    names = Names(cfg)
-    assert describe(names, ev) == (f"{names.unit(RHINO)} moves Flat Out to (30.0, 36.0), 18\" this turn; "
-                                   f"{names.unit(TACTICAL)} aboard does not fire")
+    names, text = told(rhino_config, C.EK_FLAT_OUT, RHINO, TACTICAL, 18, 30.0, 36.0)
+    assert text == (f"{names.unit(RHINO)} moves Flat Out to (30.0, 36.0), 18\" this turn; "
+                    f"{names.unit(TACTICAL)} aboard does not fire")
 
 
 @pytest.mark.slow

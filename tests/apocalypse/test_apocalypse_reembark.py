@@ -6,9 +6,8 @@ runs as plain Python."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from apocalypse_helpers import RHINO_UNITS, put_unit, rhino_config_file, vehicle_game
+from apocalypse_helpers import RHINO_UNITS, put_unit, rhino_config_file, told, vehicle_game
 
 import kernels.apocalypse.turn as turn
 import kernels.apocalypse.units as units
@@ -72,13 +71,8 @@ def test_no_reembark_too_far_too_few_zombies_policy_0_or_just_out(rhino_config):
 
 
 def test_the_trace_tells_an_embarkation(rhino_config):
-    from sim.rulesets.apocalypse.trace import Names, describe
-
-    cfg = load_config(rhino_config)
-    ev = np.zeros(C.N_EV, np.float32)
-    ev[[C.EV_KIND, C.EV_A, C.EV_B, C.EV_C, C.EV_X, C.EV_Y]] = C.EK_EMBARK, TACTICAL, RHINO, 9, 12.0, 13.5
-    names = Names(cfg)
-    assert describe(names, ev) == f"{names.unit(TACTICAL)} (9 models) embarks on {names.unit(RHINO)} at (12.0, 13.5)"
+    names, text = told(rhino_config, C.EK_EMBARK, TACTICAL, RHINO, 9, 12.0, 13.5)
+    assert text == f"{names.unit(TACTICAL)} (9 models) embarks on {names.unit(RHINO)} at (12.0, 13.5)"
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from apocalypse_helpers import RHINO_UNITS, rhino_config_file, rhino_with_squad, vehicle_game
+from apocalypse_helpers import RHINO_UNITS, rhino_config_file, rhino_with_squad, told, vehicle_game
 
 import kernels.apocalypse.combat as combat
 import kernels.apocalypse.geometry as geometry
@@ -270,11 +270,6 @@ def test_a_spawners_blast_that_wrecks_a_transport_lets_its_squad_out(dice, rhino
 
 
 def test_the_trace_tells_who_gets_out_of_which_transport(rhino_config):
-    from sim.rulesets.apocalypse.trace import Names, describe
-
-    cfg = load_config(rhino_config)
-    ev = np.zeros(C.N_EV, np.float32)
-    ev[[C.EV_KIND, C.EV_A, C.EV_B, C.EV_C, C.EV_X, C.EV_Y]] = C.EK_DISEMBARK, TACTICAL, RHINO, 10, 12.0, 13.5
-    names = Names(cfg)
-    assert describe(names, ev) == f"{names.unit(TACTICAL)} (10 models) gets out of {names.unit(RHINO)} at (12.0, 13.5)"
+    names, text = told(rhino_config, C.EK_DISEMBARK, TACTICAL, RHINO, 10, 12.0, 13.5)
+    assert text == f"{names.unit(TACTICAL)} (10 models) gets out of {names.unit(RHINO)} at (12.0, 13.5)"
 
