@@ -68,16 +68,22 @@ five interleaved runs each: -3% to +1.5%); results bit-identical. Zombie 40,000 
 its ``play_batch``, ``state, tables = by_ref(st), by_ref(tb)`` and pass those down; a kernel that
 builds a new tuple (``st._replace``) or returns the state cannot take a `ByRef` (numba types it
 by attribute only: no indexing, unpacking or ``len``). The tests' drivers that call a kernel with
-the tuple itself compile a tuple version of it, as before. Zombies!!! (measured, not applied):
-the same two lines in its ``play_batch`` kept its results bit-identical and cut its cold compile
-from 82.5 and 75.2 s of CPU to 57.1 and 53.1 s (load 1-2), but its games/s on one thread fell
-(``play_batch`` only, 3,000 games, best of 3, CPU-time rates, base and new alternated both ways,
-load 1-8): the base game 1,157 -> 1,024 (means of 5 and 6 runs; lower in 5 of 6 pairs), Ashes
-to Ashes mixed 762 -> 635 (lower in every pair), beyond the noise. Not profiled; a lead: Out West's
-optimised module keeps 72 functions by reference, 41 with the tuples (LLVM inlines less when a
-call costs one pointer), and a call it does not inline loads each member it reads again. Next
-steps there: profile which kernels lost, and try ``alwaysinline`` on the small ones or passing the
-few hot arrays as arguments beside the reference.
+the tuple itself compile a tuple version of it, as before. Zombies!!! (session 30): the same
+two lines alone slowed its games by 12-17% (session 29). perf (both bench configs, load 5-7)
+showed where: with the tuples LLVM had inlined its distance-field search (``field_run``, some
+300 calls a game) into ``steps_from`` and specialised it to unit steps (``field_run`` 22-24% of a
+game, ``steps_from`` 20%); by reference it stayed one generic out-of-line search holding 45-47%,
+and the Q7 ``hindrance`` (inlined before) became a call per square (8%). What paid (``alwaysinline``
+not needed, not tried): the search reads its arrays into locals once, the unweighted fields run a
+plain breadth-first search (least costs are unique: the same fields), and ``hindrance`` got one
+caller (``hindrance_scores``), which LLVM inlines. Measured (two cold compiles side by side,
+fresh processes, empty caches, load 7-9): cold compile CPU 106.5 and 112.0 s -> 67.4 and 69.1 s,
+wall 372 and 408 s -> 252 and 288 s (issue 30's 45 s not met); games/s on one thread (3,000
+games, best of 3, CPU time, fresh processes alternated both ways, five pairs, load 6-9): base game
+1,037 -> 1,135 (means; higher in 4 pairs of 5), Ashes to Ashes mixed 655 -> 789 (higher in 4,
+the same in 1); results bit-identical. The lesson for a ruleset by reference: profile it against
+the tuples; a hot kernel that the tuples' call cost got inlined and specialised may need that
+done by hand.
 
 **Internal kernels.** numba links a callee into its caller as ``linkonce_odr`` (another module
 may replace it), so LLVM must keep every callee's signature whole: a kernel that takes a game's

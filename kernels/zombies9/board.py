@@ -250,8 +250,9 @@ def zombies_at(st, q):
 
 @njit
 def field_clear(st, f):
+    field = st.w_field
     for q in range(9 * st.w_gs[GS_NT]):
-        st.w_field[f, q] = BIG
+        field[f, q] = BIG
 
 
 @njit
@@ -259,41 +260,98 @@ def field_run(st, f, step, zc, no_buildings):
     """Complete field f from its seeds (the squares already below BIG): f[q] becomes the least
     cost of walking from q to a seed, entering a square costing ``step`` plus ``zc`` per zombie
     figure on it (Q3). With ``no_buildings`` no building square may be entered (Claustrophobia).
-    A label-correcting search (seeds may start at different values)."""
+    A label-correcting search (seeds may start at different values); the least costs are unique,
+    so any exact search (`_bfs`) gives the same field. The arrays are read into locals once (a
+    state passed by reference would load each one again at every use)."""
+    if step == 1 and zc == 0 and not no_buildings and _seeds_at_zero(st, f):
+        _bfs(st, f)
+        return
+    field, nb, sq, queue, inq = st.w_field, st.w_nb, st.w_sq, st.w_queue, st.w_inq
     n = 9 * st.w_gs[GS_NT]
     size = n + 1
     head = tail = 0
     for q in range(n):
-        st.w_inq[q] = 0
-        if st.w_field[f, q] < BIG:
-            st.w_queue[tail] = q
+        inq[q] = 0
+        if field[f, q] < BIG:
+            queue[tail] = q
             tail += 1
-            st.w_inq[q] = 1
+            inq[q] = 1
     while head != tail:
-        x = st.w_queue[head]
-        head = (head + 1) % size
-        st.w_inq[x] = 0
-        if no_buildings and is_inside(st, x):
+        x = queue[head]
+        head += 1
+        if head == size:
+            head = 0
+        inq[x] = 0
+        kind = sq[x, SQ_KIND]
+        if no_buildings and (kind == K_BUILDING or kind == K_DOOR):
             continue
-        fx = st.w_field[f, x] + step
+        fx = field[f, x] + step
         if zc != 0:
-            fx += zc * zombies_at(st, x)
+            fx += zc * (sq[x, SQ_ADULT] + sq[x, SQ_KID] + sq[x, SQ_DOGS])
         for d in range(4):
-            y = st.w_nb[x, d]
-            if y >= 0 and fx < st.w_field[f, y]:
-                st.w_field[f, y] = fx
-                if not st.w_inq[y]:
-                    st.w_inq[y] = 1
-                    st.w_queue[tail] = y
-                    tail = (tail + 1) % size
+            y = nb[x, d]
+            if y >= 0 and fx < field[f, y]:
+                field[f, y] = fx
+                if not inq[y]:
+                    inq[y] = 1
+                    queue[tail] = y
+                    tail += 1
+                    if tail == size:
+                        tail = 0
+
+
+@njit
+def _seeds_at_zero(st, f):
+    """Every seed of field f (a square below BIG) at 0."""
+    field = st.w_field
+    for q in range(9 * st.w_gs[GS_NT]):
+        if field[f, q] != 0 and field[f, q] < BIG:
+            return False
+    return True
+
+
+@njit
+def _bfs(st, f):
+    """`field_run` of unweighted steps (step 1, no zombie cost, buildings entered) from seeds all
+    at 0: a breadth-first search, where the first value a square gets is its least (its steps to
+    the nearest seed), so each square is queued once and no wrap or mark is needed."""
+    field, nb, queue = st.w_field, st.w_nb, st.w_queue
+    n = 9 * st.w_gs[GS_NT]
+    tail = 0
+    for q in range(n):
+        if field[f, q] == 0:
+            queue[tail] = q
+            tail += 1
+    _bfs_from(field, nb, queue, f, 0, tail)
+
+
+@njit
+def _bfs_from(field, nb, queue, f, head, tail):
+    """The breadth-first search of `_bfs` from ``queue[head:tail]`` (squares at their least)."""
+    while head < tail:
+        x = queue[head]
+        head += 1
+        fx = field[f, x] + 1
+        for d in range(4):
+            y = nb[x, d]
+            if y >= 0 and fx < field[f, y]:
+                field[f, y] = fx
+                queue[tail] = y
+                tail += 1
 
 
 @njit
 def steps_from(st, f, q):
     """Field f = unweighted steps from square q (to q, by symmetry)."""
-    field_clear(st, f)
-    st.w_field[f, q] = 0
-    field_run(st, f, 1, 0, False)
+    field, n = st.w_field, 9 * st.w_gs[GS_NT]
+    for k in range(n):
+        field[f, k] = BIG
+    field[f, q] = 0
+    if 0 <= q < n:
+        st.w_queue[0] = q
+        _bfs_from(field, st.w_nb, st.w_queue, f, 0, 1)
+    else:
+        field_run(st, f, 1, 0, False)  # not a square of the map: as the seeds are found there
 
 
 @njit
@@ -304,4 +362,4 @@ def steps_to_tile(st, f, k):
         for i in range(9):
             if is_walkable(st, 9 * k + i):
                 st.w_field[f, 9 * k + i] = 0
-    field_run(st, f, 1, 0, False)
+    _bfs(st, f)

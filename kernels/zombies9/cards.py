@@ -149,10 +149,9 @@ from kernels.zombies9.policy import (
     card_value_now,
     choose_goal,
     ensure_fields,
-    hindrance,
+    hindrance_scores,
     leader,
     path_field,
-    prepare_hindrance,
     speed,
 )
 from kernels.zombies9.replies import answered, mark_next_turn, play_item, try_items
@@ -262,10 +261,7 @@ def _little_problem(st, tb, p):
 @njit
 def score_squares(st, tb, p):
     """w_score[q] = the Q7 hindrance of a zombie on q for player p; returns p's leader."""
-    who, goal_l, goal_s = prepare_hindrance(st, tb, p)
-    for q in range(9 * st.w_gs[GS_NT]):
-        st.w_score[q] = hindrance(st, tb, p, who, goal_l, goal_s, q)
-    return who
+    return hindrance_scores(st, tb, p)
 
 
 @njit

@@ -48,7 +48,7 @@ from kernels.zombies9.layout import (
     Z_DOG,
 )
 from kernels.zombies9.pieces import can_hold, figure_column, first_figure, move_zombie, set_pawn
-from kernels.zombies9.policy import afs_on, fight_cost, hindrance, plan_route, prepare_hindrance
+from kernels.zombies9.policy import afs_on, fight_cost, hindrance_scores, plan_route
 from kernels.zombies9.replies import try_items
 
 MOVED, CHANGED, STOPPED, DIED, WON = 0, 1, 2, 3, 4  # what entering a square led to
@@ -231,9 +231,7 @@ def zombie_phase(st, tb, rng, g, p):
     if tb.pol[p, POL_ZOMBIES] != 0:
         moved = _random_moves(st, tb, rng, g, p, k)
     else:
-        who, goal_l, goal_s = prepare_hindrance(st, tb, p)
-        for q in range(n):
-            st.w_score[q] = hindrance(st, tb, p, who, goal_l, goal_s, q)
+        hindrance_scores(st, tb, p)
         moved = 0
         for _ in range(k):
             if not _best_move(st, tb, p):

@@ -609,6 +609,17 @@ def hindrance(st, tb, p, who, goal_l, goal_s, q):
 
 
 @njit
+def hindrance_scores(st, tb, p):
+    """w_score[q] = the Q7 hindrance of a zombie on q for player p, every square of the map;
+    returns p's leader. The one caller of `hindrance` in a game, so LLVM inlines it here (with
+    the state by reference it kept a call per square otherwise)."""
+    who, goal_l, goal_s = prepare_hindrance(st, tb, p)
+    for q in range(9 * st.w_gs[GS_NT]):
+        st.w_score[q] = hindrance(st, tb, p, who, goal_l, goal_s, q)
+    return who
+
+
+@njit
 def card_value_now(st, tb, p, c):
     """Q8: a card's discard ranking, 0 for an item whose building is gone for good."""
     b = tb.cards[c, CI_BUILDING]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.jit import njit
+from kernels.jit import by_ref, njit
 from kernels.rng import stream_start, uniform
 from kernels.zombies9.board import can_place, dx, dy, list_placements, open_edges, place_tile
 from kernels.zombies9.cards import (
@@ -598,9 +598,10 @@ def _snapshot(st, tb, g):
 def play_batch(st, tb, seed, first_game, check, rng):
     """Play every game of the batch; game g is game ``first_game + g`` of stream ``seed``, and
     ``rng[g]`` is left at the stream's last counter (the caller counts the dice)."""
+    state, tables = by_ref(st), by_ref(tb)  # one pointer each down the call tree (kernels.jit.ByRef)
     for g in range(st.res.shape[0]):
         rng[g] = stream_start(np.uint64(seed), np.uint64(first_game + g))
-        play_game(st, tb, rng, g, check)
+        play_game(state, tables, rng, g, check)
 
 
 # ---------------------------------------------------------------- invariants (checked mode)
