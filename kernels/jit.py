@@ -111,7 +111,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, types
+from numba.core import codegen, compiler, targetconfig, types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -226,6 +226,40 @@ def cached_overloads(dispatcher) -> int:
     except Exception:  # noqa: BLE001 - no cache (a test's plain function), or an unreadable index
         return 0
 
+
+# ---------------------------------------------------------------------------------- numba's flags
+
+
+def _flag_values(self) -> dict:
+    """numba's ``TargetConfig.values``, read from the dict its properties read."""
+    values = self._values
+    return {name: values.get(name, option._default) for name, option in self.options.items()}
+
+
+def _flags_equal(self, other):
+    if not isinstance(other, targetconfig.TargetConfig):
+        return NotImplemented
+    return self._values == other._values or self.values() == other.values()
+
+
+@functools.cache
+def _flags_hash(cls) -> int:
+    return hash(tuple(sorted(cls.options)))
+
+
+def _fast_flags() -> None:
+    """numba keys each ``@overload``'s implementations by the compile's flags, hashed and compared
+    at every typing of a call to one (``min``, ``int``, a numpy function): 68,000 times in a
+    Zombie 40,000 compile, each building a dict of the 40-odd options through their properties.
+    The same values and the same hash (numba hashes the option *names*, the same for every
+    instance of a class), computed without the properties."""
+    targetconfig.TargetConfig.values = _flag_values
+    targetconfig.TargetConfig.__eq__ = _flags_equal
+    targetconfig.TargetConfig.__hash__ = lambda self: _flags_hash(type(self))
+
+
+if not JIT_DISABLED:
+    _fast_flags()
 
 # ---------------------------------------------------------------------------------- light kernels
 
@@ -363,9 +397,22 @@ class _TypeDispatcher(CPUDispatcher):
     each literal value, which multiplied the compile time of the whole game several times."""
 
     def get_call_template(self, args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_widened(a) for a in args)
+        kws = {k: _widened(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+
+def _widened(typ):
+    """An argument's type as a kernel is compiled for it: no literal value, and a signed integer
+    narrower than 64 bits as ``int64`` (a value read from an ``int16`` or ``int32`` table), so
+    that ``models_alive(st, g, u)`` compiles once, not once per integer width of ``u`` (Apocalypse:
+    31 of its 446 versions). The call site converts the argument, value for value, as numba does
+    for a literal; inside the kernel numba's arithmetic widens narrow integers to ``int64``
+    anyway."""
+    typ = types.unliteral(typ)
+    if isinstance(typ, types.Integer) and typ.signed and typ.bitwidth < 64:
+        return types.int64
+    return typ
 
 
 class _KernelDispatcher(_TypeDispatcher):
