@@ -48,6 +48,32 @@ float or bool; ``roll_pass`` 2): about 3% of the functions. Switching off LLVM's
 (SLP is off already) or running the light kernels' function passes at O1 saved nothing
 measurable. The lever left is that IR: the state and tables passed as one pointer (below).
 
+After by reference (session 30, the same breakdown: exclusive CPU seconds of each step, nested
+compiles subtracted, a fresh process and an empty cache, 2 shared cores at load 5-8): Zombie 40,000
+73.6 s, Apocalypse 106.5 s (two runs, 106.2 and 106.8; 80 s at load 1-2 in session 29: CPU seconds
+grow with the load). Numba's own Python now holds two thirds of it: lowering to IR 28-31% (Zombie
+40,000 - Apocalypse), typing 24-26%, untyped passes and bytecode 11%; LLVM the rest: the entry
+point's module passes 12-14%, the kernels' function passes 8%, machine code 7%, IR text, parsing
+and verifying 4%, linking 2-3%, the cache under 1%. The entry point's module is 3.8 MB of IR in 393
+functions before its passes, 5.0 MB in 92 after (Apocalypse 4.3 MB in 449, 5.9 MB in 85). It is the
+number and size of the kernels numba types and lowers that costs: 399 versions of 370 functions
+(Apocalypse 446 of 393). Besides the entry point a first ``play`` compiles one twin,
+``start_streams`` (6 functions, well under a second). Measured and not kept: the module passes'
+level (the dumped module, one process: O3 8.5 s, O2 10.3 s, O1 8.0 s, O3 without numba's cheap
+pre-pass 10.1 s, the pre-pass 0.25 s, machine code 4.2-5.2 s at every level: inlining and
+simplifying cost the same at each level); the `ByRef` struct named in the IR (a kernel's IR text a
+third as long, the linked module the same 3.8 MB since LLVM spells no pointee type, the compile no
+faster within the noise); the `ByRef` type keyed by its name (hashing a game's state type takes 57
+us; no change visible). Kept: one version per signed integer width (`_widened`: Apocalypse 446 ->
+413 versions, 106.5 -> 99.3 s, one after the other at load 6-7) and numba's flags hashed and
+compared without their properties (`_fast_flags`: Zombie 40,000 compiled side by side with the
+base, CPU 98.2 -> 94.7 s, typing 23.0 -> 20.2 s, wall the same 420 s at load 5-8); results
+bit-identical, games/s one thread the same within the noise. A cProfile of the compile names what
+is left: numba's IR analyses (``_rec_list_vars``), type hashing, the typing of ``@overload`` calls
+and its event broadcasts, spread over every kernel; the next lever is fewer, smaller kernels
+(``log_event``'s 6 and ``close_event``'s 8 versions take int, float or bool numbers) or numba's
+pipeline itself.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
