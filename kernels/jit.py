@@ -65,7 +65,8 @@ simplifying cost the same at each level); the `ByRef` struct named in the IR (a 
 third as long, the linked module the same 3.8 MB since LLVM spells no pointee type, the compile no
 faster within the noise); the `ByRef` type keyed by its name (hashing a game's state type takes 57
 us; no change visible). Kept: one version per signed integer width (`_widened`: Apocalypse 446 ->
-413 versions, 106.5 -> 99.3 s, one after the other at load 6-7) and numba's flags hashed and
+413 versions, 106.5 -> 99.3 s one after the other at load 6-7; with the flags below, side by side
+with the base, 117.1 -> 107.7 s, wall 395 -> 377 s at load 4-6) and numba's flags hashed and
 compared without their properties (`_fast_flags`: Zombie 40,000 compiled side by side with the
 base, CPU 98.2 -> 94.7 s, typing 23.0 -> 20.2 s, wall the same 420 s at load 5-8); results
 bit-identical, games/s one thread the same within the noise. A cProfile of the compile names what
