@@ -48,6 +48,33 @@ float or bool; ``roll_pass`` 2): about 3% of the functions. Switching off LLVM's
 (SLP is off already) or running the light kernels' function passes at O1 saved nothing
 measurable. The lever left is that IR: the state and tables passed as one pointer (below).
 
+After by reference (session 30, the same breakdown: exclusive CPU seconds of each step, nested
+compiles subtracted, a fresh process and an empty cache, 2 shared cores at load 5-8): Zombie 40,000
+73.6 s, Apocalypse 106.5 s (two runs, 106.2 and 106.8; 80 s at load 1-2 in session 29: CPU seconds
+grow with the load). Numba's own Python now holds two thirds of it: lowering to IR 28-31% (Zombie
+40,000 - Apocalypse), typing 24-26%, untyped passes and bytecode 11%; LLVM the rest: the entry
+point's module passes 12-14%, the kernels' function passes 8%, machine code 7%, IR text, parsing
+and verifying 4%, linking 2-3%, the cache under 1%. The entry point's module is 3.8 MB of IR in 393
+functions before its passes, 5.0 MB in 92 after (Apocalypse 4.3 MB in 449, 5.9 MB in 85). It is the
+number and size of the kernels numba types and lowers that costs: 399 versions of 370 functions
+(Apocalypse 446 of 393). Besides the entry point a first ``play`` compiles one twin,
+``start_streams`` (6 functions, well under a second). Measured and not kept: the module passes'
+level (the dumped module, one process: O3 8.5 s, O2 10.3 s, O1 8.0 s, O3 without numba's cheap
+pre-pass 10.1 s, the pre-pass 0.25 s, machine code 4.2-5.2 s at every level: inlining and
+simplifying cost the same at each level); the `ByRef` struct named in the IR (a kernel's IR text a
+third as long, the linked module the same 3.8 MB since LLVM spells no pointee type, the compile no
+faster within the noise); the `ByRef` type keyed by its name (hashing a game's state type takes 57
+us; no change visible). Kept: one version per signed integer width (`_widened`: Apocalypse 446 ->
+413 versions, 106.5 -> 99.3 s one after the other at load 6-7; with the flags below, side by side
+with the base, 117.1 -> 107.7 s, wall 395 -> 377 s at load 4-6) and numba's flags hashed and
+compared without their properties (`_fast_flags`: Zombie 40,000 compiled side by side with the
+base, CPU 98.2 -> 94.7 s, typing 23.0 -> 20.2 s, wall the same 420 s at load 5-8); results
+bit-identical, games/s one thread the same within the noise. A cProfile of the compile names what
+is left: numba's IR analyses (``_rec_list_vars``), type hashing, the typing of ``@overload`` calls
+and its event broadcasts, spread over every kernel; the next lever is fewer, smaller kernels
+(``log_event``'s 6 and ``close_event``'s 8 versions take int, float or bool numbers) or numba's
+pipeline itself.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
@@ -117,7 +144,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, types
+from numba.core import codegen, compiler, targetconfig, types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -232,6 +259,40 @@ def cached_overloads(dispatcher) -> int:
     except Exception:  # noqa: BLE001 - no cache (a test's plain function), or an unreadable index
         return 0
 
+
+# ---------------------------------------------------------------------------------- numba's flags
+
+
+def _flag_values(self) -> dict:
+    """numba's ``TargetConfig.values``, read from the dict its properties read."""
+    values = self._values
+    return {name: values.get(name, option._default) for name, option in self.options.items()}
+
+
+def _flags_equal(self, other):
+    if not isinstance(other, targetconfig.TargetConfig):
+        return NotImplemented
+    return self._values == other._values or self.values() == other.values()
+
+
+@functools.cache
+def _flags_hash(cls) -> int:
+    return hash(tuple(sorted(cls.options)))
+
+
+def _fast_flags() -> None:
+    """numba keys each ``@overload``'s implementations by the compile's flags, hashed and compared
+    at every typing of a call to one (``min``, ``int``, a numpy function): 68,000 times in a
+    Zombie 40,000 compile, each building a dict of the 40-odd options through their properties.
+    The same values and the same hash (numba hashes the option *names*, the same for every
+    instance of a class), computed without the properties."""
+    targetconfig.TargetConfig.values = _flag_values
+    targetconfig.TargetConfig.__eq__ = _flags_equal
+    targetconfig.TargetConfig.__hash__ = lambda self: _flags_hash(type(self))
+
+
+if not JIT_DISABLED:
+    _fast_flags()
 
 # ---------------------------------------------------------------------------------- light kernels
 
@@ -369,9 +430,22 @@ class _TypeDispatcher(CPUDispatcher):
     each literal value, which multiplied the compile time of the whole game several times."""
 
     def get_call_template(self, args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_widened(a) for a in args)
+        kws = {k: _widened(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+
+def _widened(typ):
+    """An argument's type as a kernel is compiled for it: no literal value, and a signed integer
+    narrower than 64 bits as ``int64`` (a value read from an ``int16`` or ``int32`` table), so
+    that ``models_alive(st, g, u)`` compiles once, not once per integer width of ``u`` (Apocalypse:
+    31 of its 446 versions). The call site converts the argument, value for value, as numba does
+    for a literal; inside the kernel numba's arithmetic widens narrow integers to ``int64``
+    anyway."""
+    typ = types.unliteral(typ)
+    if isinstance(typ, types.Integer) and typ.signed and typ.bitwidth < 64:
+        return types.int64
+    return typ
 
 
 class _KernelDispatcher(_TypeDispatcher):
