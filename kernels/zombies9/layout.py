@@ -174,10 +174,13 @@ N_PL = PL_HAND + MAX_HAND
  GS_CREM, GS_ENTRANCE, GS_TOP0, GS_N0, GS_TOP1, GS_N1, GS_DECK_N, GS_DISC_N, GS_AFS_OWNER, GS_AFS_END,
  GS_MARBLES_END, GS_OPEN0, GS_OPEN1, GS_CLOSED, GS_HELI_GONE, GS_VERSION, GS_VER_HELI, GS_VER_CREM, GS_WINNER,
  GS_REASON, GS_RESPAWN, GS_CEM_PLACED, GS_CEM_Z, GS_LOSE_TURN, GS_IN_PLAY, GS_COLLECTED, GS_STAMP,
- GS_FIELD_FOR, GS_BUSY, GS_CREM_HELD) = range(40)
-N_GS = 40
+ GS_FIELD_FOR, GS_BUSY, GS_CREM_HELD, GS_FC_NEXT, GS_FC_KEY) = range(42)
+N_FC = 4  # cached unweighted fields (board.steps_from): a cache of 4 serves about half of a game's ~200 searches
+N_GS = GS_FC_KEY + N_FC
 # GS_CREM_HELD: 1 once a zombie has stood on the Crematorium (seed: won "by killing all of the zombies")
 # GS_FIELD_FOR: which player F_PLAN was computed for and at which GS_VERSION (not cached: always recomputed)
+# GS_FC_KEY + i: 1 + GS_VERSION x squares + source square of the field in row F_CACHE + i, 0 none (0 after _reset);
+# GS_FC_NEXT: the cache row the next new field goes in (round robin)
 
 # GameState.w_field rows (distance fields over the squares)
 F_HELI = 0  # unweighted steps to the Helipad centre (cached per map version)
@@ -189,7 +192,8 @@ F_FROM_S = 5  # unweighted steps from the active pawn
 F_GOAL_L = 6  # alone: unweighted steps to the nearest Cemetery zombie (policy.cemetery_field)
 F_GOAL_S = 7  # unweighted steps to the active player's goal
 F_TMP = 8
-N_F = 9
+F_CACHE = 9  # N_FC rows: fields kept by board.steps_from, keyed by GS_FC_KEY
+N_F = F_CACHE + N_FC
 
 # ---------------------------------------------------------------- trace events (GameState.events)
 EV_TURN, EV_ROUND, EV_PLAYER, EV_KIND, EV_A, EV_B, EV_C, EV_D = range(8)

@@ -46,7 +46,7 @@ def _least_costs(st, seeds: dict, step: int, zc: int, no_buildings: bool) -> np.
 
 def _grown(game, z9dice, mode: str, turns: int):
     """A 4-player game after ``turns`` player turns with real dice (a map of several tiles, zombies
-    on it)."""
+    on it): its state and tables."""
     st, tb, rng = game(default_config(4, mode=mode), seed=3)
     turn = _k("turn")
     with z9dice.real():
@@ -54,13 +54,13 @@ def _grown(game, z9dice, mode: str, turns: int):
             if turn.is_over(st):
                 break
             turn.player_turn(st, tb, rng, 0, i % 4, False)
-    return st
+    return st, tb
 
 
 @pytest.mark.parametrize("mode", ["base", "mixed"])
 def test_every_field_search_gives_the_least_costs(game, z9dice, mode):
     board = _k("board")
-    st = _grown(game, z9dice, mode, 24)
+    st, _ = _grown(game, z9dice, mode, 24)
     n = 9 * int(st.w_gs[L.GS_NT])
     assert n >= 9 * 6 and sum(int(board.zombies_at(st, q)) for q in range(n)) > 0  # a map worth searching
     f = L.F_TMP
@@ -78,3 +78,27 @@ def test_every_field_search_gives_the_least_costs(game, z9dice, mode):
             st.w_field[f, q] = v
         board.field_run(st, f, step, zc, no_buildings)
         assert np.array_equal(st.w_field[f, :n], _least_costs(st, seeds, step, zc, no_buildings)), case
+
+
+def test_steps_from_never_serves_a_field_of_an_older_map(game, z9dice):
+    """``steps_from`` keeps its last fields (layout.N_FC, keyed by map version and square): asked
+    again on the same map it gives the search's numbers, and after a tile is laid the fields
+    it kept are not served (a fresh search reaches the new tile)."""
+    board = _k("board")
+    st, tb = _grown(game, z9dice, "base", 12)
+    n = 9 * int(st.w_gs[L.GS_NT])
+    sources = [int(st.w_pl[p, L.PL_SQ]) for p in range(4)] + [0, n - 1, n // 2]
+    f, g = L.F_FROM_S, L.F_FROM_L
+    for _ in range(2):  # the second round is served from the cache (more sources than it holds)
+        for q in sources:
+            board.steps_from(st, f, q)
+            assert np.array_equal(st.w_field[f, :n], _least_costs(st, {q: 0}, 1, 0, False)), q
+    board.steps_from(st, g, sources[0])  # kept, then the map grows
+    t = next(t for t in range(tb.tile_sq.shape[0]) if board.list_placements(st, tb, t) > 0)
+    board.place_tile(st, tb, t, *st.w_cand[0])
+    m = 9 * int(st.w_gs[L.GS_NT])
+    for q in sources[:1] + sources:
+        board.steps_from(st, g, q)
+        fresh = _least_costs(st, {q: 0}, 1, 0, False)
+        assert np.array_equal(st.w_field[g, :m], fresh), q
+    assert (fresh[n:m] < L.BIG).any()  # the new tile is reached: a field kept from before it differs
