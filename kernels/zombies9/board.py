@@ -240,13 +240,23 @@ def is_walkable(st, q):
 @njit
 def is_inside(st, q):
     """A building square (door included)."""
-    kind = st.w_sq[q, SQ_KIND]
+    return kind_inside(st.w_sq[q, SQ_KIND])
+
+
+@njit
+def kind_inside(kind):
     return kind == K_BUILDING or kind == K_DOOR
 
 
 @njit
 def zombies_at(st, q):
-    return st.w_sq[q, SQ_ADULT] + st.w_sq[q, SQ_KID] + st.w_sq[q, SQ_DOGS]
+    return zombies_on(st.w_sq, q)
+
+
+@njit
+def zombies_on(sq, q):
+    """The zombie figures on square q of the squares' table ``sq`` (`zombies_at` of a state)."""
+    return sq[q, SQ_ADULT] + sq[q, SQ_KID] + sq[q, SQ_DOGS]
 
 
 # ---------------------------------------------------------------- distance fields
@@ -286,12 +296,11 @@ def field_run(st, f, step, zc, no_buildings):
         if head == size:
             head = 0
         inq[x] = 0
-        kind = sq[x, SQ_KIND]
-        if no_buildings and (kind == K_BUILDING or kind == K_DOOR):
+        if no_buildings and kind_inside(sq[x, SQ_KIND]):
             continue
         fx = field[f, x] + step
         if zc != 0:
-            fx += zc * (sq[x, SQ_ADULT] + sq[x, SQ_KID] + sq[x, SQ_DOGS])
+            fx += zc * zombies_on(sq, x)
         for d in range(4):
             y = nb[x, d]
             if y >= 0 and fx < field[f, y]:
@@ -353,8 +362,7 @@ def steps_from(st, f, q):
     same numbers a search gives."""
     field, n = st.w_field, 9 * st.w_gs[GS_NT]
     if not 0 <= q < n:
-        for k in range(n):
-            field[f, k] = BIG
+        field_clear(st, f)
         field[f, q] = 0
         field_run(st, f, 1, 0, False)  # not a square of the map: as the seeds are found there
         return
@@ -363,8 +371,7 @@ def steps_from(st, f, q):
         if st.w_gs[GS_FC_KEY + i] == key:
             _copy_row(field, F_CACHE + i, f, n)
             return
-    for k in range(n):
-        field[f, k] = BIG
+    field_clear(st, f)
     field[f, q] = 0
     st.w_queue[0] = q
     _bfs_from(field, st.w_nb, st.w_queue, f, 0, 1)
