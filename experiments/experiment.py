@@ -118,8 +118,15 @@ class Experiment:
         return ruleset_of(self.base)
 
     def cells(self) -> list[Cell]:
-        """The cross product of the axes (the first axis varies slowest); one cell without axes."""
-        return [self._cell(combo) for combo in itertools.product(*(range(len(a.values)) for a in self.axes))]
+        """The cross product of the axes (the first axis varies slowest); one cell without axes.
+        Made once per experiment (a report asks for them a dozen times; building an Apocalypse cell
+        builds its armies): the experiment is frozen, so its cells do not change."""
+        made = self.__dict__.get("_cells")
+        if made is None:
+            made = tuple(self._cell(combo) for combo in itertools.product(*(range(len(a.values))
+                                                                            for a in self.axes)))
+            object.__setattr__(self, "_cells", made)
+        return list(made)
 
     def _cell(self, combo: tuple[int, ...]) -> Cell:
         kinds = axis_kinds(self.ruleset)

@@ -121,7 +121,8 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
     outcome ``measure`` (``experiments.compare.game_outcomes``: anyone wins by default)."""
     axis = exp.axes[0]
     value_of = dict(zip(axis.labels, axis.values))
-    outcome = {label: game_outcomes(results[results.axis_params == label], measure) for label in axis.labels}
+    cells = _split(results)
+    outcome = {label: game_outcomes(cells.get(label, results.iloc[:0]), measure) for label in axis.labels}
     rows, effects = [], []
     for name, default, prefix, low_label, high_label in _cells(exp):
         base_label = f"{prefix}:default" if prefix else "base"
@@ -137,7 +138,8 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
                      "rate_high": hi_out.mean(), "extreme": value_of[high_label if far_high else low_label][name],
                      "rate_at_extreme": far.mean(), "effect": d.diff, "effect_low": d.low, "effect_high": d.high,
                      "p_value": d.p_value, "p_exact": d.p_exact, "variance_ratio": d.variance_ratio, "games": n,
-                     "exercised": not all(_same_games(results, base_label, cell) for cell in (low_label, high_label))})
+                     "exercised": not all(_same_games(results, base_label, cell, cells)
+                                          for cell in (low_label, high_label))})
         effects.append((base, lo_out, hi_out))
     table = pd.DataFrame(rows)
     if table.empty:
@@ -158,12 +160,20 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
     return table
 
 
-def _same_games(results: pd.DataFrame, label: str, other: str) -> bool:
+def _split(results: pd.DataFrame) -> dict:
+    """label -> the rows of its cell (in their order), split once: a sensitivity sweep has dozens
+    of cells, and selecting each by a comparison over every row costs a pass over the whole table."""
+    return dict(iter(results.groupby("axis_params", sort=False, observed=True)))
+
+
+def _same_games(results: pd.DataFrame, label: str, other: str, cells: dict | None = None) -> bool:
     """Whether two cells played identical games: every result column (dice counts included) but
     the cell's own labels equal row for row. A number whose low and high cells both play the base
-    cell's games is **not exercised** by this config (nothing in it reads that number)."""
+    cell's games is **not exercised** by this config (nothing in it reads that number). ``cells``:
+    `_split` of ``results``, when the caller has it."""
+    cells = _split(results) if cells is None else cells
     columns = [c for c in results.columns if c != "cell" and not c.startswith("axis_")]
-    a, b = (results.loc[results.axis_params == x, columns].reset_index(drop=True) for x in (label, other))
+    a, b = (cells.get(x, results.iloc[:0])[columns].reset_index(drop=True) for x in (label, other))
     return a.equals(b)
 
 

@@ -35,6 +35,18 @@ def test_no_axes_is_one_base_cell():
     assert cell.label == "base" and cell.config == load_config(TWO)
 
 
+def test_cells_are_made_once_and_a_resized_experiment_makes_its_own():
+    exp = experiment({"budget": [50, 100]})
+    first, again = exp.cells(), exp.cells()
+    assert first == again and first is not again and all(a is b for a, b in zip(first, again))
+    first.clear()  # a caller's list is its own: the experiment's cells are untouched
+    assert len(exp.cells()) == 2
+    resized = exp.resized(games=20)  # another experiment: other keys (the games are in each key)
+    assert [c.coords for c in resized.cells()] == [c.coords for c in again]
+    assert not {c.key for c in resized.cells()} & {c.key for c in again}
+    assert exp == experiment({"budget": [50, 100]})  # the made cells are no part of its equality
+
+
 def test_budget_refits_every_team_within_the_budget():
     for cell in experiment({"budget": [40, 75, 120]}).cells():
         budget = cell.config.team_budget
