@@ -51,10 +51,11 @@ def load_game_kernels(config, console: Console | None = None, quiet_for: float =
 def compile_estimate(config) -> str:
     """How long the config's cold compile may take: the last one recorded on this machine (of its
     kernels, or of an earlier version of them), else the range measured on a quiet 2-core machine
-    (README: 1-2.5 minutes a ruleset)."""
+    (README's quick start: 43-88 s a ruleset on 2 quiet cores, `shamble bench` at 3a8cbb7; up to
+    2.5 minutes on a busy machine)."""
     last = recorded_compile(config)
     if last is None:
-        return "1-2.5 minutes on 2 cores"
+        return "45-90 s on 2 quiet cores, up to 2.5 minutes on a busy machine"
     whose = "an earlier version's compile" if last.get("earlier") else "the last compile"
     return f"{whose} here took {last['seconds']:.0f} s"
 

@@ -126,7 +126,7 @@ def test_the_compile_estimate_is_this_machines_last_compile_else_an_earlier_vers
     monkeypatch.setenv("SHAMBLE_NUMBA_CACHE", str(tmp_path))
     config = load_config(TWO)
     assert recorded_compile(config) is None
-    assert progress.compile_estimate(config) == "1-2.5 minutes on 2 cores"
+    assert progress.compile_estimate(config) == "45-90 s on 2 quiet cores, up to 2.5 minutes on a busy machine"
     folder = cache_dir("zombie40k")
     for name, seconds, when in (("zombie40k-0000000000000000", 150.0, "2026-12-06 10:00:00"),
                                 ("zombie40k-1111111111111111", 140.0, "2026-12-07 10:00:00"),
