@@ -61,8 +61,12 @@ def test_bad_bench_option_is_one_line(args, words):
     assert result.stderr.startswith("error: ") and words in result.stderr and len(result.stderr.splitlines()) == 1
 
 
-def test_whole_games_benchmark_reports_its_figures(nojit):
-    """The whole-game entry (run as plain Python here: its code path, not its speed)."""
+def test_whole_games_benchmark_reports_its_figures(nojit, monkeypatch):
+    """The whole-game entry (run as plain Python here: its code path, not its speed, so 8 games per
+    timing instead of --quick's 64: a plain Python game takes about a quarter of a second)."""
+    from experiments import bench
+
+    monkeypatch.setattr(bench, "QUICK_GAMES", 8)
     data = run_bench(quick=True, threads=1, benchmarks=[("games", bench_games)])
     for key in ("games_per_s", "games_per_s_1_thread", "dice_per_game", "games_compile_s", "games_per_s_per_core"):
         assert data[key] > 0, key
