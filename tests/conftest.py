@@ -81,6 +81,33 @@ def nojit(monkeypatch):
         yield
 
 
+# ------------------------------------------------------------------ Out West compiled afresh, twice at once
+
+
+@pytest.fixture(scope="session")
+def outwest_fresh_compiles():
+    """Out West's game compiled afresh by two fresh processes with empty kernel caches, side by
+    side: ``experiments.bench.cold_compile`` (tests/test_bench.py: the cold compile `shamble bench`
+    reports) and ``shamble profile --ruleset outwest --games 300 --json`` as a user runs it
+    (tests/test_profile.py: it compiles in its own temporary cache, under perf). Each is a compile of
+    its own, as before; on 2 cores the pair takes about one compile's wall time instead of two.
+    Returns ``{"cold": a future of cold_compile's dict (``.result()`` raises its error), "profile":
+    the finished subprocess}``."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from experiments.bench import cold_compile
+
+    code = "from experiments.cli import run; run()"
+    with ThreadPoolExecutor(1) as pool:
+        cold = pool.submit(cold_compile, "outwest")
+        profile = subprocess.run([sys.executable, "-c", code, "profile", "--ruleset", "outwest", "--games", "300",
+                                  "--json"], capture_output=True, text=True, timeout=600)
+        cold.exception()  # waits for it
+    return {"cold": cold, "profile": profile}
+
+
 def example_config(name: str = "two_players", **params):
     """An example config (examples/configs/<name>.toml) with parameters replaced."""
     from dataclasses import replace

@@ -100,13 +100,12 @@ def test_every_ruleset_goal_names_a_bench_config():
 
 
 @pytest.mark.slow
-def test_cold_compile_is_a_real_compile_in_a_fresh_cache():
+def test_cold_compile_is_a_real_compile_in_a_fresh_cache(outwest_fresh_compiles):
     """What `shamble bench` reports as the cold compile: a fresh process, an empty cache, and a
     compile (not a cache load) of a ruleset's game kernels (its time is only reported). Out West's,
-    the quickest to compile: the mechanism is the same for every ruleset."""
-    from experiments.bench import cold_compile
-
-    cold = cold_compile("outwest")
+    the quickest to compile: the mechanism is the same for every ruleset. (``cold_compile("outwest")``
+    runs beside tests/test_profile.py's end-to-end profile: conftest's ``outwest_fresh_compiles``.)"""
+    cold = outwest_fresh_compiles["cold"].result()
     assert cold["source"] == "compiled" and 0 < cold["seconds"] <= cold["wall_s"] and cold["cpu_s"] > 0
 
 
