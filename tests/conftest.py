@@ -143,6 +143,22 @@ def outwest_fresh_compiles():
     return {"cold": cold, "profile": profile}
 
 
+# ------------------------------------------------------------------ the tiny report
+
+REPORT_SCALE = 0.004  # `shamble report --scale`: at least 10 games per cell
+
+
+@pytest.fixture(scope="session")
+def tiny_report(tmp_path_factory):
+    """`shamble report` of every ruleset at ``REPORT_SCALE`` (``run_report("tiny", ...)``), played
+    once a session: tests/test_report.py reads and reruns it, and the report commands of the docs
+    (tests/test_docs_commands.py: the same games at the same scale) start from a copy of its
+    checkpoints and resume them."""
+    from experiments.report import run_report
+
+    return run_report("tiny", tmp_path_factory.mktemp("reports"), scale=REPORT_SCALE)
+
+
 def example_config(name: str = "two_players", **params):
     """An example config (examples/configs/<name>.toml) with parameters replaced."""
     from dataclasses import replace
