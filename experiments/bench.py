@@ -62,6 +62,7 @@ SEED = 20_240_601
 REPEATS = 3
 MAX_GAMES = 2_000_000
 JIT_OFF_GAMES = 200
+QUICK_GAMES = 64  # whole games per timing of the headline config under --quick (tests may set fewer)
 WORKLOAD = dict(attacker="Tactical Marine", weapon="Boltgun", target="Plague Marine", models=5, half_range=True,
                 target_models=10)
 WORKLOAD_WORDS = ("10 Boltgun shots (5 Tactical Marines at half range) at 10 Plague Marines (T5, Sv 3+, Feel No "
@@ -266,7 +267,7 @@ def bench_games(settings: BenchSettings, results: dict) -> dict:
     start = time.perf_counter()
     first = _games_run(config, 2)()
     compile_s = time.perf_counter() - start
-    n = 64 if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.game_target_s, 1 << 20)
+    n = QUICK_GAMES if settings.quick else _sized(lambda k: _games_run(config, k), 256, settings.game_target_s, 1 << 20)
     df = _games_run(config, n)()
     dice_per_game = float(df.groupby("game").dice.first().mean())
     seconds = _best_time(_games_run(config, n), 1 if settings.quick else REPEATS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
+import time
 from pathlib import Path
 
 import numba
@@ -23,6 +24,40 @@ from helpers import ScriptedDice
 
 import kernels
 import kernels.rng
+
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_finish(session):
+    """A run of several rulesets' test folders (tests/<ruleset id>/; the whole suite, CI, runs all
+    four) compiles those rulesets' game kernels first, at once, in parallel processes
+    (`sim.play.warm_up_all`: one per core, as the first `shamble report` on a fresh machine does),
+    when the kernel cache lacks more than one of them; the tests then load them from the cache.
+    Compiled one by one inside the tests they took their sum on one core (about 4 minutes for the
+    four on 2 quiet cores) while the other core idled. Any other run compiles what it uses, as
+    before. Nothing a test checks changes: a test that needs a fresh compile makes one in a cache of
+    its own."""
+    from kernels.jit import JIT_DISABLED
+    from sim.play import is_cached, warm_up_all
+    from sim.ruleset import all_rulesets
+
+    if JIT_DISABLED or session.config.option.collectonly:
+        return
+    folders = {Path(item.path).relative_to(TESTS).parts[0] for item in session.items
+               if Path(item.path).is_relative_to(TESTS)}
+    chosen = [rs for rs in all_rulesets() if rs.id in folders]  # the rulesets whose test folder runs
+    configs = [next(iter(rs.bench_configs().values())) for rs in chosen]
+    cold = [rs.id for rs, config in zip(chosen, configs) if not is_cached(config)]
+    if len(cold) < 2:
+        return
+    say = session.config.pluginmanager.get_plugin("terminalreporter")
+    start = time.perf_counter()
+    loaded = warm_up_all(configs)
+    if say is not None:
+        each = ", ".join(f"{rid} {loaded[rid]['seconds']:.0f} s" for rid in cold)
+        say.write_line(f"conftest: compiled the game kernels of {each} in parallel processes, "
+                       f"{time.perf_counter() - start:.0f} s in all; the tests load them from the cache")
+
 
 _REAL_DICE = {name: getattr(getattr(kernels.rng, name), "py_func", getattr(kernels.rng, name))
               for name in ("d6", "uniform")}
@@ -56,7 +91,7 @@ def rng():
 
 # ------------------------------------------------------------------ whole games as plain Python
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = TESTS.parent / "examples"
 
 
 @pytest.fixture
@@ -79,6 +114,49 @@ def nojit(monkeypatch):
         monkeypatch.setattr(rs, "play_batch", plain)
     with np.errstate(over="ignore"):
         yield
+
+
+# ------------------------------------------------------------------ Out West compiled afresh, twice at once
+
+
+@pytest.fixture(scope="session")
+def outwest_fresh_compiles():
+    """Out West's game compiled afresh by two fresh processes with empty kernel caches, side by
+    side: ``experiments.bench.cold_compile`` (tests/test_bench.py: the cold compile `shamble bench`
+    reports) and ``shamble profile --ruleset outwest --games 300 --json`` as a user runs it
+    (tests/test_profile.py: it compiles in its own temporary cache, under perf). Each is a compile of
+    its own, as before; on 2 cores the pair takes about one compile's wall time instead of two.
+    Returns ``{"cold": a future of cold_compile's dict (``.result()`` raises its error), "profile":
+    the finished subprocess}``."""
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from experiments.bench import cold_compile
+
+    code = "from experiments.cli import run; run()"
+    with ThreadPoolExecutor(1) as pool:
+        cold = pool.submit(cold_compile, "outwest")
+        profile = subprocess.run([sys.executable, "-c", code, "profile", "--ruleset", "outwest", "--games", "300",
+                                  "--json"], capture_output=True, text=True, timeout=600)
+        cold.exception()  # waits for it
+    return {"cold": cold, "profile": profile}
+
+
+# ------------------------------------------------------------------ the tiny report
+
+REPORT_SCALE = 0.004  # `shamble report --scale`: at least 10 games per cell
+
+
+@pytest.fixture(scope="session")
+def tiny_report(tmp_path_factory):
+    """`shamble report` of every ruleset at ``REPORT_SCALE`` (``run_report("tiny", ...)``), played
+    once a session: tests/test_report.py reads and reruns it, and the report commands of the docs
+    (tests/test_docs_commands.py: the same games at the same scale) start from a copy of its
+    checkpoints and resume them."""
+    from experiments.report import run_report
+
+    return run_report("tiny", tmp_path_factory.mktemp("reports"), scale=REPORT_SCALE)
 
 
 def example_config(name: str = "two_players", **params):

@@ -61,8 +61,12 @@ def test_bad_bench_option_is_one_line(args, words):
     assert result.stderr.startswith("error: ") and words in result.stderr and len(result.stderr.splitlines()) == 1
 
 
-def test_whole_games_benchmark_reports_its_figures(nojit):
-    """The whole-game entry (run as plain Python here: its code path, not its speed)."""
+def test_whole_games_benchmark_reports_its_figures(nojit, monkeypatch):
+    """The whole-game entry (run as plain Python here: its code path, not its speed, so 8 games per
+    timing instead of --quick's 64: a plain Python game takes about a quarter of a second)."""
+    from experiments import bench
+
+    monkeypatch.setattr(bench, "QUICK_GAMES", 8)
     data = run_bench(quick=True, threads=1, benchmarks=[("games", bench_games)])
     for key in ("games_per_s", "games_per_s_1_thread", "dice_per_game", "games_compile_s", "games_per_s_per_core"):
         assert data[key] > 0, key
@@ -96,13 +100,12 @@ def test_every_ruleset_goal_names_a_bench_config():
 
 
 @pytest.mark.slow
-def test_cold_compile_is_a_real_compile_in_a_fresh_cache():
+def test_cold_compile_is_a_real_compile_in_a_fresh_cache(outwest_fresh_compiles):
     """What `shamble bench` reports as the cold compile: a fresh process, an empty cache, and a
     compile (not a cache load) of a ruleset's game kernels (its time is only reported). Out West's,
-    the quickest to compile: the mechanism is the same for every ruleset."""
-    from experiments.bench import cold_compile
-
-    cold = cold_compile("outwest")
+    the quickest to compile: the mechanism is the same for every ruleset. (``cold_compile("outwest")``
+    runs beside tests/test_profile.py's end-to-end profile: conftest's ``outwest_fresh_compiles``.)"""
+    cold = outwest_fresh_compiles["cold"].result()
     assert cold["source"] == "compiled" and 0 < cold["seconds"] <= cold["wall_s"] and cold["cpu_s"] > 0
 
 

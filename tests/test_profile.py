@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -209,12 +207,12 @@ def test_worker_map_is_removed_by_its_pid(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_profile_outwest_end_to_end():
+def test_profile_outwest_end_to_end(outwest_fresh_compiles):
     """The command as a user runs it: outwest compiled afresh (~35 s), 300 games under perf (this
-    machine and CI have /usr/bin/perf; without it the command must say so in one line)."""
-    code = "from experiments.cli import run; run()"
-    done = subprocess.run([sys.executable, "-c", code, "profile", "--ruleset", "outwest", "--games", "300",
-                           "--json"], capture_output=True, text=True, timeout=600)
+    machine and CI have /usr/bin/perf; without it the command must say so in one line). The command
+    (`shamble profile --ruleset outwest --games 300 --json` in a fresh process) runs beside
+    tests/test_bench.py's cold compile: conftest's ``outwest_fresh_compiles``."""
+    done = outwest_fresh_compiles["profile"]
     if shutil.which("perf") is None:
         assert done.returncode == 2 and done.stderr.startswith("error: ") and "perf" in done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

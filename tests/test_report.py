@@ -1,5 +1,6 @@
 """`shamble report` end to end at a tiny scale (the compiled game: this file runs after
-tests/test_game_jit.py), the charts, and the words of the report."""
+tests/test_game_jit.py; the report itself is conftest's session fixture ``tiny_report``, which the
+docs' report commands resume too), the charts, and the words of the report."""
 
 from __future__ import annotations
 
@@ -11,20 +12,15 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPORT_SCALE
 
 from experiments import charts
 from experiments.findings import points
 from experiments.report import markdown_table, run_report, suite
 
 pytestmark = pytest.mark.slow
-SCALE = 0.004  # at least 10 games per cell
+SCALE = REPORT_SCALE  # at least 10 games per cell; the tiny report (conftest.tiny_report) is played at it
 SECTIONS = ("standard", "playstyles", "mods", "budget", "powerups", "matchups", "sensitivity")
-
-
-@pytest.fixture(scope="module")
-def tiny_report(tmp_path_factory):
-    out = tmp_path_factory.mktemp("reports")
-    return run_report("tiny", out, scale=SCALE)
 
 
 def test_page_is_one_self_contained_file(tiny_report):

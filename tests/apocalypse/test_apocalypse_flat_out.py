@@ -60,7 +60,9 @@ def test_a_transport_that_does_not_fire_moves_flat_out_with_its_squad(dice, rhin
     assert st.ust[0, u, C.US_EMBARKED] == v + 1 and tuple(st.upos[0, u]) == tuple(st.upos[0, v])
 
 
-def test_never_flat_out_with_policy_0_or_when_immobilised_or_it_fires(rhino_config):
+def test_never_flat_out_with_policy_0_or_when_immobilised_or_it_fires(nojit, rhino_config):
+    """The decision as plain Python (``nojit``: the same code and results, and no compiled twin of
+    ``flat_out_decision`` called from Python with the tuples, a minute or more on a cold cache)."""
     tb, st, _ = vehicle_game(rhino_config)
     _rushing(tb, 2)
     c = 0.5 * tb.prm[C.P_TABLE]
@@ -77,8 +79,9 @@ def test_never_flat_out_with_policy_0_or_when_immobilised_or_it_fires(rhino_conf
     assert not shooting.flat_out_decision(st, 0, v, tb)
 
 
-def test_policy_1_goes_flat_out_only_behind_schedule(rhino_config):
-    """flat_out 1 (P4's Run as the model): the zone farther than the transport's 12" moves to come."""
+def test_policy_1_goes_flat_out_only_behind_schedule(nojit, rhino_config):
+    """flat_out 1 (P4's Run as the model): the zone farther than the transport's 12" moves to come
+    (as plain Python, as the test above)."""
     tb, st, _ = vehicle_game(rhino_config)
     _rushing(tb, 1)
     c = 0.5 * tb.prm[C.P_TABLE]

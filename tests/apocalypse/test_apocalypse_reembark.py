@@ -41,7 +41,9 @@ def test_the_reembark_policy_and_reach_compile_and_refuse_bad_values(rhino_confi
         Policy(reembark=-1)
 
 
-def test_a_squad_near_its_transport_embarks_when_a_horde_comes(rhino_config):
+def test_a_squad_near_its_transport_embarks_when_a_horde_comes(nojit, rhino_config):
+    """As plain Python (``nojit``: the same code and results, and no compiled twins of ``reembarks``
+    and ``transports_moved`` called from Python with the tuples, a minute or more on a cold cache)."""
     tb, st, _ = vehicle_game(rhino_config)
     tb.policy[0, C.POL_REEMBARK] = 10
     v, u = _out_beside(st, tb, 0.0)  # ten marines' disc is wider than 2": edge to edge
@@ -53,7 +55,7 @@ def test_a_squad_near_its_transport_embarks_when_a_horde_comes(rhino_config):
     assert zombies.closest_unit(st, 0, h) == v
 
 
-def test_no_reembark_too_far_too_few_zombies_policy_0_or_just_out(rhino_config):
+def test_no_reembark_too_far_too_few_zombies_policy_0_or_just_out(nojit, rhino_config):
     tb, st, _ = vehicle_game(rhino_config)
     tb.policy[0, C.POL_REEMBARK] = 10
     v, u = _out_beside(st, tb, 0.5)  # half an inch off the hull: beyond embark_within for a 5.7" disc

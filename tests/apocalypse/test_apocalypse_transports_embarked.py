@@ -45,7 +45,9 @@ def zombies_strike(st, tb, rng, u, n_dice, strength):
 # ------------------------------------------------------------------ deployment
 
 
-def test_the_squad_bought_with_a_transport_deploys_inside_it(rhino_config):
+def test_the_squad_bought_with_a_transport_deploys_inside_it(nojit, rhino_config):
+    """As plain Python (``nojit``: the same code and results, and no compiled twins of ``deploy_player``
+    and ``escort_and_bodyguard`` called from Python with the tuples, a minute on a cold cache)."""
     tb, st, _ = vehicle_game(rhino_config)
     assert list(tb.ut_carrier) == [-1, RHINO, -1, -1]
     setup.deploy_player(st, 0, 0, tb)
@@ -119,7 +121,8 @@ def test_passengers_fire_from_the_hull_if_it_has_a_fire_point(dice, monkeypatch,
     assert u not in fired and v in fired
 
 
-def test_passengers_neither_run_nor_throw_grenades(rhino_config):
+def test_passengers_neither_run_nor_throw_grenades(nojit, rhino_config):
+    """As plain Python (no compiled twin of ``run_decision``)."""
     tb, st, _ = vehicle_game(rhino_config)
     v, u = aboard(st, tb, 5, 5)
     tb.policy[0, C.POL_PLAN] = C.PLAN_RUSH
