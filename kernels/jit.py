@@ -144,7 +144,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, targetconfig, types
+from numba.core import codegen, compiler, targetconfig, typed_passes, types, untyped_passes
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -421,7 +421,100 @@ def _light_pipeline(qualname: str):
         def __init__(self, typingctx, targetctx, library, *args):
             super().__init__(typingctx, targetctx, library or _LightLibrary(targetctx.codegen(), qualname), *args)
 
+        def define_pipelines(self):
+            pipelines = super().define_pipelines()
+            if self.state.flags.force_pyobject or not TRIM_PASSES:
+                return pipelines
+            idle = _idle_passes(self.state.func_id.func)
+            if self.state.flags.nrt or _strings(self.state.func_id.func):
+                idle -= {typed_passes.NopythonRewrites}
+            return [_trimmed(pm, idle) for pm in pipelines]
+
     return LightCompiler
+
+
+TRIM_PASSES = os.environ.get("SHAMBLE_TRIM_PASSES", "1") != "0"
+
+
+def _trimmed(pm, idle: set):
+    """numba's pass manager ``pm`` without the passes in ``idle``, and without a dead-branch
+    pruning that directly follows an idle pass (it would prune what the one before it pruned)."""
+    kept, previous = [], None
+    for cls, desc in pm.passes:
+        if not (cls in idle or (cls is untyped_passes.DeadBranchPrune and previous in idle)):
+            kept.append((cls, desc))
+        previous = cls
+    pm.passes = kept
+    pm.finalize()
+    return pm
+
+
+_WITH_OPS = frozenset({"BEFORE_WITH", "SETUP_WITH", "BEFORE_ASYNC_WITH", "SETUP_ASYNC_WITH"})
+
+
+def _referenced(func) -> list:
+    """What a function's code names: its globals, their attributes it reads (``np.int64``,
+    ``units.alive``) and its closure's cells."""
+    code, found = func.__code__, []
+    names = set(code.co_names)
+    for name in names:
+        if name in func.__globals__:
+            found.append(obj := func.__globals__[name])
+            found.extend(getattr(obj, attr) for attr in names if isinstance(obj, type(os)) and hasattr(obj, attr))
+    found.extend(cell.cell_contents for cell in func.__closure__ or () if cell.cell_contents is not None)
+    return found
+
+
+@functools.cache
+def _idle_passes(func) -> frozenset:
+    """The passes of numba's nopython pipeline that cannot change ``func``'s IR, by what its code
+    holds; a light kernel's pipeline runs without them (`_light_pipeline`):
+
+    - ``AnnotateTypes``: the types as text for ``inspect_types``, which a light kernel never
+      shows (no twin is light; nothing is cached);
+    - ``WithLifting``: no ``with`` block;
+    - ``InlineClosureLikes`` and ``MakeFunctionToJitFunction``: no closure, lambda or
+      comprehension (no ``MAKE_FUNCTION``), no ``reduce``, no list ``append`` (numba's inlined
+      array comprehension), no stencil;
+    - ``InlineInlinables`` and the dead-branch pruning that follows it (a repeat of the one before
+      with nothing changed between): no callee compiled with ``inline=``;
+    - ``FindLiterallyCalls``, ``LiteralUnroll``, ``LiteralPropagation``: no ``literally``,
+      ``literal_unroll``, ``isinstance`` or ``hasattr``;
+    - ``NopythonRewrites`` (dropped by `_light_pipeline` only without reference counting and
+      without a string constant): its rewrites make array expressions and constant arrays, which
+      allocate (a kernel without reference counting may not), and index by string literals; each
+      run also recomputed the variables' lifetimes twice."""
+    import dis
+
+    from numba.stencils.stencil import StencilFunc
+
+    code = func.__code__
+    ops = {ins.opname for ins in dis.get_instructions(code)}
+    objects = _referenced(func)
+    refs = {id(obj) for obj in objects}
+    idle = {typed_passes.AnnotateTypes}
+    if not ops & _WITH_OPS:
+        idle.add(untyped_passes.WithLifting)
+    if "MAKE_FUNCTION" not in ops and not {"reduce", "append"} & set(code.co_names) and \
+            not any(isinstance(obj, StencilFunc) for obj in objects):
+        idle |= {untyped_passes.InlineClosureLikes, untyped_passes.MakeFunctionToJitFunction}
+    if not any(getattr(obj, "targetoptions", {}).get("inline") not in (None, "never") for obj in objects
+               if isinstance(getattr(obj, "targetoptions", None), dict)):
+        idle.add(untyped_passes.InlineInlinables)
+    if id(numba.literally) not in refs:
+        idle.add(untyped_passes.FindLiterallyCalls)
+    if id(numba.literal_unroll) not in refs:
+        idle.add(untyped_passes.LiteralUnroll)
+    if not {"isinstance", "hasattr"} & set(code.co_names):
+        idle.add(untyped_passes.LiteralPropagationSubPipelinePass)
+    idle.add(typed_passes.NopythonRewrites)  # kept for a kernel with reference counting or strings
+    return frozenset(idle)
+
+
+def _strings(func) -> bool:
+    """Does ``func``'s code hold a string constant (its docstring aside)?"""
+    consts = func.__code__.co_consts[1 if func.__doc__ is not None else 0:]
+    return any(isinstance(const, str) for const in consts)
 
 
 class _TypeDispatcher(CPUDispatcher):
