@@ -138,6 +138,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import os
 import threading
 from pathlib import Path
@@ -522,13 +523,16 @@ class _TypeDispatcher(CPUDispatcher):
     constant (``log_event(..., PH_SHOOTING, ...)``) would otherwise compile a new version for
     each literal value, which multiplied the compile time of the whole game several times."""
 
+    _as_float: frozenset = frozenset()  # the positions and names of its arguments `as_float64`
+
     def get_call_template(self, args, kws):
-        args = tuple(_widened(a) for a in args)
-        kws = {k: _widened(v) for k, v in kws.items()}
+        floats = self._as_float
+        args = tuple(_widened(a, i in floats) for i, a in enumerate(args))
+        kws = {k: _widened(v, k in floats) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
 
-def _widened(typ):
+def _widened(typ, as_float: bool = False):
     """An argument's type as a kernel is compiled for it: no literal value, and a signed integer
     narrower than 64 bits as ``int64`` (a value read from an ``int16`` or ``int32`` table), so
     that ``models_alive(st, g, u)`` compiles once, not once per integer width of ``u`` (Apocalypse:
@@ -536,9 +540,29 @@ def _widened(typ):
     for a literal; inside the kernel numba's arithmetic widens narrow integers to ``int64``
     anyway."""
     typ = types.unliteral(typ)
+    if as_float and isinstance(typ, (types.Integer, types.Float, types.Boolean)):
+        return types.float64
     if isinstance(typ, types.Integer) and typ.signed and typ.bitwidth < 64:
         return types.int64
     return typ
+
+
+def as_float64(*names: str):
+    """A kernel compiled for ``float64`` in the arguments ``names``, whatever number (an integer,
+    a float, a bool) its caller passes: the call site converts it, and the kernel compiles once,
+    not once per mix of number types (``log_event``'s numbers: 6 versions, ``close_event``'s 8).
+    Only for an argument the kernel merely stores into a float array no wider than ``float64``
+    (a trace event's numbers): an integer below 2**53 or a float32 converts exactly to
+    ``float64``, and from there rounds once to the array's type, as it did directly. Put it
+    above ``@njit``; with the JIT off it changes nothing."""
+
+    def mark(kernel):
+        if isinstance(kernel, _TypeDispatcher):
+            params = list(inspect.signature(kernel.py_func).parameters)
+            kernel._as_float = frozenset(names) | {params.index(name) for name in names}
+        return kernel
+
+    return mark
 
 
 class _KernelDispatcher(_TypeDispatcher):
