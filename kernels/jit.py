@@ -75,6 +75,34 @@ and its event broadcasts, spread over every kernel; the next lever is fewer, sma
 (``log_event``'s 6 and ``close_event``'s 8 versions take int, float or bool numbers) or numba's
 pipeline itself.
 
+Session 31 (numba 0.68.1): a cProfile of Zombie 40,000's cold compile (a fresh process, an empty
+cache, wall-clock timer, load 6-7: 547 s profiled, 159 s CPU) by numba's passes, callees included:
+typing 460 s (every nested compile inside it), lowering 294 s, then the bytecode's interpretation
+27 s, the typed rewrites 18 s, inlining closures 17 s (there are none), SSA 13 s, the untyped
+rewrites 8 s, legalising 7 s, stripping phis 6 s; by function: llvmlite's calls into LLVM 90 s own
+time, numba recomputing the variables' lifetimes (``PostProcessor.run``, 9 times per kernel
+version: 49 s, ``_rec_list_vars`` 34 s of it), type hashing 24 s (3.4 million recursive
+``__hash__`` calls: a type hashes its key, a game's state type its hundreds of members), the event
+broadcasts 20 s (numba times the LLVM lock at every call into LLVM, each broadcast to the timers of
+every enclosing compile), ``@overload`` typing (``_get_impl`` 35 s, ``order_by_target_specificity``
+9 s). Kept, measured side by side with the base (fresh processes, empty caches, CPU seconds of the
+whole process, 2 shared cores): a light kernel's pipeline without the passes that cannot change its
+IR (`_idle_passes`: numba's 27 passes -> 17 for a plain kernel; the same LLVM IR: Out West's 253
+light kernel versions and its entry point's module compared as text, numba's version ids aside),
+Zombie 40,000 89.1 -> 84.1 s (load 8-10), Apocalypse 107.9 -> 104.4 s (load 13-14); the trace's
+numbers as ``float64`` (`as_float64`: ``log_event`` and ``close_event`` one version each, Out
+West's 253 versions of 249 functions -> 249), with the first, two rounds, 90.9 -> 84.8 s and 94.0
+-> 89.0 s (load 7-11: -7% and -5%; wall 548 -> 532 s and 678 -> 656 s). Results bit-identical.
+Issue 30's 45 s is not met: the quiet machine's 71.9 s would be some 67 s. Not kept: numba's types
+hashing once (``Type.__hash__`` kept in the type, left out of its pickle: no gain beyond the noise:
+85.6 and 86.0 s with it in the same two rounds, and it patches numba's every type); dropping
+numba's LLVM-lock events (they only feed numba's ``metadata["timers"]``: not the same semantics).
+Left: the typed rewrites are skipped only for a kernel without reference counting or strings (an
+array expression allocates); the untyped rewrites (constant getitems: they fire), SSA and the
+lifetimes they recompute stay. A numba upgrade must recheck the pass classes `_idle_passes` names
+and when each cannot change a kernel (tests/test_jit_passes.py compares the IR of both pipelines on
+sample kernels).
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
