@@ -75,6 +75,34 @@ and its event broadcasts, spread over every kernel; the next lever is fewer, sma
 (``log_event``'s 6 and ``close_event``'s 8 versions take int, float or bool numbers) or numba's
 pipeline itself.
 
+Session 31 (numba 0.68.1): a cProfile of Zombie 40,000's cold compile (a fresh process, an empty
+cache, wall-clock timer, load 6-7: 547 s profiled, 159 s CPU) by numba's passes, callees included:
+typing 460 s (every nested compile inside it), lowering 294 s, then the bytecode's interpretation
+27 s, the typed rewrites 18 s, inlining closures 17 s (there are none), SSA 13 s, the untyped
+rewrites 8 s, legalising 7 s, stripping phis 6 s; by function: llvmlite's calls into LLVM 90 s own
+time, numba recomputing the variables' lifetimes (``PostProcessor.run``, 9 times per kernel
+version: 49 s, ``_rec_list_vars`` 34 s of it), type hashing 24 s (3.4 million recursive
+``__hash__`` calls: a type hashes its key, a game's state type its hundreds of members), the event
+broadcasts 20 s (numba times the LLVM lock at every call into LLVM, each broadcast to the timers of
+every enclosing compile), ``@overload`` typing (``_get_impl`` 35 s, ``order_by_target_specificity``
+9 s). Kept, measured side by side with the base (fresh processes, empty caches, CPU seconds of the
+whole process, 2 shared cores): a light kernel's pipeline without the passes that cannot change its
+IR (`_idle_passes`: numba's 27 passes -> 17 for a plain kernel; the same LLVM IR: Out West's 253
+light kernel versions and its entry point's module compared as text, numba's version ids aside),
+Zombie 40,000 89.1 -> 84.1 s (load 8-10), Apocalypse 107.9 -> 104.4 s (load 13-14); the trace's
+numbers as ``float64`` (`as_float64`: ``log_event`` and ``close_event`` one version each, Out
+West's 253 versions of 249 functions -> 249), with the first, two rounds, 90.9 -> 84.8 s and 94.0
+-> 89.0 s (load 7-11: -7% and -5%; wall 548 -> 532 s and 678 -> 656 s). Results bit-identical.
+Issue 30's 45 s is not met: the quiet machine's 71.9 s would be some 67 s. Not kept: numba's types
+hashing once (``Type.__hash__`` kept in the type, left out of its pickle: no gain beyond the noise:
+85.6 and 86.0 s with it in the same two rounds, and it patches numba's every type); dropping
+numba's LLVM-lock events (they only feed numba's ``metadata["timers"]``: not the same semantics).
+Left: the typed rewrites are skipped only for a kernel without reference counting or strings (an
+array expression allocates); the untyped rewrites (constant getitems: they fire), SSA and the
+lifetimes they recompute stay. A numba upgrade must recheck the pass classes `_idle_passes` names
+and when each cannot change a kernel (tests/test_jit_passes.py compares the IR of both pipelines on
+sample kernels).
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
@@ -138,13 +166,14 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import os
 import threading
 from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, targetconfig, types
+from numba.core import codegen, compiler, targetconfig, typed_passes, types, untyped_passes
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -421,7 +450,100 @@ def _light_pipeline(qualname: str):
         def __init__(self, typingctx, targetctx, library, *args):
             super().__init__(typingctx, targetctx, library or _LightLibrary(targetctx.codegen(), qualname), *args)
 
+        def define_pipelines(self):
+            pipelines = super().define_pipelines()
+            if self.state.flags.force_pyobject or not TRIM_PASSES:
+                return pipelines
+            idle = _idle_passes(self.state.func_id.func)
+            if self.state.flags.nrt or _strings(self.state.func_id.func):
+                idle -= {typed_passes.NopythonRewrites}
+            return [_trimmed(pm, idle) for pm in pipelines]
+
     return LightCompiler
+
+
+TRIM_PASSES = os.environ.get("SHAMBLE_TRIM_PASSES", "1") != "0"
+
+
+def _trimmed(pm, idle: set):
+    """numba's pass manager ``pm`` without the passes in ``idle``, and without a dead-branch
+    pruning that directly follows an idle pass (it would prune what the one before it pruned)."""
+    kept, previous = [], None
+    for cls, desc in pm.passes:
+        if not (cls in idle or (cls is untyped_passes.DeadBranchPrune and previous in idle)):
+            kept.append((cls, desc))
+        previous = cls
+    pm.passes = kept
+    pm.finalize()
+    return pm
+
+
+_WITH_OPS = frozenset({"BEFORE_WITH", "SETUP_WITH", "BEFORE_ASYNC_WITH", "SETUP_ASYNC_WITH"})
+
+
+def _referenced(func) -> list:
+    """What a function's code names: its globals, their attributes it reads (``np.int64``,
+    ``units.alive``) and its closure's cells."""
+    code, found = func.__code__, []
+    names = set(code.co_names)
+    for name in names:
+        if name in func.__globals__:
+            found.append(obj := func.__globals__[name])
+            found.extend(getattr(obj, attr) for attr in names if isinstance(obj, type(os)) and hasattr(obj, attr))
+    found.extend(cell.cell_contents for cell in func.__closure__ or () if cell.cell_contents is not None)
+    return found
+
+
+@functools.cache
+def _idle_passes(func) -> frozenset:
+    """The passes of numba's nopython pipeline that cannot change ``func``'s IR, by what its code
+    holds; a light kernel's pipeline runs without them (`_light_pipeline`):
+
+    - ``AnnotateTypes``: the types as text for ``inspect_types``, which a light kernel never
+      shows (no twin is light; nothing is cached);
+    - ``WithLifting``: no ``with`` block;
+    - ``InlineClosureLikes`` and ``MakeFunctionToJitFunction``: no closure, lambda or
+      comprehension (no ``MAKE_FUNCTION``), no ``reduce``, no list ``append`` (numba's inlined
+      array comprehension), no stencil;
+    - ``InlineInlinables`` and the dead-branch pruning that follows it (a repeat of the one before
+      with nothing changed between): no callee compiled with ``inline=``;
+    - ``FindLiterallyCalls``, ``LiteralUnroll``, ``LiteralPropagation``: no ``literally``,
+      ``literal_unroll``, ``isinstance`` or ``hasattr``;
+    - ``NopythonRewrites`` (dropped by `_light_pipeline` only without reference counting and
+      without a string constant): its rewrites make array expressions and constant arrays, which
+      allocate (a kernel without reference counting may not), and index by string literals; each
+      run also recomputed the variables' lifetimes twice."""
+    import dis
+
+    from numba.stencils.stencil import StencilFunc
+
+    code = func.__code__
+    ops = {ins.opname for ins in dis.get_instructions(code)}
+    objects = _referenced(func)
+    refs = {id(obj) for obj in objects}
+    idle = {typed_passes.AnnotateTypes}
+    if not ops & _WITH_OPS:
+        idle.add(untyped_passes.WithLifting)
+    if "MAKE_FUNCTION" not in ops and not {"reduce", "append"} & set(code.co_names) and \
+            not any(isinstance(obj, StencilFunc) for obj in objects):
+        idle |= {untyped_passes.InlineClosureLikes, untyped_passes.MakeFunctionToJitFunction}
+    if not any(getattr(obj, "targetoptions", {}).get("inline") not in (None, "never") for obj in objects
+               if isinstance(getattr(obj, "targetoptions", None), dict)):
+        idle.add(untyped_passes.InlineInlinables)
+    if id(numba.literally) not in refs:
+        idle.add(untyped_passes.FindLiterallyCalls)
+    if id(numba.literal_unroll) not in refs:
+        idle.add(untyped_passes.LiteralUnroll)
+    if not {"isinstance", "hasattr"} & set(code.co_names):
+        idle.add(untyped_passes.LiteralPropagationSubPipelinePass)
+    idle.add(typed_passes.NopythonRewrites)  # kept for a kernel with reference counting or strings
+    return frozenset(idle)
+
+
+def _strings(func) -> bool:
+    """Does ``func``'s code hold a string constant (its docstring aside)?"""
+    consts = func.__code__.co_consts[1 if func.__doc__ is not None else 0:]
+    return any(isinstance(const, str) for const in consts)
 
 
 class _TypeDispatcher(CPUDispatcher):
@@ -429,13 +551,16 @@ class _TypeDispatcher(CPUDispatcher):
     constant (``log_event(..., PH_SHOOTING, ...)``) would otherwise compile a new version for
     each literal value, which multiplied the compile time of the whole game several times."""
 
+    _as_float: frozenset = frozenset()  # the positions and names of its arguments `as_float64`
+
     def get_call_template(self, args, kws):
-        args = tuple(_widened(a) for a in args)
-        kws = {k: _widened(v) for k, v in kws.items()}
+        floats = self._as_float
+        args = tuple(_widened(a, i in floats) for i, a in enumerate(args))
+        kws = {k: _widened(v, k in floats) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
 
-def _widened(typ):
+def _widened(typ, as_float: bool = False):
     """An argument's type as a kernel is compiled for it: no literal value, and a signed integer
     narrower than 64 bits as ``int64`` (a value read from an ``int16`` or ``int32`` table), so
     that ``models_alive(st, g, u)`` compiles once, not once per integer width of ``u`` (Apocalypse:
@@ -443,9 +568,29 @@ def _widened(typ):
     for a literal; inside the kernel numba's arithmetic widens narrow integers to ``int64``
     anyway."""
     typ = types.unliteral(typ)
+    if as_float and isinstance(typ, (types.Integer, types.Float, types.Boolean)):
+        return types.float64
     if isinstance(typ, types.Integer) and typ.signed and typ.bitwidth < 64:
         return types.int64
     return typ
+
+
+def as_float64(*names: str):
+    """A kernel compiled for ``float64`` in the arguments ``names``, whatever number (an integer,
+    a float, a bool) its caller passes: the call site converts it, and the kernel compiles once,
+    not once per mix of number types (``log_event``'s numbers: 6 versions, ``close_event``'s 8).
+    Only for an argument the kernel merely stores into a float array no wider than ``float64``
+    (a trace event's numbers): an integer below 2**53 or a float32 converts exactly to
+    ``float64``, and from there rounds once to the array's type, as it did directly. Put it
+    above ``@njit``; with the JIT off it changes nothing."""
+
+    def mark(kernel):
+        if isinstance(kernel, _TypeDispatcher):
+            params = list(inspect.signature(kernel.py_func).parameters)
+            kernel._as_float = frozenset(names) | {params.index(name) for name in names}
+        return kernel
+
+    return mark
 
 
 class _KernelDispatcher(_TypeDispatcher):

@@ -4,9 +4,10 @@ games (``GameState.events`` has a row block per traced game; an untraced batch h
 from __future__ import annotations
 
 from kernels.apocalypse.columns import EV_A, EV_B, EV_C, EV_KIND, EV_PHASE, EV_TURN, EV_X, EV_Y, G_TURN
-from kernels.jit import njit
+from kernels.jit import as_float64, njit
 
 
+@as_float64("a", "b", "c", "x", "y")  # stored as float32: one version for every number type
 @njit
 def log_event(st, g, phase, kind, a, b, c, x, y):
     """Record one event of game g (kernels.apocalypse.columns EK_*); a no-op unless g is traced."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from kernels.jit import njit
+from kernels.jit import as_float64, njit
 from kernels.outwest.layout import (
     CITIZEN,
     EK_ADVANCE,
@@ -78,6 +78,7 @@ EPS = 1e-6
 NO_GAP = 1e9  # "nothing found": a gap larger than any table
 
 
+@as_float64("a", "b", "c")  # stored as float32: one version for every number type
 @njit
 def log_event(st, g, kind, fig, other, a, b, c):
     """Append a trace event (only when the batch is traced)."""

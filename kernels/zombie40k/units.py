@@ -3,7 +3,7 @@ trace events. Units: squads 0..P-1, hordes P..U-2, the Zombie Boss U-1."""
 
 from __future__ import annotations
 
-from kernels.jit import njit
+from kernels.jit import as_float64, njit
 from kernels.rng import switch_stream
 from kernels.w40k.columns import LD, MR_UNIT_RULES, OUT_KILLED, SV, WS, I, T
 from kernels.zombie40k.columns import (
@@ -326,6 +326,7 @@ def note_ev_zone(st, g, p, tb):
         st.ustate[g, p, US_REACHED_ZONE] = 1
 
 
+@as_float64("a", "b", "c")  # stored as float32: one version for every number type
 @njit
 def log_event(st, g, kind, unit, other, a, b, c):
     """Append a trace event (only when the batch is traced), in the phase being played
@@ -351,6 +352,7 @@ def open_event(st, g, kind, unit, other):
     return k
 
 
+@as_float64("a", "b", "c")  # stored as float32: one version for every number type
 @njit
 def close_event(st, g, k, a, b, c):
     """Fill in an opened event: its numbers and the models of its two units now."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from kernels.jit import njit
+from kernels.jit import as_float64, njit
 from kernels.zombies9.layout import EV_A, EV_B, EV_C, EV_D, EV_KIND, EV_PLAYER, EV_ROUND, EV_TURN, GS_ROUND, GS_TURN
 
 
+@as_float64("a", "b", "c", "d")  # stored as float32: one version for every number type
 @njit
 def log_event(st, g, kind, p, a, b, c, d):
     """Append one event: (turn, round, player, kind, a, b, c, d); layout EK_* says what a-d hold."""
