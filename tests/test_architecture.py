@@ -10,7 +10,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {"kernels": 0, "sim": 1, "experiments": 2}
 THIRD_PARTY_IN_KERNELS = {"numpy", "numba", "math", "__future__", "os", "hashlib", "pathlib", "functools", "typing",
-                          "ast", "threading"}  # the last two: the cache key and the twin lock of kernels.jit
+                          "ast", "threading", "dis", "inspect"}
+# the last four, kernels.jit's: the cache key, the twin lock, the bytecode `_idle_passes` reads and
+# the argument names `as_float64` marks
 
 
 def _imports(path: Path) -> set[str]:
