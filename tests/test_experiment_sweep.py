@@ -126,6 +126,7 @@ def test_a_folder_played_by_other_rules_is_not_resumed(exp_file, tmp_path, plain
     keys = [c.key for c in exp.cells()]
     for module in (E, S):
         monkeypatch.setattr(module, "rules_version", lambda ruleset_id: "0123456789abcdef")
+    exp = load_experiment(exp_file)  # as a new process loads it (an experiment makes its cells once)
     assert all(a != b for a, b in zip(keys, [c.key for c in exp.cells()], strict=True))
     with pytest.raises(ExperimentError, match="played by other rules of zombie40k.*--fresh"):
         sweep(exp, out, show_progress=False)
