@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
-import time
 from pathlib import Path
 
 import numba
@@ -28,35 +27,88 @@ import kernels.rng
 TESTS = Path(__file__).resolve().parent
 
 
+def pytest_sessionstart(session):
+    """Under pytest-xdist (`pytest -n auto`, the README's test command) the controller compiles
+    the game kernels first, before its workers start (`_compile_first`), for the ruleset folders
+    its arguments cover; the workers then load them from the cache (two workers compiling the same
+    kernels at once would each pay the compile)."""
+    config = session.config
+    if _is_xdist_controller(config):
+        _compile_first(config, _folders_of_args(config))
+
+
 def pytest_collection_finish(session):
+    """A run without xdist compiles first for the ruleset folders of the tests it collected."""
+    config = session.config
+    if not _is_xdist_controller(config) and not hasattr(config, "workerinput"):
+        _compile_first(config, {Path(item.path).relative_to(TESTS).parts[0] for item in session.items
+                                if Path(item.path).is_relative_to(TESTS)})
+
+
+def _compile_first(config, folders: set[str]) -> None:
     """A run of several rulesets' test folders (tests/<ruleset id>/; the whole suite, CI, runs all
     four) compiles those rulesets' game kernels first, at once, in parallel processes
-    (`sim.play.warm_up_all`: one per core, as the first `shamble report` on a fresh machine does),
-    when the kernel cache lacks more than one of them; the tests then load them from the cache.
-    Compiled one by one inside the tests they took their sum on one core (about 4 minutes for the
-    four on 2 quiet cores) while the other core idled. Any other run compiles what it uses, as
-    before. Nothing a test checks changes: a test that needs a fresh compile makes one in a cache of
-    its own."""
+    (`experiments.progress.load_all_game_kernels`: one per core, as the first `shamble report` on a
+    fresh machine does), when the kernel cache lacks more than one of them; the tests then load
+    them from the cache. Compiled one by one inside the tests they took their sum on one core
+    (about 4 minutes for the four on 2 quiet cores) while the other core idled. Any other run
+    compiles what it uses, as before. Nothing a test checks changes: a test that needs a fresh
+    compile makes one in a cache of its own."""
+    from experiments.progress import load_all_game_kernels
     from kernels.jit import JIT_DISABLED
-    from sim.play import is_cached, warm_up_all
     from sim.ruleset import all_rulesets
 
-    if JIT_DISABLED or session.config.option.collectonly:
+    if JIT_DISABLED or config.option.collectonly:
         return
-    folders = {Path(item.path).relative_to(TESTS).parts[0] for item in session.items
-               if Path(item.path).is_relative_to(TESTS)}
-    chosen = [rs for rs in all_rulesets() if rs.id in folders]  # the rulesets whose test folder runs
-    configs = [next(iter(rs.bench_configs().values())) for rs in chosen]
-    cold = [rs.id for rs, config in zip(chosen, configs) if not is_cached(config)]
-    if len(cold) < 2:
+    configs = [next(iter(rs.bench_configs().values())) for rs in all_rulesets() if rs.id in folders]
+    load_all_game_kernels(configs, _ReporterConsole(config.pluginmanager.get_plugin("terminalreporter")))
+
+
+class _ReporterConsole:
+    """The ``print`` of a rich console, written as lines to pytest's terminal reporter."""
+
+    def __init__(self, reporter) -> None:
+        self.reporter = reporter
+
+    def print(self, text: str, **_) -> None:
+        if self.reporter is not None:
+            self.reporter.write_line(f"conftest: {text}")
+
+
+def _is_xdist_controller(config) -> bool:
+    """Whether this process hands the tests to pytest-xdist workers (``-n 2``, ``-n auto``)."""
+    return (not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist")
+            and bool(getattr(config.option, "tx", None)) and getattr(config.option, "dist", "no") != "no")
+
+
+def _folders_of_args(config) -> set[str]:
+    """The top folders of tests/ that the command line's paths cover (the whole of tests/ for
+    none: its ``testpaths``)."""
+    folders = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if TESTS.is_relative_to(path):
+            folders |= {p.name for p in TESTS.iterdir() if p.is_dir()}
+        elif path.is_relative_to(TESTS) and path != TESTS:
+            folders.add(path.relative_to(TESTS).parts[0])
+    return folders
+
+
+_SHARED = ("tiny_report", "outwest_fresh_compiles")  # the session fixtures worth making once
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under xdist's ``--dist loadgroup`` (pyproject's addopts) a worker runs a test file whole
+    (its module-scoped fixtures and the kernels it compiles for itself made once), and every test
+    of a costly session fixture (`_SHARED`: the tiny report, the Out West fresh compiles) on one
+    worker, so each is made once a run."""
+    if not hasattr(config, "workerinput"):
         return
-    say = session.config.pluginmanager.get_plugin("terminalreporter")
-    start = time.perf_counter()
-    loaded = warm_up_all(configs)
-    if say is not None:
-        each = ", ".join(f"{rid} {loaded[rid]['seconds']:.0f} s" for rid in cold)
-        say.write_line(f"conftest: compiled the game kernels of {each} in parallel processes, "
-                       f"{time.perf_counter() - start:.0f} s in all; the tests load them from the cache")
+    for item in items:
+        shared = [name for name in _SHARED if name in getattr(item, "fixturenames", ())]
+        group = shared[0] if shared else str(Path(item.path).relative_to(TESTS.parent))
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 _REAL_DICE = {name: getattr(getattr(kernels.rng, name), "py_func", getattr(kernels.rng, name))
