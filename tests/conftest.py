@@ -94,21 +94,42 @@ def _folders_of_args(config) -> set[str]:
     return folders
 
 
-_SHARED = ("tiny_report", "outwest_fresh_compiles")  # the session fixtures worth making once
+# The session fixtures worth making once a run, and the test files that use them: under xdist these
+# files run on one worker (`pytest_xdist_make_scheduler`), so each fixture is made once.
+SHARED_FIXTURES = {
+    "tiny_report": ("tests/test_report.py", "tests/test_docs_commands.py"),
+    "outwest_fresh_compiles": ("tests/test_bench.py", "tests/test_profile.py"),
+}
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Under xdist's ``--dist loadgroup`` (pyproject's addopts) a worker runs a test file whole
-    (its module-scoped fixtures and the kernels it compiles for itself made once), and every test
-    of a costly session fixture (`_SHARED`: the tiny report, the Out West fresh compiles) on one
-    worker, so each is made once a run."""
-    if not hasattr(config, "workerinput"):
-        return
+    """A test file that uses a shared session fixture must be listed with it in `SHARED_FIXTURES`
+    (else two workers would each make it)."""
     for item in items:
-        shared = [name for name in _SHARED if name in getattr(item, "fixturenames", ())]
-        group = shared[0] if shared else str(Path(item.path).relative_to(TESTS.parent))
-        item.add_marker(pytest.mark.xdist_group(group))
+        path = Path(item.path)
+        file = path.relative_to(TESTS.parent).as_posix() if path.is_relative_to(TESTS) else None
+        for name, files in SHARED_FIXTURES.items():
+            if file and name in getattr(item, "fixturenames", ()) and file not in files:
+                raise pytest.UsageError(f"tests/conftest.py: {file} uses the session fixture {name}: add it to "
+                                        f"SHARED_FIXTURES[{name!r}] so that one worker runs the files that use it")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (`pytest -n auto`, the README's test command) a worker runs a test file
+    whole (its module fixtures and the kernels it compiles for itself made once), and the files of
+    a shared session fixture together (`SHARED_FIXTURES`). (xdist's own ``--dist loadgroup``
+    groups by a mark it writes into the node id, which pytest 9.2 no longer reads.)"""
+    from xdist.scheduler import LoadFileScheduling
+
+    group_of = {file: name for name, files in SHARED_FIXTURES.items() for file in files}
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return group_of.get(file, file)
+
+    return SharedFixtureScheduling(config, log)
 
 
 _REAL_DICE = {name: getattr(getattr(kernels.rng, name), "py_func", getattr(kernels.rng, name))
