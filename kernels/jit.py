@@ -173,7 +173,17 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, targetconfig, typed_passes, types, untyped_passes
+from numba.core import (
+    analysis,
+    codegen,
+    compiler,
+    postproc,
+    targetconfig,
+    transforms,
+    typed_passes,
+    types,
+    untyped_passes,
+)
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -320,8 +330,103 @@ def _fast_flags() -> None:
     targetconfig.TargetConfig.__hash__ = lambda self: _flags_hash(type(self))
 
 
+
+# ---------------------------------------------------------------------------------- numba's lifetimes
+
+
+class _EntryVars(dict):
+    """numba's ``func_ir.block_entry_vars`` (the variables alive on entry to each block) as a
+    post-processing without ``del``s leaves it (`_lazy_lifetimes`): the entries known before it
+    (``before``, a plain dict), and the entries of the blocks it canonicalised, worked out when
+    first read from their lifetimes (`postproc.VariableLifetime`, lazy in numba already). The
+    next post-processing takes over the entries known (`_known`), not the ones never read: they
+    were of blocks it works out again, or of blocks no longer in the IR, whose entries numba's
+    readers never look up (they look up the IR's blocks)."""
+
+    def __init__(self, before: dict, lifetime):
+        super().__init__(before)
+        self._lifetime, self._written = lifetime, {}
+
+    def _fill(self):
+        vlt, self._lifetime = self._lifetime, None
+        if vlt is None:
+            return
+        entry = analysis.compute_live_variables(vlt.cfg, vlt._blocks, vlt.usedefs.defmap, vlt.deadmaps.combined)
+        for offset, block in vlt._blocks.items():
+            dict.__setitem__(self, block, entry[offset])
+        dict.update(self, self._written)
+        self._written = {}
+
+    def _known(self) -> dict:
+        """The entries known without working any out: those before it and those written since."""
+        return dict(dict.items(self)) | self._written
+
+    def __setitem__(self, block, names):
+        if self._lifetime is None:
+            dict.__setitem__(self, block, names)
+        else:
+            self._written[block] = names
+
+    def __reduce__(self):
+        self._fill()
+        return dict, (dict(self),)
+
+
+def _filled(name):
+    method = getattr(dict, name)
+
+    def filled(self, *args, **kws):
+        self._fill()
+        return method(self, *args, **kws)
+
+    filled.__name__ = name
+    return filled
+
+
+for _name in ("__getitem__", "__contains__", "__iter__", "__len__", "__eq__", "__ne__", "__repr__", "__or__",
+              "__ior__", "__reversed__", "__delitem__", "keys", "values", "items", "get", "copy", "pop", "popitem",
+              "setdefault", "update", "clear"):
+    setattr(_EntryVars, _name, _filled(_name))
+
+_numba_post_process = postproc.PostProcessor.run
+
+
+def _post_process(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+    """numba's ``PostProcessor.run``; without ``del``s and outside a generator, the lifetimes it
+    records are worked out when first read (`_EntryVars`) instead of at once (`_lazy_lifetimes`)."""
+    func_ir = self.func_ir
+    known = func_ir.block_entry_vars
+    if isinstance(known, _EntryVars):
+        known = known._known()
+    if emit_dels or func_ir.is_generator:
+        func_ir.block_entry_vars = known  # numba's run writes every block's entry into it
+        return _numba_post_process(self, emit_dels, extend_lifetimes)
+    func_ir.blocks = transforms.canonicalize_cfg(func_ir.blocks)
+    vlt = postproc.VariableLifetime(func_ir.blocks)
+    func_ir.variable_lifetime = vlt
+    func_ir.block_entry_vars = _EntryVars(known, vlt)
+    func_ir.generator_info = None
+    return None
+
+
+def _lazy_lifetimes() -> None:
+    """numba re-runs its post-processing of a function's IR (``PostProcessor.run``: the CFG
+    canonicalised, every variable's uses and definitions, the live and dead maps, the variables
+    alive on entry to each block) after most passes that may change the IR, some 5-9 times per
+    kernel version, and again with ``del``s before lowering. Without ``del``s only the canonical
+    CFG is used at once; the lifetimes (``func_ir.block_entry_vars``; ``variable_lifetime`` is
+    lazy in numba already) are read by the generator analysis, numba's object-mode lowering and
+    the loop and with lifting, each after a post-processing of its own (a generator's runs at
+    once here, as in numba). So they are worked out when first read (`_EntryVars`): a light
+    kernel's compile reads them never, and its post-processings before lowering cost the CFG
+    only. A numba upgrade must recheck ``PostProcessor.run`` and the readers of
+    ``block_entry_vars`` (tests/test_jit_lifetimes.py compares with numba's own)."""
+    postproc.PostProcessor.run = _post_process
+
+
 if not JIT_DISABLED:
     _fast_flags()
+    _lazy_lifetimes()
 
 # ---------------------------------------------------------------------------------- light kernels
 
