@@ -103,6 +103,38 @@ lifetimes they recompute stay. A numba upgrade must recheck the pass classes `_i
 and when each cannot change a kernel (tests/test_jit_passes.py compares the IR of both pipelines on
 sample kernels).
 
+Session 32 (numba 0.68.1): a cProfile of Zombie 40,000's cold compile (a fresh process, an empty
+cache, CPU-time timer, load 6-9: 485 s profiled) by numba's functions, own time: the variables' uses
+(``_rec_list_vars``) 25 s (41 s with callees, 24 s of it for the post-processing's lifetimes,
+``PostProcessor.run`` 40 s in 2,074 runs: 5 per light kernel version, plus the one with ``del``s
+before lowering), type hashing 21 s (41 s), the events' ``notify`` 10 s (the broadcasts 28 s with
+callees), then the typing of calls to functions (``BaseFunction.get_call_type``, 13,591 calls, 88 s
+with callees: 148,000 template ``apply``s, 134,000 failures recorded, 23 s of nested compiles of
+``@overload`` implementations), ``lower_inst`` 142 s with callees, llvmlite's calls into LLVM 29 s
+own time; bytecode to IR 34 s (``peep_hole_delete_with_exit`` 6 s). Kept, each the same IR as
+numba's own (tests/test_jit_lifetimes.py, test_jit_call_types.py, test_jit_peephole.py,
+test_jit_events.py): the lifetimes after a post-processing without ``del``s worked out when first
+read (`_lazy_lifetimes`: ``compute_use_defs`` 5 -> 1 per light kernel version); the signature of a
+typed call remembered per function type, argument types, flags and target (`_remembered_call_types`:
+Out West's compile types 9,298 calls, 583 of them anew); the ``with``-exit peephole skipped for code
+without ``with`` (`_with_less_peephole`); a ``TimingListener``'s book-keeping done in numba's event
+broadcast (`_inline_timers`). Measured side by side with the base (fresh processes, empty caches,
+CPU seconds of the whole process, 2 shared cores): Zombie 40,000, the lifetimes alone, 87.7 -> 85.7
+s (load 10-11, wall 547 -> 536 s); all four, 96.0 -> 81.3 s (load 8-10, wall 524 -> 475 s) and 98.4
+-> 87.3 s (load 6-7, wall 437 -> 412 s); Apocalypse, all four, 121.4 -> 103.5 s (load 8, wall 583 ->
+496 s): -11 to -15% (the three after the lifetimes not measured one by one). Results bit-identical;
+the sample kernels' IR the same as numba's, and games/s on one thread the same within the noise
+(Zombie 40,000 four players, best of 3 x 2,000 games, two alternated rounds at load 4-5: 1,016 and
+1,245 -> 1,188 and 1,167). Quiet, Zombie 40,000's 64 s would be some 55-57 s. Not a lever: Zombie
+40,000 compiles 351 versions of 351 functions and Apocalypse 396 of 396 (no duplicate specialisation
+left to merge). Left, by the same profile: type hashing (a game's state type hashes its hundreds of
+members; session 31's cached hash did not pay), the lowering itself (``lower_inst``, llvmlite
+building IR text), the typing of calls to kernels (the dispatcher's own template) and the LLVM
+passes. Issue 30's 45 s is not met. A numba upgrade must recheck ``PostProcessor.run`` and the
+readers of ``block_entry_vars``, ``BaseFunction.get_call_type`` and what its templates read,
+``peep_hole_delete_with_exit`` and the opcodes that make ``$setup_with_exitfn``, ``event.broadcast``
+and ``TimingListener``.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
