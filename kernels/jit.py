@@ -103,6 +103,38 @@ lifetimes they recompute stay. A numba upgrade must recheck the pass classes `_i
 and when each cannot change a kernel (tests/test_jit_passes.py compares the IR of both pipelines on
 sample kernels).
 
+Session 32 (numba 0.68.1): a cProfile of Zombie 40,000's cold compile (a fresh process, an empty
+cache, CPU-time timer, load 6-9: 485 s profiled) by numba's functions, own time: the variables' uses
+(``_rec_list_vars``) 25 s (41 s with callees, 24 s of it for the post-processing's lifetimes,
+``PostProcessor.run`` 40 s in 2,074 runs: 5 per light kernel version, plus the one with ``del``s
+before lowering), type hashing 21 s (41 s), the events' ``notify`` 10 s (the broadcasts 28 s with
+callees), then the typing of calls to functions (``BaseFunction.get_call_type``, 13,591 calls, 88 s
+with callees: 148,000 template ``apply``s, 134,000 failures recorded, 23 s of nested compiles of
+``@overload`` implementations), ``lower_inst`` 142 s with callees, llvmlite's calls into LLVM 29 s
+own time; bytecode to IR 34 s (``peep_hole_delete_with_exit`` 6 s). Kept, each the same IR as
+numba's own (tests/test_jit_lifetimes.py, test_jit_call_types.py, test_jit_peephole.py,
+test_jit_events.py): the lifetimes after a post-processing without ``del``s worked out when first
+read (`_lazy_lifetimes`: ``compute_use_defs`` 5 -> 1 per light kernel version); the signature of a
+typed call remembered per function type, argument types, flags and target (`_remembered_call_types`:
+Out West's compile types 9,298 calls, 583 of them anew); the ``with``-exit peephole skipped for code
+without ``with`` (`_with_less_peephole`); a ``TimingListener``'s book-keeping done in numba's event
+broadcast (`_inline_timers`). Measured side by side with the base (fresh processes, empty caches,
+CPU seconds of the whole process, 2 shared cores): Zombie 40,000, the lifetimes alone, 87.7 -> 85.7
+s (load 10-11, wall 547 -> 536 s); all four, 96.0 -> 81.3 s (load 8-10, wall 524 -> 475 s) and 98.4
+-> 87.3 s (load 6-7, wall 437 -> 412 s); Apocalypse, all four, 121.4 -> 103.5 s (load 8, wall 583 ->
+496 s): -11 to -15% (the three after the lifetimes not measured one by one). Results bit-identical;
+the sample kernels' IR the same as numba's, and games/s on one thread the same within the noise
+(Zombie 40,000 four players, best of 3 x 2,000 games, two alternated rounds at load 4-5: 1,016 and
+1,245 -> 1,188 and 1,167). Quiet, Zombie 40,000's 64 s would be some 55-57 s. Not a lever: Zombie
+40,000 compiles 351 versions of 351 functions and Apocalypse 396 of 396 (no duplicate specialisation
+left to merge). Left, by the same profile: type hashing (a game's state type hashes its hundreds of
+members; session 31's cached hash did not pay), the lowering itself (``lower_inst``, llvmlite
+building IR text), the typing of calls to kernels (the dispatcher's own template) and the LLVM
+passes. Issue 30's 45 s is not met. A numba upgrade must recheck ``PostProcessor.run`` and the
+readers of ``block_entry_vars``, ``BaseFunction.get_call_type`` and what its templates read,
+``peep_hole_delete_with_exit`` and the opcodes that make ``$setup_with_exitfn``, ``event.broadcast``
+and ``TimingListener``.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
@@ -173,7 +205,19 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import codegen, compiler, targetconfig, typed_passes, types, untyped_passes
+from numba.core import (
+    analysis,
+    codegen,
+    compiler,
+    event,
+    interpreter,
+    postproc,
+    targetconfig,
+    transforms,
+    typed_passes,
+    types,
+    untyped_passes,
+)
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
@@ -320,8 +364,205 @@ def _fast_flags() -> None:
     targetconfig.TargetConfig.__hash__ = lambda self: _flags_hash(type(self))
 
 
+
+# ---------------------------------------------------------------------------------- numba's lifetimes
+
+
+class _EntryVars(dict):
+    """numba's ``func_ir.block_entry_vars`` (the variables alive on entry to each block) as a
+    post-processing without ``del``s leaves it (`_lazy_lifetimes`): the entries known before it
+    (``before``, a plain dict), and the entries of the blocks it canonicalised, worked out when
+    first read from their lifetimes (`postproc.VariableLifetime`, lazy in numba already). The
+    next post-processing takes over the entries known (`_known`), not the ones never read: they
+    were of blocks it works out again, or of blocks no longer in the IR, whose entries numba's
+    readers never look up (they look up the IR's blocks)."""
+
+    def __init__(self, before: dict, lifetime):
+        super().__init__(before)
+        self._lifetime, self._written = lifetime, {}
+
+    def _fill(self):
+        vlt, self._lifetime = self._lifetime, None
+        if vlt is None:
+            return
+        entry = analysis.compute_live_variables(vlt.cfg, vlt._blocks, vlt.usedefs.defmap, vlt.deadmaps.combined)
+        for offset, block in vlt._blocks.items():
+            dict.__setitem__(self, block, entry[offset])
+        dict.update(self, self._written)
+        self._written = {}
+
+    def _known(self) -> dict:
+        """The entries known without working any out: those before it and those written since."""
+        return dict(dict.items(self)) | self._written
+
+    def __setitem__(self, block, names):
+        if self._lifetime is None:
+            dict.__setitem__(self, block, names)
+        else:
+            self._written[block] = names
+
+    def __reduce__(self):
+        self._fill()
+        return dict, (dict(self),)
+
+
+def _filled(name):
+    method = getattr(dict, name)
+
+    def filled(self, *args, **kws):
+        self._fill()
+        return method(self, *args, **kws)
+
+    filled.__name__ = name
+    return filled
+
+
+for _name in ("__getitem__", "__contains__", "__iter__", "__len__", "__eq__", "__ne__", "__repr__", "__or__",
+              "__ior__", "__reversed__", "__delitem__", "keys", "values", "items", "get", "copy", "pop", "popitem",
+              "setdefault", "update", "clear"):
+    setattr(_EntryVars, _name, _filled(_name))
+
+_numba_post_process = postproc.PostProcessor.run
+
+
+def _post_process(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+    """numba's ``PostProcessor.run``; without ``del``s and outside a generator, the lifetimes it
+    records are worked out when first read (`_EntryVars`) instead of at once (`_lazy_lifetimes`)."""
+    func_ir = self.func_ir
+    known = func_ir.block_entry_vars
+    if isinstance(known, _EntryVars):
+        known = known._known()
+    if emit_dels or func_ir.is_generator:
+        func_ir.block_entry_vars = known  # numba's run writes every block's entry into it
+        return _numba_post_process(self, emit_dels, extend_lifetimes)
+    func_ir.blocks = transforms.canonicalize_cfg(func_ir.blocks)
+    vlt = postproc.VariableLifetime(func_ir.blocks)
+    func_ir.variable_lifetime = vlt
+    func_ir.block_entry_vars = _EntryVars(known, vlt)
+    func_ir.generator_info = None
+    return None
+
+
+def _lazy_lifetimes() -> None:
+    """numba re-runs its post-processing of a function's IR (``PostProcessor.run``: the CFG
+    canonicalised, every variable's uses and definitions, the live and dead maps, the variables
+    alive on entry to each block) after most passes that may change the IR, some 5-9 times per
+    kernel version, and again with ``del``s before lowering. Without ``del``s only the canonical
+    CFG is used at once; the lifetimes (``func_ir.block_entry_vars``; ``variable_lifetime`` is
+    lazy in numba already) are read by the generator analysis, numba's object-mode lowering and
+    the loop and with lifting, each after a post-processing of its own (a generator's runs at
+    once here, as in numba). So they are worked out when first read (`_EntryVars`): a light
+    kernel's compile reads them never, and its post-processings before lowering cost the CFG
+    only. A numba upgrade must recheck ``PostProcessor.run`` and the readers of
+    ``block_entry_vars`` (tests/test_jit_lifetimes.py compares with numba's own)."""
+    postproc.PostProcessor.run = _post_process
+
+
+# ---------------------------------------------------------------------------------- numba's call typing
+
+_numba_call_type = numba.core.types.functions.BaseFunction.get_call_type
+_CALL_TYPES: dict = {}  # (function type, typing context, arguments, flags, target) -> signature
+
+
+def _call_type(self, context, args, kws):
+    """numba's ``BaseFunction.get_call_type``, its signature remembered (`_remembered_call_types`)."""
+    from numba.core.target_extension import get_local_target
+
+    key = (self, context, tuple(args), tuple(kws.items()), targetconfig.ConfigStack.top_or_none(),
+           get_local_target(context))
+    try:
+        return _CALL_TYPES[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable argument type
+        return _numba_call_type(self, context, args, kws)
+    sig = _CALL_TYPES[key] = _numba_call_type(self, context, args, kws)
+    return sig
+
+
+def _remembered_call_types() -> None:
+    """numba types a call to a function (``min``, ``abs``, ``int``, an operator, a numpy
+    function, an ``@overload``) by trying each of its typing templates in turn, every time the
+    call is typed or lowered: 13,600 times in a Zombie 40,000 compile, with some 10 templates
+    failing per call. The signature found depends only on the function type (interned: one object
+    per set of templates), the typing context, the argument types (literal values included), the
+    compile's flags and the target; so it is worked out once for each and remembered (a failure,
+    which raises, is not). A numba upgrade must recheck ``BaseFunction.get_call_type`` and what its
+    templates read (tests/test_jit_call_types.py compares with numba's own)."""
+    numba.core.types.functions.BaseFunction.get_call_type = _call_type
+
+
+# ---------------------------------------------------------------------------------- numba's bytecode
+
+_numba_delete_with_exit = interpreter.peep_hole_delete_with_exit
+
+
+def _delete_with_exit(func_ir):
+    """numba's peephole that drops the variables of a ``with`` block's ``__exit__``; a function
+    whose code has no ``with`` has none (`_with_less_peephole`)."""
+    if _has_with(func_ir.func_id.code):
+        return _numba_delete_with_exit(func_ir)
+    return func_ir
+
+
+@functools.cache
+def _has_with(code) -> bool:
+    import dis
+
+    return any(ins.opname in _WITH_OPS for ins in dis.get_instructions(code))
+
+
+def _with_less_peephole() -> None:
+    """numba's interpreter runs ``peep_hole_delete_with_exit`` on every function it reads: it
+    lists every statement's variables twice (44,600 ``list_vars`` calls, 1% of a Zombie 40,000
+    compile) looking for the ``$setup_with_exitfn`` variables that only a ``with`` block's
+    bytecode (``BEFORE_WITH``, ``SETUP_WITH``) makes, and otherwise rebuilds every block's body
+    from the same statements in the same order. Skipped for code without ``with``: the same IR. A
+    numba upgrade must recheck the peephole and which opcodes make its variables."""
+    interpreter.peep_hole_delete_with_exit = _delete_with_exit
+
+
+# ---------------------------------------------------------------------------------- numba's events
+
+_numba_broadcast = event.broadcast
+
+
+def _broadcast(evt):
+    """numba's ``event.broadcast``, with a `TimingListener`'s ``notify`` done in line."""
+    listeners = event._registered[evt.kind]
+    status = evt._status
+    for listener in listeners:
+        if type(listener) is not event.TimingListener:
+            listener.notify(evt)
+        elif status == event.EventStatus.START:
+            if listener._depth == 0:
+                listener._ts = event.timer()
+            listener._depth += 1
+        elif status == event.EventStatus.END:
+            listener._depth -= 1
+            if listener._depth == 0:
+                listener._duration = (event.timer() - listener._ts) + getattr(listener, "_duration", 0)
+        else:
+            raise AssertionError("unreachable")
+
+
+def _inline_timers() -> None:
+    """numba times its compiler and LLVM locks for every compile under way: each nested compile
+    installs two ``TimingListener``s, and every call into LLVM (113,000 in a Zombie 40,000 compile)
+    broadcasts a start and an end event to the timers of every enclosing compile (1.2 million
+    ``notify`` calls, each through ``is_start``/``is_end`` and ``on_start``/``on_end``). The same
+    book-keeping, done in the broadcast's loop for an exact ``TimingListener`` (any other listener
+    is notified as before). A numba upgrade must recheck ``event.broadcast`` and
+    ``TimingListener`` (tests/test_jit_events.py compares with numba's own)."""
+    event.broadcast = _broadcast
+
+
 if not JIT_DISABLED:
     _fast_flags()
+    _lazy_lifetimes()
+    _remembered_call_types()
+    _with_less_peephole()
+    _inline_timers()
 
 # ---------------------------------------------------------------------------------- light kernels
 
