@@ -6,8 +6,10 @@ interval of the question the section answers is narrow enough (`experiments.sequ
 that compares cells with a reference on the same games (``"paired"``) by the half-width of each
 paired difference it reports; a sensitivity section by the interval of each number's change from its
 default; any other (a fairness grid, a curve over a value) by the Wilson half-width of each cell's
-rates. ``TARGETS`` are those half-widths at scale 1; at scale ``s`` they are divided by ``sqrt(s)``,
-as a fixed size's intervals would be. A section's ``options["target"]`` overrides its kind's.
+rates. The outcome read is each seat's win, or the side's (anyone wins) where the section compares a
+side (option ``who``) and does not also ask which seat carries it (``carry``). ``TARGETS`` are those
+half-widths at scale 1; at scale ``s`` they are divided by ``sqrt(s)``, as a fixed size's intervals
+would be. A section's ``options["target"]`` overrides its kind's.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ def experiment_of(spec: ReportSection, scale: float | None = None) -> Experiment
     if scale is None:
         return exp
     kind = kind_of(spec)
-    who = bool(spec.options.get("who"))
+    # a side's rate where the section compares a side (``who``), unless it also says who carries the side
+    # (``carry``: each seat's share, so each seat's rate is the question too)
+    who = bool(spec.options.get("who")) and "carry" not in spec.analyses
     if kind == "sensitivity":
         pairs, outcome = sensitivity_pairs(exp), spec.options.get("measure", "anyone")
     elif kind == "paired":

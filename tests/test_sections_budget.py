@@ -33,7 +33,7 @@ def test_each_section_is_sized_by_its_question_with_its_games_as_the_cap(rid, sp
         others = {c.label for c in exp.cells() if dict(c.coords)[axis] != reference}
         assert set(pairs) == others
         assert {dict(c.coords)[axis] for c in exp.cells() if c.label in pairs.values()} == {reference}
-        assert exp.outcome == ("anyone" if spec.options.get("who") else "seats")
+        assert exp.outcome == ("anyone" if spec.options.get("who") and "carry" not in spec.analyses else "seats")
     elif kind == "sensitivity":  # each low and high cell against its own default cell
         expected = {}
         for _, _, prefix, low, high in _cells(exp):
@@ -43,6 +43,7 @@ def test_each_section_is_sized_by_its_question_with_its_games_as_the_cap(rid, sp
         assert exp.outcome == spec.options.get("measure", "anyone")
     else:
         assert not pairs
+        assert exp.outcome == ("anyone" if spec.options.get("who") and "carry" not in spec.analyses else "seats")
 
 
 def test_targets_widen_as_a_fixed_size_would_at_a_smaller_scale():
