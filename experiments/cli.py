@@ -478,7 +478,7 @@ def tune(
 def report(
     name: Annotated[str, typer.Option(help="Report name: the folder under --out.")] = "latest",
     out: Annotated[Path, typer.Option(help="Folder of reports.")] = Path("reports"),
-    scale: Annotated[float, typer.Option(help="Games per cell times X (1 = about 6 min on 2 cores, compiled).")] = 1.0,
+    scale: Annotated[float, typer.Option(help="Games per cell times X (1 = about 4 min on 2 cores, compiled).")] = 1.0,
     fresh: Annotated[bool, typer.Option("--fresh", help="Replay every section from scratch.")] = False,
     dask: Annotated[str | None, typer.Option(help="Run the cells on Dask: a scheduler address, or 'local'.")] = None,
     ruleset: Annotated[list[str] | None, typer.Option(

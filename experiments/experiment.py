@@ -99,6 +99,10 @@ class Experiment:
     axes: tuple[Axis, ...] = ()
     description: str = ""
     target_halfwidth: float | None = None  # sequential sampling: games is then the cap per cell
+    # with target_halfwidth (`experiments.sequential`): (cell label, its reference cell's label) of each
+    # cell whose question is its paired difference from the reference; the outcomes the rule reads
+    pairs: tuple[tuple[str, str], ...] = ()
+    outcome: str = "seats"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "axes", tuple(self.axes))
@@ -112,6 +116,18 @@ class Experiment:
         target = self.target_halfwidth
         if target is not None and not (isinstance(target, int | float) and 0 < target < 0.5):
             raise ExperimentError(f"{self.name}: target half-width {target!r}; allowed: a number above 0, below 0.5")
+        object.__setattr__(self, "pairs", tuple((str(a), str(b)) for a, b in self.pairs))
+        kind = self.outcome.partition("=")[0]
+        if kind not in ("seats", "anyone", "player", "reason"):
+            raise ExperimentError(f"{self.name}: outcome {self.outcome!r}; allowed: seats, anyone, player=K, reason=R")
+
+    @property
+    def rule(self) -> str:
+        """What the sequential rule compares, beyond the target (`experiments.sequential`): "" for the
+        plain rule (every seat's Wilson half-width), so the keys of such experiments stay as they were."""
+        if self.target_halfwidth is None or (not self.pairs and self.outcome == "seats"):
+            return ""
+        return json.dumps([self.outcome, sorted(self.pairs)])
 
     @property
     def ruleset(self) -> Ruleset:
@@ -139,7 +155,7 @@ class Experiment:
             except ValueError as err:
                 raise ExperimentError(f"{self.name}: axes.{axis.name} = {axis.labels[k]}: {err}") from None
         coords = tuple((a.name, a.labels[k]) for a, k in zip(self.axes, combo))
-        return Cell(coords, config, cell_key(coords, config, self.seed, self.games, self.target_halfwidth))
+        return Cell(coords, config, cell_key(coords, config, self.seed, self.games, self.target_halfwidth, self.rule))
 
     def resized(self, games: int | None = None, target_halfwidth: float | None = None) -> Experiment:
         """The experiment with another number of games per cell (the cap, with a target half-width)."""
@@ -147,7 +163,8 @@ class Experiment:
 
     def fingerprint(self) -> str:
         """Hash of everything that decides the results: seed, games and every cell's config."""
-        text = json.dumps([self.seed, self.games, self.target_halfwidth, [c.key for c in self.cells()]])
+        text = json.dumps([self.seed, self.games, self.target_halfwidth, [c.key for c in self.cells()]]
+                          + ([self.rule] if self.rule else []))
         return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
@@ -179,7 +196,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def cell_key(coords, config: Any, seed: int, games: int, target: float | None = None) -> str:
+def cell_key(coords, config: Any, seed: int, games: int, target: float | None = None, rule: str = "") -> str:
     """``<label>-<hash>``: the label is readable (``axis=value`` for each axis, joined by commas:
     ``budget=50,policy.Marines=dash``; file-name safe, at most 80 characters), the hash covers
     the config, seed and games and the version of the rules that play it (``rules_version``: an
@@ -187,6 +204,7 @@ def cell_key(coords, config: Any, seed: int, games: int, target: float | None = 
     label = ",".join(f"{a}={v}" for a, v in coords) or "base"
     label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:80]
     text = f"{canonical_config(config)}|{seed}|{games}|{target}|{rules_version(config.ruleset)}"
+    text += f"|{rule}" if rule else ""  # a paired or outcome rule (`Experiment.rule`)
     digest = hashlib.blake2b(text.encode(), digest_size=5).hexdigest()
     return f"{label}-{digest}"
 
@@ -342,7 +360,8 @@ def experiment_summary(exp: Experiment) -> dict:
     """A JSON-able description of an experiment (stored in meta.json)."""
     return {
         "name": exp.name, "description": exp.description, "games": exp.games, "seed": exp.seed,
-        "target_halfwidth": exp.target_halfwidth,
+        "target_halfwidth": exp.target_halfwidth, **({"pairs": dict(exp.pairs), "outcome": exp.outcome} if exp.rule
+                                                     else {}),
         "axes": {a.name: list(a.labels) for a in exp.axes}, "base": json.loads(canonical_config(exp.base)),
         "ruleset": ruleset_of(exp.base).id,
         "base_players": [_player_summary(p) for p in exp.base.players],

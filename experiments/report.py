@@ -27,7 +27,8 @@ from experiments.analyses import ANALYSES
 from experiments.experiment import Experiment
 from experiments.findings import MARGIN, Played, View, parse_margin
 from experiments.progress import load_all_game_kernels, load_game_kernels
-from experiments.sections import experiment_of
+from experiments.sections import experiment_of, kind_of
+from experiments.sequential import widest_paired
 from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, players_are_people_of, pricing_of, ruleset_of
 
@@ -87,7 +88,7 @@ def suite(scale: float = 1.0, rulesets: list[Ruleset] | None = None) -> list[Par
         sections = rs.report_sections(scale)
         if sections:
             view = View(rs.win_word)
-            parts.append(Part(rs, [Played(spec, experiment_of(spec), view) for spec in sections]))
+            parts.append(Part(rs, [Played(spec, experiment_of(spec, scale), view) for spec in sections]))
     return parts
 
 
@@ -119,12 +120,13 @@ def plan_lines(parts: list[Part], rates: dict[str, float]) -> list[str]:
         for s in part.sections:
             cells, games = len(s.experiment.cells()), s.experiment.games
             total += cells * games
-            lines.append(f"  {part.ruleset.id + ' ' + s.spec.key:<24} {cells:>3} cells x {games:>5} games = "
-                         f"{cells * games:>7}")
+            upto = f"up to {games:>5} games" if s.experiment.target_halfwidth else f"{games:>5} games"
+            lines.append(f"  {part.ruleset.id + ' ' + s.spec.key:<24} {cells:>3} cells x {upto} = {cells * games:>7}")
         rate = rates[part.ruleset.id]
         minutes += total / rate / 60
-        lines.append(f"  {part.ruleset.id + ' total':<24} {total:>32} games; about {total / rate / 60:.1f} min at "
-                     f"{rate:.0f} games/s (its first base game; other cells may be slower)")
+        lines.append(f"  {part.ruleset.id + ' total':<24} {total:>32} games at most; up to about "
+                     f"{total / rate / 60:.1f} min at {rate:.0f} games/s (its first base game; other cells may be "
+                     "slower; a cell stops once its question's interval is narrow enough)")
     if len(parts) > 1:
         lines.append(f"  {'all':<24} about {minutes:.1f} min")
     return lines
@@ -270,8 +272,29 @@ def _report_meta(meta: dict, parts: list[Part], scale: float, rates: dict, elaps
         "sections": {f"{p.ruleset.id}/{s.spec.key}": {
             "experiment_hash": s.result.meta["experiment_hash"], "seed": s.experiment.seed,
             "games_per_cell": s.experiment.games, "cells": len(s.experiment.cells()), "played_now": s.result.played,
-            "max_halfwidth": round(float(s.result.summary.halfwidth.max()), 4)} for p in parts for s in p.sections},
+            "max_halfwidth": round(float(s.result.summary.halfwidth.max()), 4)} | _sized(s)
+            for p in parts for s in p.sections},
     }
+
+
+def _sized(s: Played) -> dict:
+    """How a section sized by its question (`experiments.sections`) came out: its target, the games
+    its cells played and the widest half-width of its paired differences."""
+    exp, cells = s.experiment, len(s.experiment.cells())
+    fixed = {"size_text": f"{exp.games} games per cell, {cells} cells"}
+    if getattr(exp, "target_halfwidth", None) is None or not len(s.result.results):
+        return fixed
+    played = int(s.result.results.groupby("cell").game.nunique().sum())
+    paired = widest_paired(s.result.results, exp)
+    what = QUESTION_WORDS[kind_of(s.spec)]
+    return {"target_halfwidth": round(exp.target_halfwidth, 4), "outcome": exp.outcome, "games": played,
+            "size_text": f"up to {exp.games} games per cell, each stopping once {what} is within "
+                         f"±{exp.target_halfwidth * 100:.1f} points; {played} games in {cells} cells"} | \
+        ({"max_paired_halfwidth": round(paired, 4)} if paired is not None else {})
+
+
+QUESTION_WORDS = {"paired": "its paired difference from the reference", "cell": "each rate",
+                  "sensitivity": "its change from the default"}
 
 
 # ---------------------------------------------------------------------------- pages

@@ -116,6 +116,17 @@ def _cells(exp: Experiment) -> list[tuple[str, object, str, str, str]]:
     return out
 
 
+def sensitivity_pairs(exp: Experiment) -> list[tuple[str, str]]:
+    """(cell label, its default cell's label) of every low and high cell: the comparisons whose
+    intervals the table reports (`experiments.sequential` sizes them)."""
+    name = exp.axes[0].name
+    pairs = []
+    for _, _, prefix, low, high in _cells(exp):
+        default = f"{name}={prefix}:default" if prefix else f"{name}=base"
+        pairs += [(f"{name}={low}", default), (f"{name}={high}", default)]
+    return pairs
+
+
 def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, measure: str = "anyone") -> pd.DataFrame:
     """Rank the parameters by the largest change from the default (module docstring) of the yes/no
     outcome ``measure`` (``experiments.compare.game_outcomes``: anyone wins by default)."""

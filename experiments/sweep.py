@@ -43,6 +43,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from rich.console import Console
 
+from experiments import sequential
 from experiments.experiment import Cell, Experiment, ExperimentError, experiment_summary
 from experiments.progress import Bars, load_game_kernels
 from experiments.stats import wilson_halfwidth, wilson_interval
@@ -54,7 +55,7 @@ CELLS = "cells"
 META_KEY = b"shamble"
 DEPENDENCIES = ("numpy", "numba", "pandas", "scipy", "pyarrow", "dask", "distributed", "matplotlib", "jinja2")
 BATCH = 512  # games per kernel call: small enough that Ctrl-C is felt within a second or two
-FIRST_BATCH = 400  # sequential sampling: games before the first look at the interval width
+FIRST_BATCH = sequential.FIRST_BATCH  # sequential sampling: games before the first look at the interval width
 
 
 class CheckpointError(ExperimentError):
@@ -85,11 +86,10 @@ def run_cell_to_halfwidth(config, max_games: int, seed: int, target: float,
     other cell; ``max_games`` caps the cell. The rule looks at interval widths only (precision),
     never at a comparison (stats module docstring).
     """
-    frames, done = [], 0
-    while done < max_games:
-        step = min(max_games - done, max(FIRST_BATCH, done // 2))
-        frames.append(run_cell(config, step, seed, first_game=done, progress=progress))
-        done += step
+    frames = []
+    for first, step in sequential.schedule(max_games, FIRST_BATCH):
+        frames.append(run_cell(config, step, seed, first_game=first, progress=progress))
+        done = first + step
         wins = pd.concat(frames).groupby("player").won.sum().to_numpy()
         if np.all(wilson_halfwidth(wins, done) <= target):
             break
@@ -270,9 +270,12 @@ def sweep(exp: Experiment, out: Path, fresh: bool = False, dask: str | None = No
     if pending and show_progress and not dask:
         load_game_kernels(pending[0].config, console)
     with Bars(console, show_progress) as bars:
-        runner = _run_dask if dask else _run_here
-        runner(exp, pending, finished,
-               _CellBars(bars, len(cells), len(cells) - len(pending), exp, len(pending), label), dask)
+        cell_bars = _CellBars(bars, len(cells), len(cells) - len(pending), exp, len(pending), label)
+        if exp.rule:
+            _run_rounds(exp, cells, pending, done, finished, cell_bars, dask)
+        else:
+            runner = _run_dask if dask else _run_here
+            runner(exp, pending, finished, cell_bars, dask)
     results = combine(exp, cells, done)
     summary = summarise_cells(results, exp)
     write_table(results, out / "results.parquet")
@@ -310,6 +313,15 @@ class _CellBars:
         self.played += k
         self.bars.advance(self.games, k)
 
+    def advance_only(self, k: int) -> None:
+        """Games played by a cell of interleaved rounds (`cell_stopped` settles the bar)."""
+        self.bars.advance(self.games, k)
+
+    def cell_stopped(self, games: int) -> None:
+        """A cell of interleaved rounds stopped after ``games``: skip what it did not need."""
+        self.bars.advance(self.cells)
+        self.bars.advance(self.games, self.per_cell - games)
+
     def cell_done(self) -> None:
         """A cell finished: the games bar skips what sequential sampling did not need."""
         self.bars.advance(self.cells)
@@ -332,6 +344,41 @@ def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, a
         for future in as_completed(futures):
             finished(futures[future], future.result())
             bars.cell_done()
+
+
+def _run_rounds(exp: Experiment, cells: list[Cell], pending: list[Cell], done: dict, finished, bars: _CellBars,
+                address: str | None = None) -> None:
+    """Sequential sampling by each cell's question (`experiments.sequential`): every pending cell
+    plays the same rounds, in this process or on Dask, until its interval is narrow enough."""
+    by_key = {c.key: c for c in cells}
+    key_of = {c.label: c.key for c in cells}
+    pairs = {key_of[a]: key_of[b] for a, b in exp.pairs if a in key_of and b in key_of}
+
+    def stopped(key: str, df: pd.DataFrame) -> None:
+        finished(by_key[key], df)
+        bars.cell_stopped(df.game.nunique())
+
+    def play_here(tasks):
+        return {k: run_cell(by_key[k].config, n, exp.seed, first_game=first, progress=bars.advance_only)
+                for k, first, n in tasks}
+
+    def rounds(play) -> None:
+        sequential.play_rounds([c.key for c in pending], exp.games, exp.target_halfwidth, play, pairs, exp.outcome,
+                               {k: df for k, df in done.items()}, stopped)
+
+    if not address:
+        rounds(play_here)
+        return
+    with dask_client(address) as client:
+        def play_dask(tasks):
+            futures = {k: client.submit(run_cell, by_key[k].config, n, exp.seed, first, pure=False)
+                       for k, first, n in tasks}
+            got = {k: f.result() for k, f in futures.items()}
+            for df in got.values():
+                bars.advance_only(df.game.nunique())
+            return got
+
+        rounds(play_dask)
 
 
 @contextlib.contextmanager
