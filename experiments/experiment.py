@@ -25,6 +25,7 @@ games (its config, the seed and its number of games), e.g. ``budget=50,mods=t_vi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -134,15 +135,14 @@ class Experiment:
         return ruleset_of(self.base)
 
     def cells(self) -> list[Cell]:
-        """The cross product of the axes (the first axis varies slowest); one cell without axes.
-        Made once per experiment (a report asks for them a dozen times; building an Apocalypse cell
-        builds its armies): the experiment is frozen, so its cells do not change."""
-        made = self.__dict__.get("_cells")
-        if made is None:
-            made = tuple(self._cell(combo) for combo in itertools.product(*(range(len(a.values))
-                                                                            for a in self.axes)))
-            object.__setattr__(self, "_cells", made)
-        return list(made)
+        """The cross product of the axes (the first axis varies slowest); one cell without axes."""
+        return list(self._cells)
+
+    @functools.cached_property
+    def _cells(self) -> tuple[Cell, ...]:
+        """Made once per experiment (a report asks for them a dozen times; building an Apocalypse
+        cell builds its armies): the experiment is frozen, so its cells do not change."""
+        return tuple(self._cell(combo) for combo in itertools.product(*(range(len(a.values)) for a in self.axes)))
 
     def _cell(self, combo: tuple[int, ...]) -> Cell:
         kinds = axis_kinds(self.ruleset)
