@@ -282,7 +282,7 @@ def _sized(s: Played) -> dict:
     its cells played and the widest half-width of its paired differences."""
     exp, cells = s.experiment, len(s.experiment.cells())
     fixed = {"size_text": f"{exp.games} games per cell, {cells} cells"}
-    if getattr(exp, "target_halfwidth", None) is None or not len(s.result.results):
+    if exp.target_halfwidth is None or not len(s.result.results):
         return fixed
     played = int(s.result.results.groupby("cell").game.nunique().sum())
     paired = widest_paired(s.result.results, exp)

@@ -122,9 +122,14 @@ def sensitivity_pairs(exp: Experiment) -> list[tuple[str, str]]:
     name = exp.axes[0].name
     pairs = []
     for _, _, prefix, low, high in _cells(exp):
-        default = f"{name}={prefix}:default" if prefix else f"{name}=base"
+        default = f"{name}={_default_label(prefix)}"
         pairs += [(f"{name}={low}", default), (f"{name}={high}", default)]
     return pairs
+
+
+def _default_label(prefix: str) -> str:
+    """The axis label of the cell every low and high value of a mod (``prefix``) is compared with."""
+    return f"{prefix}:default" if prefix else "base"
 
 
 def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, measure: str = "anyone") -> pd.DataFrame:
@@ -136,7 +141,7 @@ def sensitivity_table(results: pd.DataFrame, exp: Experiment, seed: int = 0, mea
     outcome = {label: game_outcomes(cells.get(label, results.iloc[:0]), measure) for label in axis.labels}
     rows, effects = [], []
     for name, default, prefix, low_label, high_label in _cells(exp):
-        base_label = f"{prefix}:default" if prefix else "base"
+        base_label = _default_label(prefix)
         base = outcome[base_label]
         lo_out, hi_out = outcome[low_label], outcome[high_label]
         n = min(len(base), len(lo_out), len(hi_out))

@@ -364,7 +364,7 @@ def _run_rounds(exp: Experiment, cells: list[Cell], pending: list[Cell], done: d
 
     def rounds(play) -> None:
         sequential.play_rounds([c.key for c in pending], exp.games, exp.target_halfwidth, play, pairs, exp.outcome,
-                               {k: df for k, df in done.items()}, stopped)
+                               dict(done), stopped)
 
     if not address:
         rounds(play_here)
