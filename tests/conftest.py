@@ -27,14 +27,14 @@ import kernels.rng
 TESTS = Path(__file__).resolve().parent
 
 
-def pytest_sessionstart(session):
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
     """Under pytest-xdist (`pytest -n auto`, the README's test command) the controller compiles
-    the game kernels first, before its workers start (`_compile_first`), for the ruleset folders
-    its arguments cover; the workers then load them from the cache (two workers compiling the same
+    the game kernels first, before its workers start (`_compile_first`; xdist calls this hook
+    before it sets up any worker, after the terminal's header), for the ruleset folders its
+    arguments cover; the workers then load them from the cache (two workers compiling the same
     kernels at once would each pay the compile)."""
-    config = session.config
-    if _is_xdist_controller(config):
-        _compile_first(config, _folders_of_args(config))
+    _compile_first(config, _folders_of_args(config))
 
 
 def pytest_collection_finish(session):
