@@ -207,6 +207,7 @@ import numba
 import numpy as np
 from numba.core import (
     analysis,
+    cgutils,
     codegen,
     compiler,
     event,
@@ -220,6 +221,8 @@ from numba.core import (
 )
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
+
+llvm_ir = cgutils.ir  # llvmlite's IR classes, as numba imports them (kernels import numpy and numba only)
 
 KERNELS_DIR = Path(__file__).resolve().parent
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)
@@ -557,12 +560,51 @@ def _inline_timers() -> None:
     event.broadcast = _broadcast
 
 
+# ---------------------------------------------------------------------------------- llvmlite's type sizes
+
+_llvmlite_abi_size = llvm_ir.Type.get_abi_size
+_llvmlite_abi_alignment = llvm_ir.Type.get_abi_alignment
+_ABI: dict = {}  # (what, the type's text, target data) -> its ABI size or alignment
+
+
+def _abi(what: str, measure):
+    def cached(self, target_data, context=None):
+        text = str(self)
+        if context is not None or "%" in text:  # a named type: its body is its context's
+            return measure(self, target_data, context)
+        key = (what, text, target_data)
+        try:
+            return _ABI[key]
+        except KeyError:
+            value = _ABI[key] = measure(self, target_data)
+            return value
+
+    cached.__name__ = f"get_abi_{what}"
+    return cached
+
+
+def _remembered_abi_sizes() -> None:
+    """llvmlite works out an LLVM type's ABI size or alignment by writing a module that holds a
+    global of that type as text and parsing it (``Type._get_ll_global_value_type``), every time
+    it is asked: numba asks at every variable's stack slot (``get_abi_sizeof``), and
+    `_mark_by_ref` for every `ByRef` argument of every kernel, a struct of some 600 members
+    written out and parsed each time (2-3% of Apocalypse's cold compile). A type written without
+    a named (``%``) type is the same type whatever the module, so its size and alignment under
+    one data layout are the same numbers: worked out once for its text and the target data (a
+    named struct's body belongs to its context: asked anew). A numba or llvmlite upgrade must
+    recheck ``Type.get_abi_size``/``get_abi_alignment`` (tests/test_jit_abi.py compares with
+    llvmlite's own)."""
+    llvm_ir.Type.get_abi_size = _abi("size", _llvmlite_abi_size)
+    llvm_ir.Type.get_abi_alignment = _abi("alignment", _llvmlite_abi_alignment)
+
+
 if not JIT_DISABLED:
     _fast_flags()
     _lazy_lifetimes()
     _remembered_call_types()
     _with_less_peephole()
     _inline_timers()
+    _remembered_abi_sizes()
 
 # ---------------------------------------------------------------------------------- light kernels
 
@@ -931,7 +973,6 @@ def by_ref(tup):
 
 
 if not JIT_DISABLED:
-    from numba.core import cgutils
     from numba.core.imputils import impl_ret_borrowed, lower_builtin, lower_getattr_generic
     from numba.core.typing.templates import AttributeTemplate, infer_getattr
     from numba.extending import models, register_model, type_callable
