@@ -944,6 +944,22 @@ class ByRef(types.Type):
     def key(self):
         return self.tuple_type
 
+    def __hash__(self):
+        """numba's hash of the type (its key's, the tuple type's: hundreds of members hashed),
+        worked out once per instance: numba hashes a `ByRef` at every lookup of a member's
+        lowering, data model or typing (`st.fi` in a kernel). Not pickled: a string's hash is
+        not the same in another process."""
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash(self.tuple_type)
+            return self._hash
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
 
 _BY_REF_STRUCTS: set = set()  # the LLVM struct of every tuple type passed by reference
 
