@@ -892,8 +892,17 @@ class _KernelDispatcher(_TypeDispatcher):
             return self._twin
 
 
+_ENTRY = dict(no_cfunc_wrapper=True)
+
+
 def _full_dispatcher(func, options: dict) -> CPUDispatcher:
-    dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions=options,
+    """A kernel compiled in full: an entry point called from Python (`_entry_pipeline`), cached on
+    disk, without numba's C-callable wrapper (`_ENTRY`): that wrapper serves a kernel passed as a
+    first-class function or taken as a C function pointer, which no caller here does (the Python
+    wrapper calls the kernel, another kernel calls it directly); it was lowered, optimised and
+    compiled to machine code for each entry point, with every scalar of a game's state and
+    tables as its arguments. The kernel's own code and the Python wrapper are the same."""
+    dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions=options | _ENTRY,
                                  pipeline_class=_entry_pipeline(func.__qualname__))
     dispatcher._cache = _KernelCache(func)
     return dispatcher
