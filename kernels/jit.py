@@ -629,6 +629,24 @@ class _ByRefLibrary(codegen.JITCodeLibrary):
         _mark_by_ref(ir_module, self._codegen._target_data)
         super().add_ir_module(ir_module)
 
+    def _optimize_functions(self, ll_module):
+        """numba's function passes on each function the module defines, through one pass manager
+        for the module: numba builds a pass builder and manager for every function, declarations
+        included (some 80 us each; a kernel's module declares every callee), and a declaration
+        has no body to pass over (LLVM's own module pipeline skips them). The same passes, run on
+        each function as LLVM's module pipeline runs one pipeline over every function. With
+        numba's pass timings on, numba's own (it records them per function). A numba upgrade must
+        recheck ``CPUCodeLibrary._optimize_functions`` (tests/test_jit_function_passes.py)."""
+        if numba.config.LLVM_PASS_TIMINGS:
+            return super()._optimize_functions(ll_module)
+        ll_module.data_layout = self._codegen._data_layout
+        passes = None
+        for func in ll_module.functions:
+            if not func.is_declaration:
+                passes = passes or self._codegen._function_pass_manager()
+                passes[0].run(func, passes[1])
+        return None
+
 
 class _LightLibrary(_ByRefLibrary):
     """The code library of a kernel called from another kernel: its IR (function passes done) is
