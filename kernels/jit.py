@@ -135,6 +135,38 @@ readers of ``block_entry_vars``, ``BaseFunction.get_call_type`` and what its tem
 ``peep_hole_delete_with_exit`` and the opcodes that make ``$setup_with_exitfn``, ``event.broadcast``
 and ``TimingListener``.
 
+Session 33 (numba 0.68.1, llvmlite 0.50.0; a machine about twice as fast: quiet, Zombie 40,000
+28.0 s, Apocalypse 37.3 s): a sampling profile (py-spy, 100 Hz, a fresh process, an empty cache,
+load 4-5; each sample given to the innermost numba pass on its stack, LLVM's steps by their
+caller) of Apocalypse's cold compile: numba's lowering to LLVM IR (Python) 29%, the entry point's
+module passes 15%, typing 12%, the kernels' function passes 9.5%, machine code 7%, the IR as text
+(llvmlite's Python) 6%, bytecode to IR 6%, start-up and imports 5.5%, numba's other passes 4.5%,
+ABI sizes 2%, parsing the IR 2%, linking 1%, the cache write 1%; Zombie 40,000 (50 Hz, the same
+way) much the same: lowering 30%, typing 13%, start-up 10%, function passes 9%, module passes 8%,
+machine code 6%. Inside the lowering, array indexing (``getitem``/``setitem``) 8 points, calls to
+kernels 4: spread over every instruction of every kernel. Kept, each with a test against numba's
+or llvmlite's own: llvmlite's ABI size and alignment of a type remembered (`_remembered_abi_sizes`:
+each ask wrote and parsed a module, a `ByRef` struct of some 600 members at every kernel's
+argument, 2% of the profile); a `ByRef`'s hash worked out once (numba hashes it at every member's
+typing and lowering lookup: most of the 1.5-2.5% in ``OverloadSelector.find``); entry points without
+numba's C-callable wrapper (`_ENTRY`, 1.7-1.8%: lowered with every scalar of the state as an
+argument); the kernels' function passes through one pass manager per module, declarations
+skipped (`_ByRefLibrary._optimize_functions`, 0.8-1%). Measured side by side with the base (two
+checkouts, fresh processes, empty caches, run at the same time, CPU seconds of the whole process,
+2 shared cores, load 2-7), all four: Apocalypse 42.1 -> 39.5, 37.5 -> 34.6 and 43.4 -> 40.8 s
+(-6%, -8%, -6%; means 41.0 -> 38.3 s, -7%), Zombie 40,000 34.5 -> 31.6, 31.6 -> 29.7 and 37.7 ->
+35.4 s (-8%, -6%, -6%; means 34.6 -> 32.2 s, -7%), wall -4 to -11%; the first two alone,
+Apocalypse 41.1 -> 38.5 s, Zombie 40,000 34.6 -> 32.5 s (-6% each). Results bit-identical; games/s
+on one thread the same within the noise (Zombie 40,000 four players, best of 3 x 2,000 games, six
+alternated pairs at load 3.4-4: base 1,416-1,798, mean 1,630; new 1,667-1,770, mean 1,729). Left
+and not tried: numba's lowering formats every statement as text for a debug print that is off
+(``str(inst)`` in ``Lower.lower_inst``, 0.5-0.9%), the LLVM-lock events (1-1.6%, see session 31),
+the entry point's module cloned and written as bitcode for the cache (0.3-1%, needed when a kernel
+compiled in full links it: ``SHAMBLE_LIGHT_KERNELS=0``). What is left is numba's Python per
+statement (lowering, typing, bytecode: half of the compile) and LLVM's passes over the kernels'
+IR. A numba or llvmlite upgrade must recheck ``Type.get_abi_size``/``get_abi_alignment``,
+``CPUCodeLibrary._optimize_functions``, ``create_cfunc_wrapper`` and who uses it.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
