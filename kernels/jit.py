@@ -135,6 +135,38 @@ readers of ``block_entry_vars``, ``BaseFunction.get_call_type`` and what its tem
 ``peep_hole_delete_with_exit`` and the opcodes that make ``$setup_with_exitfn``, ``event.broadcast``
 and ``TimingListener``.
 
+Session 33 (numba 0.68.1, llvmlite 0.50.0; a machine about twice as fast: quiet, Zombie 40,000
+28.0 s, Apocalypse 37.3 s): a sampling profile (py-spy, 100 Hz, a fresh process, an empty cache,
+load 4-5; each sample given to the innermost numba pass on its stack, LLVM's steps by their
+caller) of Apocalypse's cold compile: numba's lowering to LLVM IR (Python) 29%, the entry point's
+module passes 15%, typing 12%, the kernels' function passes 9.5%, machine code 7%, the IR as text
+(llvmlite's Python) 6%, bytecode to IR 6%, start-up and imports 5.5%, numba's other passes 4.5%,
+ABI sizes 2%, parsing the IR 2%, linking 1%, the cache write 1%; Zombie 40,000 (50 Hz, the same
+way) much the same: lowering 30%, typing 13%, start-up 10%, function passes 9%, module passes 8%,
+machine code 6%. Inside the lowering, array indexing (``getitem``/``setitem``) 8 points, calls to
+kernels 4: spread over every instruction of every kernel. Kept, each with a test against numba's
+or llvmlite's own: llvmlite's ABI size and alignment of a type remembered (`_remembered_abi_sizes`:
+each ask wrote and parsed a module, a `ByRef` struct of some 600 members at every kernel's
+argument, 2% of the profile); a `ByRef`'s hash worked out once (numba hashes it at every member's
+typing and lowering lookup: most of the 1.5-2.5% in ``OverloadSelector.find``); entry points without
+numba's C-callable wrapper (`_ENTRY`, 1.7-1.8%: lowered with every scalar of the state as an
+argument); the kernels' function passes through one pass manager per module, declarations
+skipped (`_ByRefLibrary._optimize_functions`, 0.8-1%). Measured side by side with the base (two
+checkouts, fresh processes, empty caches, run at the same time, CPU seconds of the whole process,
+2 shared cores, load 2-7), all four: Apocalypse 42.1 -> 39.5, 37.5 -> 34.6 and 43.4 -> 40.8 s
+(-6%, -8%, -6%; means 41.0 -> 38.3 s, -7%), Zombie 40,000 34.5 -> 31.6, 31.6 -> 29.7 and 37.7 ->
+35.4 s (-8%, -6%, -6%; means 34.6 -> 32.2 s, -7%), wall -4 to -11%; the first two alone,
+Apocalypse 41.1 -> 38.5 s, Zombie 40,000 34.6 -> 32.5 s (-6% each). Results bit-identical; games/s
+on one thread the same within the noise (Zombie 40,000 four players, best of 3 x 2,000 games, six
+alternated pairs at load 3.4-4: base 1,416-1,798, mean 1,630; new 1,667-1,770, mean 1,729). Left
+and not tried: numba's lowering formats every statement as text for a debug print that is off
+(``str(inst)`` in ``Lower.lower_inst``, 0.5-0.9%), the LLVM-lock events (1-1.6%, see session 31),
+the entry point's module cloned and written as bitcode for the cache (0.3-1%, needed when a kernel
+compiled in full links it: ``SHAMBLE_LIGHT_KERNELS=0``). What is left is numba's Python per
+statement (lowering, typing, bytecode: half of the compile) and LLVM's passes over the kernels'
+IR. A numba or llvmlite upgrade must recheck ``Type.get_abi_size``/``get_abi_alignment``,
+``CPUCodeLibrary._optimize_functions``, ``create_cfunc_wrapper`` and who uses it.
+
 **By reference.** ``by_ref(st)`` in the entry point stores a game's state (or tables) once in a
 slot of its stack and returns a `ByRef`: a numba type whose value is one pointer to that struct,
 ``ref.name`` loading the member through it. Passed down instead of the tuple, every kernel then
@@ -207,6 +239,7 @@ import numba
 import numpy as np
 from numba.core import (
     analysis,
+    cgutils,
     codegen,
     compiler,
     event,
@@ -220,6 +253,8 @@ from numba.core import (
 )
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
+
+llvm_ir = cgutils.ir  # llvmlite's IR classes, as numba imports them (kernels import numpy and numba only)
 
 KERNELS_DIR = Path(__file__).resolve().parent
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)
@@ -557,12 +592,51 @@ def _inline_timers() -> None:
     event.broadcast = _broadcast
 
 
+# ---------------------------------------------------------------------------------- llvmlite's type sizes
+
+_llvmlite_abi_size = llvm_ir.Type.get_abi_size
+_llvmlite_abi_alignment = llvm_ir.Type.get_abi_alignment
+_ABI: dict = {}  # (what, the type's text, target data) -> its ABI size or alignment
+
+
+def _abi(what: str, measure):
+    def cached(self, target_data, context=None):
+        text = str(self)
+        if context is not None or "%" in text:  # a named type: its body is its context's
+            return measure(self, target_data, context)
+        key = (what, text, target_data)
+        try:
+            return _ABI[key]
+        except KeyError:
+            value = _ABI[key] = measure(self, target_data)
+            return value
+
+    cached.__name__ = f"get_abi_{what}"
+    return cached
+
+
+def _remembered_abi_sizes() -> None:
+    """llvmlite works out an LLVM type's ABI size or alignment by writing a module that holds a
+    global of that type as text and parsing it (``Type._get_ll_global_value_type``), every time
+    it is asked: numba asks at every variable's stack slot (``get_abi_sizeof``), and
+    `_mark_by_ref` for every `ByRef` argument of every kernel, a struct of some 600 members
+    written out and parsed each time (2-3% of Apocalypse's cold compile). A type written without
+    a named (``%``) type is the same type whatever the module, so its size and alignment under
+    one data layout are the same numbers: worked out once for its text and the target data (a
+    named struct's body belongs to its context: asked anew). A numba or llvmlite upgrade must
+    recheck ``Type.get_abi_size``/``get_abi_alignment`` (tests/test_jit_abi.py compares with
+    llvmlite's own)."""
+    llvm_ir.Type.get_abi_size = _abi("size", _llvmlite_abi_size)
+    llvm_ir.Type.get_abi_alignment = _abi("alignment", _llvmlite_abi_alignment)
+
+
 if not JIT_DISABLED:
     _fast_flags()
     _lazy_lifetimes()
     _remembered_call_types()
     _with_less_peephole()
     _inline_timers()
+    _remembered_abi_sizes()
 
 # ---------------------------------------------------------------------------------- light kernels
 
@@ -586,6 +660,24 @@ class _ByRefLibrary(codegen.JITCodeLibrary):
     def add_ir_module(self, ir_module):
         _mark_by_ref(ir_module, self._codegen._target_data)
         super().add_ir_module(ir_module)
+
+    def _optimize_functions(self, ll_module):
+        """numba's function passes on each function the module defines, through one pass manager
+        for the module: numba builds a pass builder and manager for every function, declarations
+        included (some 80 us each; a kernel's module declares every callee), and a declaration
+        has no body to pass over (LLVM's own module pipeline skips them). The same passes, run on
+        each function as LLVM's module pipeline runs one pipeline over every function. With
+        numba's pass timings on, numba's own (it records them per function). A numba upgrade must
+        recheck ``CPUCodeLibrary._optimize_functions`` (tests/test_jit_function_passes.py)."""
+        if numba.config.LLVM_PASS_TIMINGS:
+            return super()._optimize_functions(ll_module)
+        ll_module.data_layout = self._codegen._data_layout
+        passes = None
+        for func in ll_module.functions:
+            if not func.is_declaration:
+                passes = passes or self._codegen._function_pass_manager()
+                passes[0].run(func, passes[1])
+        return None
 
 
 class _LightLibrary(_ByRefLibrary):
@@ -850,8 +942,17 @@ class _KernelDispatcher(_TypeDispatcher):
             return self._twin
 
 
+_ENTRY = dict(no_cfunc_wrapper=True)
+
+
 def _full_dispatcher(func, options: dict) -> CPUDispatcher:
-    dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions=options,
+    """A kernel compiled in full: an entry point called from Python (`_entry_pipeline`), cached on
+    disk, without numba's C-callable wrapper (`_ENTRY`): that wrapper serves a kernel passed as a
+    first-class function or taken as a C function pointer, which no caller here does (the Python
+    wrapper calls the kernel, another kernel calls it directly); it was lowered, optimised and
+    compiled to machine code for each entry point, with every scalar of a game's state and
+    tables as its arguments. The kernel's own code and the Python wrapper are the same."""
+    dispatcher = _TypeDispatcher(py_func=func, locals={}, targetoptions=options | _ENTRY,
                                  pipeline_class=_entry_pipeline(func.__qualname__))
     dispatcher._cache = _KernelCache(func)
     return dispatcher
@@ -902,6 +1003,22 @@ class ByRef(types.Type):
     def key(self):
         return self.tuple_type
 
+    def __hash__(self):
+        """numba's hash of the type (its key's, the tuple type's: hundreds of members hashed),
+        worked out once per instance: numba hashes a `ByRef` at every lookup of a member's
+        lowering, data model or typing (`st.fi` in a kernel). Not pickled: a string's hash is
+        not the same in another process."""
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash(self.tuple_type)
+            return self._hash
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
 
 _BY_REF_STRUCTS: set = set()  # the LLVM struct of every tuple type passed by reference
 
@@ -931,7 +1048,6 @@ def by_ref(tup):
 
 
 if not JIT_DISABLED:
-    from numba.core import cgutils
     from numba.core.imputils import impl_ret_borrowed, lower_builtin, lower_getattr_generic
     from numba.core.typing.templates import AttributeTemplate, infer_getattr
     from numba.extending import models, register_model, type_callable
