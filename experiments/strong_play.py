@@ -394,12 +394,25 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
                         console: Console | None = None, margin=None, config=None,
                         band: tuple[float, float] | None = None) -> Played:
     """The section (module docstring) as a played report section."""
+    console = console or Console(stderr=True)
+    resumed = was_played(out, fresh)
+    strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
+    return section_of(strong, out, resumed, margin, band)
+
+
+def was_played(out: Path | None, fresh: bool = False) -> bool:
+    """Whether the section's folder holds tunes that a rerun resumes (their search's checkpoints)."""
+    return out is not None and not fresh and any(Path(out).rglob(CANDIDATES))
+
+
+def section_of(strong: Strong, out: Path | None, resumed: bool, margin=None,
+               band: tuple[float, float] | None = None) -> Played:
+    """What `play_strong` played, as a report section: its tables and verdicts (no games played
+    here; `strong_play_section` plays and writes it in one call)."""
     from experiments.experiment import Experiment
     from experiments.sweep import SweepResult
 
-    console = console or Console(stderr=True)
-    resumed = out is not None and not fresh and any(Path(out).rglob(CANDIDATES))  # the tunes resume their search
-    strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
+    ruleset = strong.ruleset
     margin = MARGIN if margin is None else margin
     word = ruleset.win_word
     who = "every player tunes in turn against the others (one round of best responses)" \
