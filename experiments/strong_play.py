@@ -226,15 +226,19 @@ def _competitive(ruleset: Ruleset, config, size: Sizes, out: Path | None, settin
 
     rounds = run_best_responses(config, 1, size.budget, out_dir=None if out is None else out / "rounds",
                                 **settings)
+    from experiments.sweep import at_once
+
     seed, games = rounds["standings_seed"], rounds["standings_games"]
-    default = _seat_outcomes(config, games, seed)
     rnd = random_policy(ruleset)
+    tuned = [_seat_policy(config, k, ruleset.policy_from(tune["tuned_policy"], f"the tuned policy of {p.name}"))
+             for k, (p, tune) in enumerate(zip(config.players, rounds["tunes"]))]
+    randoms = [] if rnd is None else [_seat_policy(config, k, rnd) for k in range(len(config.players))]
+    # every config on the same fresh games, two at a time (`experiments.sweep.at_once`): each its own games
+    default, *played = at_once([(_seat_outcomes, c, games, seed) for c in (config, *tuned, *randoms)])
     rows = []
     for k, (p, tune) in enumerate(zip(config.players, rounds["tunes"])):
-        tuned_policy = ruleset.policy_from(tune["tuned_policy"], f"the tuned policy of {p.name}")
-        tuned = _seat_outcomes(_seat_policy(config, k, tuned_policy), games, seed)[:, k]
-        random = None if rnd is None else _seat_outcomes(_seat_policy(config, k, rnd), games, seed)[:, k]
-        rows.append(SideRates(p.name, default[:, k], tuned, random, tune["verdict"], tune["changed"],
+        random = None if rnd is None else played[len(tuned) + k][:, k]
+        rows.append(SideRates(p.name, default[:, k], played[k][:, k], random, tune["verdict"], tune["changed"],
                               tune["uplift"], tune["validation"]["seed"]))
     return rows, pd.DataFrame(rounds["table"])
 

@@ -406,13 +406,22 @@ def play_cells(tasks: list[tuple], seed: int, progress: Callable[[int], None] | 
     (its tables, states and result frame: pandas) holds one core. Played one after the other, the
     other core idles meanwhile; two at a time, one cell's Python work overlaps the other's games.
     A cell's rows are those it plays alone (game i depends only on (seed, i))."""
-    if len(tasks) < 2 or CELLS_AT_ONCE < 2:
-        return {k: run_cell(c, n, seed, first_game=first, progress=progress) for c, k, first, n in tasks}
-    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="sweep-cells")
+    rows = at_once([(run_cell, c, n, seed, first, progress) for c, _, first, n in tasks])
+    return dict(zip([k for _, k, _, _ in tasks], rows))
+
+
+def at_once(calls: list[tuple]) -> list:
+    """``fn(*args)`` of each call ``(fn, *args)``, ``CELLS_AT_ONCE`` at a time in threads (each in a
+    copy of this thread's context, `_in_context`), their results in order: what plays games in
+    numba's threads (`play_cells`, a tune's candidates) overlaps one call's Python work with
+    another's games. On an error or Ctrl-C the calls not started are dropped; those started finish."""
+    if len(calls) < 2 or CELLS_AT_ONCE < 2:
+        return [fn(*args) for fn, *args in calls]
+    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="at-once")
     try:
-        futures = {k: pool.submit(_in_context(), run_cell, c, n, seed, first, progress) for c, k, first, n in tasks}
-        return {k: future.result() for k, future in futures.items()}
-    finally:  # on an error or Ctrl-C the cells not started are dropped; those playing finish this round
+        futures = [pool.submit(_in_context(), *call) for call in calls]
+        return [future.result() for future in futures]
+    finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
