@@ -162,13 +162,20 @@ def search_path(sides: pd.DataFrame, title: str, margin: float, ylabel: str = "w
     return fig
 
 
-def save(fig: Figure, stem: Path, png_data: bytes | None = None) -> tuple[Path, Path]:
-    """Write ``stem``.png and ``stem``.svg (without timestamps); ``png_data``: the figure's
-    `png_bytes` when the caller has them already (the PNG is not drawn twice)."""
+def save(fig: Figure, stem: Path, png_data: bytes | None = None, svg_data: bytes | None = None) -> tuple[Path, Path]:
+    """Write ``stem``.png and ``stem``.svg (without timestamps); ``png_data``, ``svg_data``: the
+    figure's `png_bytes` and `svg_bytes` when the caller has them already (not drawn twice)."""
     png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
     png.write_bytes(png_bytes(fig) if png_data is None else png_data)
-    fig.savefig(svg, metadata={"Date": None, "Creator": None})
+    svg.write_bytes(svg_bytes(fig) if svg_data is None else svg_data)
     return png, svg
+
+
+def svg_bytes(fig: Figure) -> bytes:
+    """The figure as SVG bytes, without timestamps."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    return buffer.getvalue()
 
 
 def png_bytes(fig: Figure) -> bytes:

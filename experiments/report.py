@@ -13,7 +13,10 @@ starting over.
 from __future__ import annotations
 
 import base64
+import contextvars
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -160,48 +163,123 @@ def run_report(name: str = "latest", out: Path = Path("reports"), scale: float =
         console.print(line)
     started, meta = time.perf_counter(), run_meta(parts[0].sections[0].experiment, "")
     total, k = sum(len(p.sections) for p in parts) + len(parts) * strong_play, 0
+    drawn: dict[str, tuple[bytes, bytes]] = {}  # chart stem -> its PNG and SVG, drawn by the analyst
+    with Analyst() as analyst:
+        for part in parts:
+            for s in list(part.sections):
+                k += 1
+                s.margin, s.band, s.jump = margin, band, jump
+                where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
+                if not console.is_terminal:
+                    console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)
+                began = time.perf_counter()
+                s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh,
+                                 dask=dask, console=console, label=where)
+                analyst.submit(where, _analysed, s, part.ruleset.id, drawn)
+                if not console.is_terminal:  # a line per finished section where no bar is drawn
+                    console.print(f"finished {where}: {s.result.played} cells played, {s.result.reused} resumed, "
+                                  f"{time.perf_counter() - began:.0f} s", soft_wrap=True)
+            if rebalance and part.sections and pricing_of(part.ruleset) is not None:
+                analyst.wait()  # its words read what the sections' analyses set (findings.PEOPLE)
+                part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
+                                                       fresh, console, margin))
+            if strong_play:
+                k += 1
+                where = f"{part.ruleset.id}/{sp.KEY} ({k}/{total})"
+                strong, resumed = _strong_play(part, scale, folder, fresh, console, where)
+                analyst.submit(where, _strong_section, part, strong, resumed, folder, margin, band, drawn)
+        analyst.wait()
     for part in parts:
-        for s in part.sections:
-            k += 1
-            s.margin, s.band, s.jump = margin, band, jump
-            where = f"{part.ruleset.id}/{s.spec.key} ({k}/{total})"
-            if not console.is_terminal:
-                console.print(f"playing {where}: {len(s.experiment.cells())} cells", soft_wrap=True)
-            began = time.perf_counter()
-            s.result = sweep(s.experiment, folder / "data" / part.ruleset.id / s.spec.key, fresh=fresh, dask=dask,
-                             console=console, label=where)
-            analyse(s)
-            if not console.is_terminal:  # a line per finished section where no bar is drawn
-                console.print(f"finished {where}: {s.result.played} cells played, {s.result.reused} resumed, "
-                              f"{time.perf_counter() - began:.0f} s", soft_wrap=True)
-        if rebalance and part.sections and pricing_of(part.ruleset) is not None:
-            part.sections.append(rebalance_section(part, scale, folder / "data" / part.ruleset.id / "rebalance",
-                                                   fresh, console, margin))
-        if strong_play:
-            k += 1
-            part.sections.append(_strong_play(part, scale, folder, fresh, console, margin, f"({k}/{total})", band))
         part.findings = [f for s in part.sections for f in s.findings]
         part.notes = method_notes(part)
     elapsed = time.perf_counter() - started
     meta = _report_meta(meta, parts, scale, rates, elapsed) | {"margin": margin if margin is not None else MARGIN,
                                                                 "margin_words": margin_text(margin)}
-    write_pages(folder, parts, meta)
+    write_pages(folder, parts, meta, drawn)
     console.print(f"wrote {folder / 'index.html'} and {folder / 'README.md'} ({elapsed:.0f} s of games and analysis)")
     return folder
 
 
-def _strong_play(part: Part, scale: float, folder: Path, fresh: bool, console: Console, margin,
-                 count: str, band: tuple[float, float] | None = None) -> Played:
-    """The section "Under stronger play", with the progress lines of the other sections."""
-    where = f"{part.ruleset.id}/{sp.KEY} {count}"
+class Analyst:
+    """The report's analyses, in one background thread, while the next section's games play.
+
+    The game kernels release the GIL and play on numba's threads; what a report does between
+    them (a round's bookkeeping, a section's analysis: pandas, paired comparisons, charts drawn as
+    PNG and SVG) runs on one core. Done here, a section's analysis fills the core its successor's
+    games leave idle. Jobs run one at a time in the order submitted, so each sees what it would see
+    played one after the other (``findings.PEOPLE``, set by each section's `analyse`), and every
+    table is the same. A job that raised stops the report at the next `submit` or at `wait`: its
+    own exception, with a note naming the section."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="report-analyst")
+        self.jobs: list[tuple[str, Future]] = []
+
+    def __enter__(self) -> Analyst:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)  # on an error: only the running job finishes
+
+    def submit(self, where: str, job, *args) -> None:
+        """Run ``job(*args)`` after the jobs before it (``where``: the section, for an error)."""
+        self.check()
+        self.jobs.append((where, self.pool.submit(contextvars.copy_context().run, job, *args)))
+
+    def check(self) -> None:
+        """Raise the error of the first finished job that failed."""
+        for where, job in self.jobs:
+            if job.done():
+                _raise_from(where, job)
+
+    def wait(self) -> None:
+        """Wait for every job; raise the first error."""
+        for where, job in self.jobs:
+            futures_wait([job])
+            _raise_from(where, job)
+
+
+def _raise_from(where: str, job: Future) -> None:
+    err = job.exception()
+    if err is not None:
+        if not any(where in note for note in getattr(err, "__notes__", ())):
+            err.add_note(f"(while analysing {where} of the report)")
+        raise err
+
+
+def _analysed(s: Played, ruleset_id: str, drawn: dict) -> None:
+    """A played section analysed and its charts drawn (the analyst's job)."""
+    analyse(s)
+    draw(s, ruleset_id, drawn)
+
+
+def draw(s: Played, ruleset_id: str, drawn: dict) -> None:
+    """The PNG and SVG of each of the section's charts, into ``drawn`` by file stem (`write_pages`
+    writes them)."""
+    for f in s.figures:
+        drawn[f"{ruleset_id}_{f.name}"] = (charts.png_bytes(f.figure), charts.svg_bytes(f.figure))
+
+
+def _strong_play(part: Part, scale: float, folder: Path, fresh: bool, console: Console,
+                 where: str) -> tuple[sp.Strong, bool]:
+    """The games of the section "Under stronger play" (its tunes and fresh games), with the progress
+    lines of the other sections; whether its tunes resumed."""
     if not console.is_terminal:
         console.print(f"playing {where}: tuning the sides of the base game", soft_wrap=True)
-    began = time.perf_counter()
-    section = sp.strong_play_section(part.ruleset, scale, folder / "data" / part.ruleset.id / sp.KEY, fresh,
-                                     console, margin, config=part.sections[0].experiment.base, band=band)
+    began, out = time.perf_counter(), folder / "data" / part.ruleset.id / sp.KEY
+    resumed = sp.was_played(out, fresh)
+    strong = sp.play_strong(part.ruleset, scale, out, fresh, console, part.sections[0].experiment.base,
+                            progress=console.is_terminal)
     if not console.is_terminal:
         console.print(f"finished {where}: {time.perf_counter() - began:.0f} s", soft_wrap=True)
-    return section
+    return strong, resumed
+
+
+def _strong_section(part: Part, strong: sp.Strong, resumed: bool, folder: Path, margin, band, drawn: dict) -> None:
+    """The section "Under stronger play" written from its games, the part's last (the analyst's job)."""
+    section = sp.section_of(strong, folder / "data" / part.ruleset.id / sp.KEY, resumed, margin, band)
+    draw(section, part.ruleset.id, drawn)
+    part.sections.append(section)
 
 
 def margin_text(margin: float | str | None) -> str:
@@ -300,15 +378,16 @@ QUESTION_WORDS = {"paired": "its paired difference from the reference", "cell": 
 # ---------------------------------------------------------------------------- pages
 
 
-def write_pages(folder: Path, parts: list[Part], meta: dict) -> None:
-    """index.html (self-contained), README.md, the figures (PNG + SVG), tables (CSV) and meta.json."""
-    images, written = {}, set()
+def write_pages(folder: Path, parts: list[Part], meta: dict, drawn: dict | None = None) -> None:
+    """index.html (self-contained), README.md, the figures (PNG + SVG), tables (CSV) and meta.json.
+    ``drawn``: chart stem -> (PNG, SVG) already drawn (`draw`); the others are drawn here."""
+    images, written, drawn = {}, set(), drawn or {}
     for part in parts:
         for s in part.sections:
             for f in s.figures:
                 stem = f"{part.ruleset.id}_{f.name}"
-                png = charts.png_bytes(f.figure)
-                written.update(charts.save(f.figure, folder / stem, png))
+                png, svg = drawn[stem] if stem in drawn else (charts.png_bytes(f.figure), None)
+                written.update(charts.save(f.figure, folder / stem, png, svg))
                 images[stem] = base64.b64encode(png).decode()
             for k, t in enumerate(s.tables):
                 path = folder / f"{part.ruleset.id}_{s.spec.key}_table{k + 1}.csv"

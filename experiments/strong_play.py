@@ -226,15 +226,19 @@ def _competitive(ruleset: Ruleset, config, size: Sizes, out: Path | None, settin
 
     rounds = run_best_responses(config, 1, size.budget, out_dir=None if out is None else out / "rounds",
                                 **settings)
+    from experiments.sweep import at_once
+
     seed, games = rounds["standings_seed"], rounds["standings_games"]
-    default = _seat_outcomes(config, games, seed)
     rnd = random_policy(ruleset)
+    tuned = [_seat_policy(config, k, ruleset.policy_from(tune["tuned_policy"], f"the tuned policy of {p.name}"))
+             for k, (p, tune) in enumerate(zip(config.players, rounds["tunes"]))]
+    randoms = [] if rnd is None else [_seat_policy(config, k, rnd) for k in range(len(config.players))]
+    # every config on the same fresh games, two at a time (`experiments.sweep.at_once`): each its own games
+    default, *played = at_once([(_seat_outcomes, c, games, seed) for c in (config, *tuned, *randoms)])
     rows = []
     for k, (p, tune) in enumerate(zip(config.players, rounds["tunes"])):
-        tuned_policy = ruleset.policy_from(tune["tuned_policy"], f"the tuned policy of {p.name}")
-        tuned = _seat_outcomes(_seat_policy(config, k, tuned_policy), games, seed)[:, k]
-        random = None if rnd is None else _seat_outcomes(_seat_policy(config, k, rnd), games, seed)[:, k]
-        rows.append(SideRates(p.name, default[:, k], tuned, random, tune["verdict"], tune["changed"],
+        random = None if rnd is None else played[len(tuned) + k][:, k]
+        rows.append(SideRates(p.name, default[:, k], played[k][:, k], random, tune["verdict"], tune["changed"],
                               tune["uplift"], tune["validation"]["seed"]))
     return rows, pd.DataFrame(rounds["table"])
 
@@ -394,12 +398,25 @@ def strong_play_section(ruleset: Ruleset, scale: float, out: Path | None, fresh:
                         console: Console | None = None, margin=None, config=None,
                         band: tuple[float, float] | None = None) -> Played:
     """The section (module docstring) as a played report section."""
+    console = console or Console(stderr=True)
+    resumed = was_played(out, fresh)
+    strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
+    return section_of(strong, out, resumed, margin, band)
+
+
+def was_played(out: Path | None, fresh: bool = False) -> bool:
+    """Whether the section's folder holds tunes that a rerun resumes (their search's checkpoints)."""
+    return out is not None and not fresh and any(Path(out).rglob(CANDIDATES))
+
+
+def section_of(strong: Strong, out: Path | None, resumed: bool, margin=None,
+               band: tuple[float, float] | None = None) -> Played:
+    """What `play_strong` played, as a report section: its tables and verdicts (no games played
+    here; `strong_play_section` plays and writes it in one call)."""
     from experiments.experiment import Experiment
     from experiments.sweep import SweepResult
 
-    console = console or Console(stderr=True)
-    resumed = out is not None and not fresh and any(Path(out).rglob(CANDIDATES))  # the tunes resume their search
-    strong = play_strong(ruleset, scale, out, fresh, console, config, progress=console.is_terminal)
+    ruleset = strong.ruleset
     margin = MARGIN if margin is None else margin
     word = ruleset.win_word
     who = "every player tunes in turn against the others (one round of best responses)" \

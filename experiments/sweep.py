@@ -24,6 +24,7 @@ existing scheduler). Both call the same top-level task, ``run_cell``, so results
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
@@ -32,6 +33,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -330,9 +332,22 @@ class _CellBars:
 
 
 def _run_here(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, _address=None) -> None:
-    for cell in pending:
-        finished(cell, _task(cell.config, exp.games, exp.seed, exp.target_halfwidth, progress=bars.advance_games))
-        bars.cell_done()
+    if len(pending) < 2 or CELLS_AT_ONCE < 2:
+        for cell in pending:
+            finished(cell, _task(cell.config, exp.games, exp.seed, exp.target_halfwidth, progress=bars.advance_games))
+            bars.cell_done()
+        return
+    # ``CELLS_AT_ONCE`` cells at a time, as a round's (`play_cells`); each checkpointed as it finishes
+    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="sweep-cells")
+    try:
+        futures = {pool.submit(_in_context(), _task, c.config, exp.games, exp.seed, exp.target_halfwidth,
+                               bars.advance_only): c for c in pending}
+        for future in as_completed(futures):
+            df = future.result()
+            finished(futures[future], df)
+            bars.cell_stopped(df.game.nunique())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, address: str) -> None:
@@ -359,8 +374,7 @@ def _run_rounds(exp: Experiment, cells: list[Cell], pending: list[Cell], done: d
         bars.cell_stopped(df.game.nunique())
 
     def play_here(tasks):
-        return {k: run_cell(by_key[k].config, n, exp.seed, first_game=first, progress=bars.advance_only)
-                for k, first, n in tasks}
+        return play_cells([(by_key[k].config, k, first, n) for k, first, n in tasks], exp.seed, bars.advance_only)
 
     def rounds(play) -> None:
         sequential.play_rounds([c.key for c in pending], exp.games, exp.target_halfwidth, play, pairs, exp.outcome,
@@ -379,6 +393,42 @@ def _run_rounds(exp: Experiment, cells: list[Cell], pending: list[Cell], done: d
             return got
 
         rounds(play_dask)
+
+
+CELLS_AT_ONCE = 2  # cells of a round played at once in this process (`play_cells`)
+
+
+def play_cells(tasks: list[tuple], seed: int, progress: Callable[[int], None] | None = None) -> dict:
+    """A round of sequential sampling in this process: ``tasks`` = [(config, key, first game,
+    games)] -> {key: `run_cell`'s rows}, ``CELLS_AT_ONCE`` cells at a time in threads.
+
+    The game kernels release the GIL and play on numba's threads; a cell's own work around them
+    (its tables, states and result frame: pandas) holds one core. Played one after the other, the
+    other core idles meanwhile; two at a time, one cell's Python work overlaps the other's games.
+    A cell's rows are those it plays alone (game i depends only on (seed, i))."""
+    rows = at_once([(run_cell, c, n, seed, first, progress) for c, _, first, n in tasks])
+    return dict(zip([k for _, k, _, _ in tasks], rows))
+
+
+def at_once(calls: list[tuple]) -> list:
+    """``fn(*args)`` of each call ``(fn, *args)``, ``CELLS_AT_ONCE`` at a time in threads (each in a
+    copy of this thread's context, `_in_context`), their results in order: what plays games in
+    numba's threads (`play_cells`, a tune's candidates) overlaps one call's Python work with
+    another's games. On an error or Ctrl-C the calls not started are dropped; those started finish."""
+    if len(calls) < 2 or CELLS_AT_ONCE < 2:
+        return [fn(*args) for fn, *args in calls]
+    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="at-once")
+    try:
+        futures = [pool.submit(_in_context(), *call) for call in calls]
+        return [future.result() for future in futures]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_context() -> Callable:
+    """What runs a task in a pool thread within a copy of this thread's context: numpy's error
+    state is a context variable (the plain-Python kernels run under the caller's)."""
+    return contextvars.copy_context().run
 
 
 @contextlib.contextmanager

@@ -230,7 +230,7 @@ def _folder(out_dir, resume: bool) -> Path | None:
 def _validation(default, tuned, side: Side, games: int, seed: int, folder: Path | None, stamp: dict, best: tuple,
                 advance) -> tuple[np.ndarray, np.ndarray]:
     """(tuned, default) outcomes on games ``0 .. games-1`` of the validation seed (checkpointed)."""
-    from experiments.sweep import read_checkpoint, write_checkpoint
+    from experiments.sweep import at_once, read_checkpoint, write_checkpoint
 
     path = None if folder is None else folder / VALIDATION
     mark = stamp | {"validate_seed": seed, "validate_games": games, "best": json.dumps(list(best))}
@@ -238,8 +238,8 @@ def _validation(default, tuned, side: Side, games: int, seed: int, folder: Path 
         df = read_checkpoint(path, mark)
         advance(2 * games)
         return df.tuned.to_numpy(bool), df.default.to_numpy(bool)
-    a = side_outcomes(tuned, games, seed, side, progress=advance)
-    b = side_outcomes(default, games, seed, side, progress=advance)
+    a, b = at_once([(side_outcomes, tuned, games, seed, side, advance),
+                    (side_outcomes, default, games, seed, side, advance)])  # both at once: each its own games
     if path is not None:
         write_checkpoint(pd.DataFrame({"tuned": a, "default": b}), path, mark)
     return a, b

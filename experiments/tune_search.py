@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments.sweep import at_once
 from experiments.tune_space import Dimension, TuneError, apply, decode
 from sim.play import play
 
@@ -160,7 +161,8 @@ class Evaluator:
         for _ in range(len(set(keys)) - len(todo)):
             self._advance(self.games)  # replayed from the checkpoint
         if todo:
-            found = self._dask(todo) if self.client is not None else [score_here(self, k) for k in todo]
+            # a generation's new candidates two at a time (`experiments.sweep.at_once`): each scores its own games
+            found = self._dask(todo) if self.client is not None else at_once([(score_here, self, k) for k in todo])
             self.wins.update(zip(todo, found))
             self._write()
         return [self.wins[k] for k in keys]
