@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import matplotlib
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
@@ -171,10 +172,16 @@ def save(fig: Figure, stem: Path, png_data: bytes | None = None, svg_data: bytes
     return png, svg
 
 
+SVG_SALT = "shamble"  # matplotlib's salt for the ids it gives an SVG's clip paths and glyphs
+
+
 def svg_bytes(fig: Figure) -> bytes:
-    """The figure as SVG bytes, without timestamps."""
+    """The figure as SVG bytes, without timestamps, its ids salted with `SVG_SALT`: without a salt
+    matplotlib salts every id with a random UUID, so a report's SVGs changed at every run while
+    their drawing did not (a rerun's files compare byte for byte with the first's)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return buffer.getvalue()
 
 

@@ -124,6 +124,8 @@ def test_charts_write_png_and_svg(tmp_path):
     for name, fig in figures.items():
         png, svg = charts.save(fig, tmp_path / name)
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
+        assert charts.svg_bytes(fig) == svg.read_bytes()  # the same drawing, the same bytes (salted ids)
+        assert "clip-path" in svg.read_text()  # a drawing with ids to salt
 
 
 def _ticks(fig, axis: str = "x") -> list[float]:
