@@ -13,9 +13,9 @@ starting over.
 from __future__ import annotations
 
 import base64
-import contextvars
+import contextlib
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,7 +32,7 @@ from experiments.findings import MARGIN, Played, View, parse_margin
 from experiments.progress import load_all_game_kernels, load_game_kernels
 from experiments.sections import experiment_of, kind_of
 from experiments.sequential import widest_paired
-from experiments.sweep import now, run_cell, run_meta, sweep, write_json, write_table
+from experiments.sweep import now, run_cell, run_meta, sweep, threads, write_json, write_table
 from sim.ruleset import ReportSection, Ruleset, all_rulesets, get, players_are_people_of, pricing_of, ruleset_of
 
 CALIBRATION_GAMES = 200
@@ -212,19 +212,20 @@ class Analyst:
     own exception, with a note naming the section."""
 
     def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="report-analyst")
         self.jobs: list[tuple[str, Future]] = []
+        self.stack = contextlib.ExitStack()
 
     def __enter__(self) -> Analyst:
+        self.run = self.stack.enter_context(threads(1, "report-analyst"))  # `experiments.sweep.threads`
         return self
 
     def __exit__(self, *exc) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)  # on an error: only the running job finishes
+        self.stack.close()  # on an error: only the running job finishes
 
     def submit(self, where: str, job, *args) -> None:
         """Run ``job(*args)`` after the jobs before it (``where``: the section, for an error)."""
         self.check()
-        self.jobs.append((where, self.pool.submit(contextvars.copy_context().run, job, *args)))
+        self.jobs.append((where, self.run(job, *args)))
 
     def check(self) -> None:
         """Raise the error of the first finished job that failed."""

@@ -338,16 +338,13 @@ def _run_here(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, _
             bars.cell_done()
         return
     # ``CELLS_AT_ONCE`` cells at a time, as a round's (`play_cells`); each checkpointed as it finishes
-    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="sweep-cells")
-    try:
-        futures = {pool.submit(_in_context(), _task, c.config, exp.games, exp.seed, exp.target_halfwidth,
-                               bars.advance_only): c for c in pending}
+    with threads(CELLS_AT_ONCE, "sweep-cells") as submit:
+        futures = {submit(_task, c.config, exp.games, exp.seed, exp.target_halfwidth, bars.advance_only): c
+                   for c in pending}
         for future in as_completed(futures):
             df = future.result()
             finished(futures[future], df)
             bars.cell_stopped(df.game.nunique())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_dask(exp: Experiment, pending: list[Cell], finished, bars: _CellBars, address: str) -> None:
@@ -411,24 +408,28 @@ def play_cells(tasks: list[tuple], seed: int, progress: Callable[[int], None] | 
 
 
 def at_once(calls: list[tuple]) -> list:
-    """``fn(*args)`` of each call ``(fn, *args)``, ``CELLS_AT_ONCE`` at a time in threads (each in a
-    copy of this thread's context, `_in_context`), their results in order: what plays games in
-    numba's threads (`play_cells`, a tune's candidates) overlaps one call's Python work with
-    another's games. On an error or Ctrl-C the calls not started are dropped; those started finish."""
+    """``fn(*args)`` of each call ``(fn, *args)``, ``CELLS_AT_ONCE`` at a time in threads (`threads`),
+    their results in order: what plays games in numba's threads (`play_cells`, a tune's candidates)
+    overlaps one call's Python work with another's games. On an error or Ctrl-C the calls not
+    started are dropped; those started finish."""
     if len(calls) < 2 or CELLS_AT_ONCE < 2:
         return [fn(*args) for fn, *args in calls]
-    pool = ThreadPoolExecutor(CELLS_AT_ONCE, thread_name_prefix="at-once")
-    try:
-        futures = [pool.submit(_in_context(), *call) for call in calls]
+    with threads(CELLS_AT_ONCE, "at-once") as submit:
+        futures = [submit(*call) for call in calls]
         return [future.result() for future in futures]
+
+
+@contextlib.contextmanager
+def threads(n: int, name: str):
+    """A pool of ``n`` threads named ``name``, as its ``submit(fn, *args) -> Future``: each call
+    runs in a copy of the submitting thread's context (numpy's error state is a context variable:
+    the plain-Python kernels run under the caller's). On leaving, the calls not started are
+    dropped (an error, a Ctrl-C) and those started finish."""
+    pool = ThreadPoolExecutor(n, thread_name_prefix=name)
+    try:
+        yield lambda fn, *args: pool.submit(contextvars.copy_context().run, fn, *args)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _in_context() -> Callable:
-    """What runs a task in a pool thread within a copy of this thread's context: numpy's error
-    state is a context variable (the plain-Python kernels run under the caller's)."""
-    return contextvars.copy_context().run
 
 
 @contextlib.contextmanager
